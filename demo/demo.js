@@ -1,0 +1,54 @@
+// The demo host page: loads the widget for ?project=pro-N (pro-1 by default) against the local
+// Frontend API, mounts the page's view, and shows the host's view of the session outside the widget.
+(function () {
+  const params = new URLSearchParams(window.location.search);
+  const projectId = params.get('project') || 'pro-1';
+  const config = window.DEMO_CONFIG || {};
+  const view = document.body.dataset.view;
+  const events = document.getElementById('host-events');
+
+  function log(text) {
+    const item = document.createElement('li');
+    item.textContent = new Date().toLocaleTimeString() + ' ' + text;
+    events.prepend(item);
+  }
+
+  document.getElementById('project-id').textContent = projectId;
+  for (const link of document.querySelectorAll('a[data-keep-project]')) {
+    link.search = '?project=' + encodeURIComponent(projectId);
+  }
+
+  Corbado.load({
+    projectId,
+    frontendApiUrl: config.apiUrl,
+    darkMode: params.get('dark') || 'off',
+    defaultLanguage: params.get('lang') || 'en',
+    autoDetectLanguage: !params.get('lang'),
+    customerSupportEmail: 'support@example.com',
+    isDevMode: true,
+  }).then(
+    function () {
+      Corbado.userChanges.subscribe(function (user) {
+        document.getElementById('host-user').textContent = user ? JSON.stringify(user, null, 2) : 'none';
+      });
+      Corbado.authStateChanges.subscribe(function (state) {
+        document.getElementById('host-auth-state').textContent = state === 1 ? 'logged in' : 'logged out';
+      });
+      const element = document.getElementById('widget');
+      if (view === 'auth') Corbado.mountAuthUI(element, { onLoggedIn: () => log('onLoggedIn') });
+      if (view === 'signup') Corbado.mountSignUpUI(element, { onSignedUp: () => log('onSignedUp') });
+      if (view === 'login') Corbado.mountLoginUI(element, { onLoggedIn: () => log('onLoggedIn') });
+      if (view === 'account') {
+        Corbado.mountUserUI(document.getElementById('user-details'));
+        Corbado.mountPasskeyListUI(element);
+        document.getElementById('logout').addEventListener('click', function () {
+          Corbado.logout().then(() => log('logged out'));
+        });
+      }
+    },
+    function (error) {
+      document.getElementById('widget').textContent = String(error && error.message ? error.message : error);
+      log('load failed: ' + error.message);
+    },
+  );
+})();

@@ -1,0 +1,276 @@
+import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import { processNotFound, unhandledBackendError } from '../errors';
+import type {
+  ClientInformation,
+  IdentifierType,
+  MeResponse,
+  PasskeyAppendStartResponse,
+  PasskeyListResponse,
+  ProcessInitRequest,
+  ProcessInitResponse,
+  ProcessResponse,
+  SessionConfig,
+  SocialProvider,
+  AuthType,
+  VerificationMethod,
+} from './types';
+
+
+const VERSION = typeof __CORBADO_VERSION__ === 'string' ? __CORBADO_VERSION__ : '0.0.0-dev';
+
+export const DEFAULT_TIMEOUT = 30_000;
+
+/** Thrown when a request was cancelled on purpose (unmount, newer request): callers ignore it. */
+export class RequestCancelled extends Error {
+  override readonly name = 'RequestCancelled';
+}
+
+export interface ApiOptions {
+  projectId: string;
+  /** base URL for calls made before a process or session config names another */
+  frontendApiUrl: string;
+  timeout: number;
+  preview: boolean;
+}
+
+interface CallOptions {
+  json?: unknown;
+  searchParams?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+/** Maps anything ky or fetch throws to the error catalogue (SPEC.md section 8). */
+export async function toCatalogueError(error: unknown): Promise<unknown> {
+  if (error instanceof DOMException && error.name === 'AbortError') return new RequestCancelled('cancelled');
+  if (error instanceof HTTPError) {
+    let type = 'no_data_in_response';
+    try {
+      const body = (await error.response.json()) as { error?: { type?: unknown } };
+      if (typeof body?.error?.type === 'string') type = body.error.type;
+    } catch {
+      // a body that is not JSON keeps the generic type
+    }
+    return type === 'process_not_available' ? processNotFound() : unhandledBackendError(type);
+  }
+  if (error instanceof TimeoutError) return unhandledBackendError('timeout');
+  // fetch rejects with a TypeError when the network or CORS fails: there is no response to read
+  if (error instanceof TypeError) return unhandledBackendError('no_data_in_response');
+  return error;
+}
+
+/**
+ * The Frontend API client: one ky instance per base URL, the headers of SPEC.md section 7, errors
+ * mapped to the catalogue. Process calls use the base URL and id of the current process; session
+ * calls the URL from the session configuration.
+ */
+export class ApiClient {
+  readonly #instances = new Map<string, KyInstance>();
+  readonly #options: ApiOptions;
+  /** the process token sent as X-Corbado-Process-ID */
+  processId: string | undefined;
+  processBaseUrl: string | undefined;
+  sessionBaseUrl: string | undefined;
+  longSession: () => string | undefined = () => undefined;
+
+  constructor(options: ApiOptions) {
+    this.#options = options;
+  }
+
+  get projectId(): string {
+    return this.#options.projectId;
+  }
+
+  #instance(baseUrl: string): KyInstance {
+    const prefixUrl = baseUrl.replace(/\/+$/, '');
+    let instance = this.#instances.get(prefixUrl);
+    if (!instance) {
+      instance = ky.create({
+        prefixUrl,
+        credentials: 'include',
+        timeout: this.#options.timeout,
+        retry: 0,
+        headers: {
+          'X-Corbado-ProjectID': this.#options.projectId,
+          'X-Corbado-SDK': JSON.stringify({ name: 'corbado-widget', sdkVersion: VERSION }),
+          'X-Corbado-Flags': this.#options.preview ? 'preview' : '',
+          'X-Corbado-Client-Timezone': timezone(),
+        },
+      });
+      this.#instances.set(prefixUrl, instance);
+    }
+    return instance;
+  }
+
+  async #request<T>(
+    baseUrl: string,
+    method: 'get' | 'post' | 'delete',
+    path: string,
+    headers: Record<string, string>,
+    options: CallOptions,
+  ): Promise<T> {
+    try {
+      const response = await this.#instance(baseUrl)(path.replace(/^\//, ''), {
+        method,
+        headers,
+        json: options.json,
+        searchParams: options.searchParams,
+        signal: options.signal,
+      });
+      if (response.status === 204) return undefined as T;
+      const text = await response.text();
+      if (!text) throw unhandledBackendError('no_data_in_response');
+      return JSON.parse(text) as T;
+    } catch (error) {
+      throw await toCatalogueError(error);
+    }
+  }
+
+  #process<T = ProcessResponse>(method: 'get' | 'post', path: string, options: CallOptions = {}): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (this.processId) headers['X-Corbado-Process-ID'] = this.processId;
+    return this.#request<T>(this.processBaseUrl ?? this.#options.frontendApiUrl, method, path, headers, options);
+  }
+
+  #session<T>(method: 'get' | 'post' | 'delete', path: string, options: CallOptions = {}, bearer = this.longSession()): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (bearer !== undefined) headers.Authorization = `Bearer ${bearer}`;
+    return this.#request<T>(this.sessionBaseUrl ?? this.#options.frontendApiUrl, method, path, headers, options);
+  }
+
+  // --- configuration ---------------------------------------------------------------------------
+
+  sessionConfig(signal?: AbortSignal): Promise<SessionConfig> {
+    // always the default URL: the answer names the URL of the session calls
+    return this.#request(this.#options.frontendApiUrl, 'get', 'v2/session-config', {}, { signal });
+  }
+
+  // --- auth process ----------------------------------------------------------------------------
+
+  processInit(body: ProcessInitRequest, baseUrl?: string): Promise<ProcessInitResponse> {
+    return this.#request(baseUrl ?? this.#options.frontendApiUrl, 'post', 'v2/auth/process/init', {}, { json: body });
+  }
+
+  getProcess(preferredBlock?: string) {
+    return this.#process('get', 'v2/auth/process', preferredBlock ? { searchParams: { preferredBlock } } : {});
+  }
+
+  completeProcess() {
+    return this.#process('post', 'v2/auth/process/complete');
+  }
+
+  resetProcess() {
+    return this.#process('post', 'v2/auth/process/reset');
+  }
+
+  signupInit(identifiers: { type: IdentifierType; identifier: string }[], fullName?: string) {
+    return this.#process('post', 'v2/auth/signup/init', { json: { identifiers, fullName } });
+  }
+
+  loginInit(identifierValue: string, isPhone: boolean) {
+    return this.#process('post', 'v2/auth/login/init', { json: { identifierValue, isPhone } });
+  }
+
+  skipBlock() {
+    return this.#process('post', 'v2/auth/block/skip');
+  }
+
+  passkeyAppendStart() {
+    return this.#process('post', 'v2/auth/passkey/append/start', { json: { clientInformation: {} } });
+  }
+
+  passkeyAppendFinish(signedChallenge: string) {
+    return this.#process('post', 'v2/auth/passkey/append/finish', { json: { signedChallenge } });
+  }
+
+  passkeyLoginStart() {
+    return this.#process('post', 'v2/auth/passkey/login/start', { json: {} });
+  }
+
+  passkeyLoginFinish(signedChallenge: string) {
+    return this.#process('post', 'v2/auth/passkey/login/finish', { json: { signedChallenge } });
+  }
+
+  passkeyMediationFinish(signedChallenge: string) {
+    return this.#process('post', 'v2/auth/passkey/mediation/finish', { json: { signedChallenge } });
+  }
+
+  verifyStart(identifierType: IdentifierType, verificationType: VerificationMethod) {
+    return this.#process('post', 'v2/auth/identifier/verify/start', { json: { identifierType, verificationType } });
+  }
+
+  verifyFinish(identifierType: IdentifierType, verificationType: VerificationMethod, code: string, isNewDevice: boolean) {
+    return this.#process('post', 'v2/auth/identifier/verify/finish', {
+      json: { identifierType, verificationType, code, isNewDevice },
+    });
+  }
+
+  verifyStatus(signal?: AbortSignal) {
+    return this.#process('get', 'v2/auth/identifier/verify/status', { signal });
+  }
+
+  identifierUpdate(identifierType: IdentifierType, value: string) {
+    return this.#process('post', 'v2/auth/identifier/update', { json: { identifierType, value } });
+  }
+
+  phoneCollect(phone: string) {
+    return this.#process('post', 'v2/auth/phone/collect', { json: { phone } });
+  }
+
+  usernameCollect(username: string) {
+    return this.#process('post', 'v2/auth/username/collect', { json: { username } });
+  }
+
+  socialStart(providerType: SocialProvider, redirectUrl: string, authType: AuthType) {
+    return this.#process('post', 'v2/auth/social/verify/start', { json: { providerType, redirectUrl, authType } });
+  }
+
+  socialFinish() {
+    return this.#process('post', 'v2/auth/social/verify/finish', { json: {} });
+  }
+
+  event(eventType: string, challenge?: string) {
+    return this.#process<void>('post', 'v2/auth/events', { json: { eventType, challenge } });
+  }
+
+  // --- current user (session) -----------------------------------------------------------------
+
+  me(signal?: AbortSignal) {
+    return this.#session<MeResponse>('get', 'v2/me', { signal });
+  }
+
+  passkeys(signal?: AbortSignal) {
+    return this.#session<PasskeyListResponse>('get', 'v2/me/passkeys', { signal });
+  }
+
+  mePasskeyAppendStart(clientInformation: ClientInformation) {
+    return this.#session<PasskeyAppendStartResponse>('post', 'v2/me/passkeys/append/start', { json: { clientInformation } });
+  }
+
+  mePasskeyAppendFinish(attestationResponse: string, clientInformation: ClientInformation) {
+    return this.#session<unknown>('post', 'v2/me/passkeys/append/finish', {
+      json: { attestationResponse, clientInformation },
+    });
+  }
+
+  deletePasskey(id: string) {
+    return this.#session<{ id: string }>('delete', `v2/me/passkeys/${encodeURIComponent(id)}`);
+  }
+
+  refresh() {
+    // always authorised with the long session, even when none is stored (the server treats it as absent)
+    return this.#session<{ shortSession?: string }>('post', 'v2/me/refresh', {}, this.longSession() ?? '');
+  }
+
+  logout() {
+    return this.#session<void>('post', 'v2/me/logout');
+  }
+}
+
+function timezone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone;
+  } catch {
+    return '';
+  }
+}
+

@@ -1,0 +1,222 @@
+// Wire types of the Frontend API v2 (reference/frontend-api-v2.yaml), as this widget reads and sends them.
+
+export type IdentifierType = 'email' | 'phone' | 'username';
+export type VerificationMethod = 'email-link' | 'email-otp' | 'phone-otp';
+export type AuthType = 'signup' | 'login';
+export type SocialProvider = 'google' | 'microsoft' | 'github';
+export type SocialStatus = 'initial' | 'started' | 'finished';
+
+export type BlockType =
+  | 'signup-init'
+  | 'login-init'
+  | 'passkey-verify'
+  | 'passkey-append'
+  | 'passkey-appended'
+  | 'email-verify'
+  | 'post-signup-email-verify'
+  | 'phone-verify'
+  | 'phone-collect'
+  | 'username-collect'
+  | 'social-verify'
+  | 'continue-on-other-env'
+  | 'completed'
+  | 'conditional-ui-completed';
+
+export const BLOCK_TYPES: readonly BlockType[] = [
+  'signup-init',
+  'login-init',
+  'passkey-verify',
+  'passkey-append',
+  'passkey-appended',
+  'email-verify',
+  'post-signup-email-verify',
+  'phone-verify',
+  'phone-collect',
+  'username-collect',
+  'social-verify',
+  'continue-on-other-env',
+  'completed',
+  'conditional-ui-completed',
+];
+
+export interface RequestError {
+  code: string;
+  message: string;
+}
+
+export interface SocialData {
+  providers: SocialProvider[];
+  status: SocialStatus;
+  oauthUrl?: string;
+  error?: RequestError;
+}
+
+export interface IdentifierWithError {
+  type: IdentifierType;
+  identifier: string;
+  error?: RequestError;
+}
+
+export interface SignupInitData {
+  identifiers: IdentifierWithError[];
+  fullName?: { fullName: string; error?: RequestError };
+  socialData?: SocialData;
+  error?: RequestError;
+}
+
+export interface LoginInitData {
+  identifierValue: string;
+  isPhone: boolean;
+  isPhoneAvailable: boolean;
+  isEmailAvailable: boolean;
+  isUsernameAvailable: boolean;
+  socialData?: SocialData;
+  conditionalUIChallenge?: string;
+  fieldError?: RequestError;
+  error?: RequestError;
+}
+
+export interface VerifyIdentifierData {
+  verificationMethod: VerificationMethod;
+  identifier: string;
+  retryNotBefore?: number;
+  error?: RequestError;
+  isPostLoginVerification?: boolean;
+}
+
+export interface PasskeyAppendData {
+  challenge: string;
+  identifierValue: string;
+  identifierType: IdentifierType;
+  autoSubmit?: boolean;
+  variant?: 'default' | 'after-hybrid' | 'after-error';
+}
+
+export interface PasskeyVerifyData {
+  challenge: string;
+  identifierValue: string;
+  loginHint?: 'cda';
+}
+
+export interface CollectData {
+  /** the identifier the block asks for: username-collect -> username, phone-collect -> phone */
+  value: string;
+  error?: RequestError;
+}
+
+export interface CompletedData {
+  shortSession: string;
+  longSession?: string;
+  passkeyOperation?: {
+    operationType: 'append' | 'verify';
+    identifierValue: string;
+    identifierType: IdentifierType;
+    ceremonyType: 'local' | 'cda' | 'security-key';
+  };
+}
+
+export type ContinueReason = 'email-link-verified' | 'process-already-completed';
+
+export interface BlockBody {
+  block: BlockType;
+  authType: AuthType;
+  data: Record<string, unknown>;
+  alternatives?: BlockBody[];
+  error?: RequestError;
+  continueOnOtherDevice?: { reason: ContinueReason };
+}
+
+export interface ProcessCommon {
+  appName: string;
+  frontendApiUrl: string;
+  hideBadge: boolean;
+}
+
+export interface ProcessResponse {
+  blockBody: BlockBody;
+  common: ProcessCommon;
+  newProcess?: { token: string; expiresAt: number };
+}
+
+export interface ProcessInitResponse {
+  token: string;
+  expiresAt: number;
+  processResponse: ProcessResponse;
+  newClientEnvHandle?: string;
+}
+
+export interface ClientInformation {
+  bluetoothAvailable?: boolean;
+  clientEnvHandle?: string;
+  canUsePasskeys?: boolean;
+  isUserVerifyingPlatformAuthenticatorAvailable?: boolean;
+  isConditionalMediationAvailable?: boolean;
+  javaScriptHighEntropy?: { platform: string; platformVersion: string; mobile: boolean };
+}
+
+export interface ProcessInitRequest {
+  clientInformation: ClientInformation;
+  passkeyAppendShown?: number;
+  preferredBlock?: string;
+}
+
+export interface ShortSessionCookieConfig {
+  domain: string;
+  secure: boolean;
+  sameSite: 'lax' | 'strict' | 'none';
+  path: string;
+  lifetimeSeconds: number;
+}
+
+export interface SessionConfig {
+  useSessionManagement: boolean;
+  shortSessionCookieConfig?: ShortSessionCookieConfig;
+  frontendApiUrl?: string;
+}
+
+export interface MeIdentifier {
+  id: string;
+  value: string;
+  type: IdentifierType;
+  status: string;
+}
+
+export interface MeSocialAccount {
+  providerType: SocialProvider;
+  identifierValue: string;
+  avatarUrl: string;
+  fullName: string;
+}
+
+export interface MeResponse {
+  id: string;
+  fullName: string;
+  identifiers: MeIdentifier[];
+  socialAccounts: MeSocialAccount[];
+}
+
+export interface Passkey {
+  id: string;
+  credentialID: string;
+  attestationType: string;
+  transport: string[];
+  backupEligible: boolean;
+  backupState: boolean;
+  authenticatorAAGUID: string;
+  sourceOS: string;
+  sourceBrowser: string;
+  lastUsed: string;
+  created: string;
+  status: 'pending' | 'active';
+}
+
+export interface PasskeyListResponse {
+  passkeys: Passkey[];
+  paging: { page: number; totalPages: number; totalItems: number };
+}
+
+export interface PasskeyAppendStartResponse {
+  attestationOptions: string;
+  appendNotAllowedReason?: string;
+  newClientEnvHandle?: string;
+}

@@ -1,0 +1,69 @@
+// One loaded widget: options, API client, session and auth process, created by Corbado.load().
+import { Account } from './account/account';
+import { ApiClient, DEFAULT_TIMEOUT } from './api/client';
+import type { SessionConfig } from './api/types';
+import { setDarkMode, type DarkMode } from './appearance';
+import { invalidProjectId } from './errors';
+import { configureI18n, type CustomTranslations } from './i18n/i18n';
+import { Flow } from './process/flow';
+import { Session } from './session/session';
+
+export interface CorbadoOptions {
+  /** "pro-" followed by digits */
+  projectId: string;
+  /** default https://<projectId>.frontendapi.corbado.io */
+  frontendApiUrl?: string;
+  /** milliseconds, default 30000 */
+  apiTimeout?: number;
+  defaultLanguage?: string;
+  autoDetectLanguage?: boolean;
+  customTranslations?: CustomTranslations;
+  darkMode?: DarkMode;
+  /** a class name for the host elements (its CSS custom properties reach into the widget), or the properties themselves */
+  theme?: string | Record<string, string>;
+  customerSupportEmail?: string;
+  /** preview mode: sends the "preview" flag */
+  isDevMode?: boolean;
+  /** also keep the short session in a cookie (off by default) */
+  setShortSessionCookie?: boolean;
+}
+
+export const PROJECT_ID = /^pro-\d+$/;
+
+export class CorbadoApp {
+  readonly options: CorbadoOptions;
+  readonly api: ApiClient;
+  readonly session: Session;
+  readonly flow: Flow;
+  readonly account: Account;
+  readonly sessionConfig: Promise<SessionConfig | undefined>;
+
+  constructor(options: CorbadoOptions, window: Window) {
+    if (typeof options?.projectId !== 'string' || !PROJECT_ID.test(options.projectId)) throw invalidProjectId();
+    this.options = options;
+    this.api = new ApiClient({
+      projectId: options.projectId,
+      frontendApiUrl: (options.frontendApiUrl ?? `https://${options.projectId}.frontendapi.corbado.io`).replace(/\/+$/, ''),
+      timeout: options.apiTimeout ?? DEFAULT_TIMEOUT,
+      preview: !!options.isDevMode,
+    });
+    // the session configuration and the auth process start together, at load time
+    this.sessionConfig = this.api.sessionConfig().catch(() => undefined);
+    this.session = new Session(this.api, this.sessionConfig, !!options.setShortSessionCookie);
+    this.flow = new Flow(this.api, this.session, options.projectId, { window });
+    this.account = new Account(this.api, this.session);
+  }
+
+  start(): void {
+    configureI18n(this.options);
+    setDarkMode(this.options.darkMode ?? 'auto');
+    this.session.start();
+    // a logged-in visitor needs no auth process until an auth view asks for one
+    if (!this.session.$shortSession.get()) void this.flow.start();
+  }
+
+  dispose(): void {
+    this.session.stop();
+    this.flow.dispose();
+  }
+}

@@ -1,0 +1,61 @@
+// Translations: bundled en and de (en is the fallback), the host's custom translations on top, and
+// the language chosen by option or, with autodetect, by the browser (SPEC.md section 1).
+import { atom } from 'nanostores';
+import de from './de.json';
+import en from './en.json';
+
+export type Language = 'en' | 'de';
+export const LANGUAGES: readonly Language[] = ['en', 'de'];
+
+type Tree = { [key: string]: string | Tree };
+export type CustomTranslations = Partial<Record<string, Tree>>;
+
+const bundled: Record<Language, Tree> = { en, de };
+
+export const $language = atom<Language>('en');
+let custom: CustomTranslations = {};
+
+export interface LanguageOptions {
+  defaultLanguage?: string;
+  autoDetectLanguage?: boolean;
+  customTranslations?: CustomTranslations;
+}
+
+function supported(language: string | undefined): Language | undefined {
+  const primary = language?.toLowerCase().split(/[-_]/)[0];
+  return LANGUAGES.find((l) => l === primary);
+}
+
+/** The browser's primary language when autodetect is on and supported, else the default, else en. */
+export function chooseLanguage(options: LanguageOptions, browserLanguage?: string): Language {
+  return (options.autoDetectLanguage !== false && supported(browserLanguage)) || supported(options.defaultLanguage) || 'en';
+}
+
+export function configureI18n(options: LanguageOptions): void {
+  custom = options.customTranslations ?? {};
+  $language.set(chooseLanguage(options, typeof navigator === 'undefined' ? undefined : navigator.language));
+}
+
+function lookup(tree: Tree | undefined, key: string): string | undefined {
+  let node: string | Tree | undefined = tree;
+  for (const part of key.split('.')) {
+    if (!node || typeof node === 'string') return undefined;
+    node = node[part];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+/** Whether a text exists for the key (custom or bundled, current language or English). */
+export function hasText(key: string, language = $language.get()): boolean {
+  return resolve(key, language) !== undefined;
+}
+
+function resolve(key: string, language: Language): string | undefined {
+  return lookup(custom[language], key) ?? lookup(bundled[language], key) ?? lookup(custom.en, key) ?? lookup(bundled.en, key);
+}
+
+/** The text for a key with {placeholders} filled in; the key itself when no language knows it. */
+export function t(key: string, values: Record<string, string | number> = {}, language = $language.get()): string {
+  const text = resolve(key, language) ?? key;
+  return text.replace(/\{(\w+)\}/g, (match, name: string) => (name in values ? String(values[name]) : match));
+}

@@ -1,0 +1,37 @@
+import type { VerifyIdentifierData } from '../../../core/api/types';
+import { displayPhone } from '../../../core/validation/phone';
+import { Header } from '../../components/Header';
+import { IdentifierLine } from '../../components/IdentifierLine';
+import { OtpInput } from '../../components/OtpInput';
+import { ResendButton } from '../../components/ResendButton';
+import { Spinner } from '../../components/Spinner';
+import { useApp, useT } from '../../context';
+import { useBlock } from '../../hooks';
+import { requestErrorText } from '../../requestErrorText';
+
+/**
+ * A one-time code step: email-otp-verification and phone-otp share this screen. Editing the identifier
+ * opens its edit screen during sign-up; during log-in it starts over.
+ */
+export function OtpScreen({ channel }: { channel: 'email' | 'phone' }) {
+  const { flow } = useApp();
+  const t = useT();
+  const { block, data, busy } = useBlock<VerifyIdentifierData>();
+  const key = `${channel}Otp.${block.authType}`;
+  const identifier = channel === 'phone' ? displayPhone(data.identifier) : data.identifier;
+  const edit = () => (block.authType === 'login' ? void flow.abort() : flow.setScreen(channel === 'phone' ? 'edit-phone' : 'edit-email'));
+  return (
+    <div className="cb-form">
+      <Header title={t(`${key}.header`)} subtitle={t(`${channel}Otp.body`)} />
+      <IdentifierLine value={identifier} editLabel={t(`${channel}Otp.edit`)} onEdit={edit} />
+      <OtpInput onComplete={(code) => void flow.submitCode(code)} error={requestErrorText(data.error)} errorKey={block} disabled={busy} />
+      {busy && <Spinner />}
+      <ResendButton
+        retryNotBefore={data.retryNotBefore}
+        busy={busy}
+        onResend={() => void flow.resend()}
+        label={t(`${channel}Otp.resend`)}
+      />
+    </div>
+  );
+}

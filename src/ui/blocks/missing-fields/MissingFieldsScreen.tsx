@@ -1,0 +1,66 @@
+import { useState, type FormEvent } from 'react';
+import type { CollectData } from '../../../core/api/types';
+import { checkUsername } from '../../../core/validation/identifiers';
+import { DEFAULT_COUNTRY, parsePhone } from '../../../core/validation/phone';
+import { Button } from '../../components/Button';
+import { Header } from '../../components/Header';
+import { PhoneInput, type PhoneValue } from '../../components/PhoneInput';
+import { TextField } from '../../components/TextField';
+import { useApp, useT } from '../../context';
+import { useBlock } from '../../hooks';
+import { requestErrorText } from '../../requestErrorText';
+
+/** missing-fields: asks for the username or phone number the account still lacks. */
+export function MissingFieldsScreen() {
+  const { flow } = useApp();
+  const t = useT();
+  const { block, data, busy } = useBlock<CollectData>();
+  const field = block.type === 'phone-collect' ? 'phone' : 'username';
+  const [username, setUsername] = useState(field === 'username' ? data.value ?? '' : '');
+  const [phone, setPhone] = useState<PhoneValue>({ text: '', country: DEFAULT_COUNTRY });
+  const [error, setError] = useState<string>();
+  const [lastServerError, setLastServerError] = useState(data.error);
+  if (data.error !== lastServerError) {
+    setLastServerError(data.error);
+    setError(requestErrorText(data.error, field));
+  }
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (field === 'phone') {
+      const parsed = parsePhone(phone.text, phone.country);
+      if (!phone.text.trim()) return setError(t('validation.phoneRequired'));
+      if (!parsed.e164) return setError(t(`validation.phone.${parsed.problem}`));
+      setError(undefined);
+      return void flow.collectPhone(parsed.e164);
+    }
+    const problem = checkUsername(username.trim());
+    if (problem) return setError(t(problem));
+    setError(undefined);
+    void flow.collectUsername(username.trim());
+  };
+
+  return (
+    <form className="cb-form" onSubmit={submit} noValidate>
+      <Header title={t('missingFields.header')} subtitle={t(`missingFields.${field}`)} />
+      {field === 'phone' ? (
+        <PhoneInput label={t('fields.phone')} value={phone} onChange={(next) => (setPhone(next), setError(undefined))} error={error} autoFocus />
+      ) : (
+        <TextField
+          label={t('fields.username')}
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={username}
+          onChange={(next) => (setUsername(next), setError(undefined))}
+          error={error}
+          autoFocus
+        />
+      )}
+      <Button type="submit" busy={busy}>
+        {t('common.continue')}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,131 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { IdentifierType, SignupInitData } from '../../../core/api/types';
+import { checkEmail, checkFullName, checkUsername } from '../../../core/validation/identifiers';
+import { DEFAULT_COUNTRY, parsePhone } from '../../../core/validation/phone';
+import { Button } from '../../components/Button';
+import { Header } from '../../components/Header';
+import { PhoneInput, type PhoneValue } from '../../components/PhoneInput';
+import { SocialButtons } from '../../components/SocialButtons';
+import { TextField } from '../../components/TextField';
+import { useApp, useT } from '../../context';
+import { useBlock } from '../../hooks';
+import { requestErrorText } from '../../requestErrorText';
+
+type Field = 'fullName' | IdentifierType;
+type Errors = Partial<Record<Field, string>>;
+
+function serverErrors(data: SignupInitData): Errors {
+  const errors: Errors = {};
+  const fullName = requestErrorText(data.fullName?.error);
+  if (fullName) errors.fullName = fullName;
+  for (const identifier of data.identifiers ?? []) {
+    const text = requestErrorText(identifier.error, identifier.type);
+    if (text) errors[identifier.type] = text;
+  }
+  return errors;
+}
+
+/** Sign up: name, username, e-mail and phone, each only when the block asks for it. */
+export function SignupInitScreen() {
+  const { flow } = useApp();
+  const t = useT();
+  const { block, data, busy } = useBlock<SignupInitData>();
+  const appName = useStore(flow.$appName);
+  const has = (type: IdentifierType) => data.identifiers?.some((i) => i.type === type);
+  const initial = (type: IdentifierType) => data.identifiers?.find((i) => i.type === type)?.identifier ?? '';
+
+  const [fullName, setFullName] = useState(data.fullName?.fullName ?? '');
+  const [username, setUsername] = useState(initial('username'));
+  const [email, setEmail] = useState(initial('email'));
+  const [phone, setPhone] = useState<PhoneValue>({ text: initial('phone'), country: DEFAULT_COUNTRY });
+  const [errors, setErrors] = useState<Errors>(() => serverErrors(data));
+
+  useEffect(() => setErrors(serverErrors(data)), [data]);
+
+  const edit = <T,>(field: Field, set: (value: T) => void) => (value: T) => {
+    set(value);
+    setErrors(({ [field]: _, ...rest }) => rest);
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found: Errors = {};
+    const fields: { fullName?: string; email?: string; phone?: string; username?: string } = {};
+    if (data.fullName) {
+      const problem = checkFullName(fullName);
+      if (problem) found.fullName = t(problem);
+      fields.fullName = fullName.trim();
+    }
+    if (has('username')) {
+      const problem = checkUsername(username.trim());
+      if (problem) found.username = t(problem);
+      fields.username = username.trim();
+    }
+    if (has('email')) {
+      const problem = checkEmail(email.trim());
+      if (problem) found.email = t(problem);
+      fields.email = email.trim();
+    }
+    if (has('phone')) {
+      const parsed = parsePhone(phone.text, phone.country);
+      if (!phone.text.trim()) found.phone = t('validation.phoneRequired');
+      else if (!parsed.e164) found.phone = t(`validation.phone.${parsed.problem}`);
+      fields.phone = parsed.e164;
+    }
+    setErrors(found);
+    if (Object.keys(found).length) return;
+    void flow.submitSignup(fields);
+  };
+
+  const login = block.alternatives.find((a) => a.type === 'login-init');
+
+  return (
+    <form className="cb-form" onSubmit={submit} noValidate>
+      <Header title={t('signupInit.header')} subtitle={t('signupInit.subheader', { appName })} />
+      {data.fullName && (
+        <TextField label={t('fields.fullName')} name="name" autoComplete="name" value={fullName} onChange={edit('fullName', setFullName)} error={errors.fullName} autoFocus />
+      )}
+      {has('username') && (
+        <TextField
+          label={t('fields.username')}
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={username}
+          onChange={edit('username', setUsername)}
+          error={errors.username}
+          autoFocus={!data.fullName}
+        />
+      )}
+      {has('email') && (
+        <TextField
+          label={t('fields.email')}
+          name="email"
+          type="email"
+          inputMode="email"
+          autoComplete="email"
+          spellCheck={false}
+          value={email}
+          onChange={edit('email', setEmail)}
+          error={errors.email}
+          autoFocus={!data.fullName && !has('username')}
+        />
+      )}
+      {has('phone') && <PhoneInput label={t('fields.phone')} value={phone} onChange={edit('phone', setPhone)} error={errors.phone} />}
+      <Button type="submit" busy={busy}>
+        {t('signupInit.submit')}
+      </Button>
+      <SocialButtons providers={data.socialData?.providers ?? []} disabled={busy} />
+      {login && (
+        <p className="cb-switch">
+          {t('signupInit.haveAccount')}{' '}
+          <button type="button" className="cb-link" onClick={() => flow.switchToAlternative('login-init')}>
+            {t('signupInit.logIn')}
+          </button>
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,45 @@
+import { useStore } from '@nanostores/react';
+import type { RequestError } from '../../core/api/types';
+import type { CorbadoError } from '../../core/errors';
+import { hasText } from '../../core/i18n/i18n';
+import { useApp, useT } from '../context';
+import { Icon } from './Icon';
+
+/**
+ * The unexpected-error popup: the translated message if there is one, otherwise a text naming customer
+ * support when a support address is configured, otherwise a generic text.
+ */
+export function ErrorPopup() {
+  const app = useApp();
+  const t = useT();
+  const failure = useStore(app.flow.$error);
+  const block = useStore(app.flow.$block);
+  const message = failureText(t, block?.error, failure, app.options.customerSupportEmail);
+  if (!message) return null;
+  return (
+    <div className="cb-popup" role="alert">
+      <Icon name="warning" />
+      <p>{message}</p>
+      <button type="button" className="cb-icon-button" aria-label={t('common.close')} onClick={() => app.flow.dismissError()}>
+        <Icon name="close" />
+      </button>
+    </div>
+  );
+}
+
+export function failureText(
+  t: (key: string, values?: Record<string, string>) => string,
+  requestError: RequestError | undefined,
+  failure: CorbadoError | undefined,
+  supportEmail: string | undefined,
+): string | undefined {
+  if (requestError) {
+    return hasText(`errors.${requestError.code}`) ? t(`errors.${requestError.code}`) : requestError.message || t('errors.unknown');
+  }
+  if (!failure || failure.ignorable) return undefined;
+  if (failure.type && hasText(`errors.${failure.type}`)) return t(`errors.${failure.type}`);
+  if (failure.kind !== 'unhandledBackendError' && failure.kind !== 'unhandledFrontendError' && hasText(failure.translationKey)) {
+    return t(failure.translationKey);
+  }
+  return supportEmail ? t('errors.unexpectedError', { email: supportEmail }) : t('errors.unexpectedErrorNoSupport');
+}

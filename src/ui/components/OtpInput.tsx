@@ -1,0 +1,100 @@
+import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { acceptCodeInput, isCompleteCode, OTP_LENGTH } from '../../core/validation/otp';
+import { useT } from '../context';
+
+interface Props {
+  onComplete: (code: string) => void;
+  /** a changed error clears the cells and puts the focus back on the first */
+  error?: string;
+  /** changes whenever a new error arrives, even with the same text */
+  errorKey?: unknown;
+  disabled?: boolean;
+}
+
+const empty = () => Array<string>(OTP_LENGTH).fill('');
+
+/** Six single-digit cells: digits only, paste of a longer string, backspace and arrows, submit at six. */
+export function OtpInput({ onComplete, error, errorKey, disabled }: Props) {
+  const t = useT();
+  const [cells, setCells] = useState(empty);
+  const inputs = useRef<(HTMLInputElement | null)[]>([]);
+  const focus = (index: number) => inputs.current[Math.max(0, Math.min(OTP_LENGTH - 1, index))]?.focus();
+
+  useEffect(() => {
+    setCells(empty());
+    focus(0);
+  }, [error, errorKey]);
+
+  const fill = (from: number, text: string) => {
+    const accepted = acceptCodeInput(text);
+    if (accepted === undefined) return;
+    const start = accepted.length >= OTP_LENGTH ? 0 : from;
+    const next = [...cells];
+    [...accepted].forEach((digit, offset) => {
+      if (start + offset < OTP_LENGTH) next[start + offset] = digit;
+    });
+    setCells(next);
+    focus(Math.min(start + accepted.length, OTP_LENGTH - 1));
+    if (isCompleteCode(next)) onComplete(next.join(''));
+  };
+
+  const onKeyDown = (index: number, event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Backspace') {
+      event.preventDefault();
+      const next = [...cells];
+      if (next[index]) {
+        next[index] = '';
+      } else if (index > 0) {
+        next[index - 1] = '';
+        focus(index - 1);
+      }
+      setCells(next);
+    } else if (event.key === 'ArrowLeft') {
+      event.preventDefault();
+      focus(index - 1);
+    } else if (event.key === 'ArrowRight') {
+      event.preventDefault();
+      focus(index + 1);
+    }
+  };
+
+  const onPaste = (index: number, event: ClipboardEvent<HTMLInputElement>) => {
+    event.preventDefault();
+    fill(index, event.clipboardData.getData('text'));
+  };
+
+  return (
+    <div className="cb-otp" role="group" aria-label={t('otp.label')} aria-describedby={error ? 'cb-otp-error' : undefined}>
+      <div className="cb-otp-cells">
+        {cells.map((cell, index) => (
+          <input
+            key={index}
+            ref={(element) => {
+              inputs.current[index] = element;
+            }}
+            className="cb-otp-cell"
+            value={cell}
+            inputMode="numeric"
+            autoComplete={index === 0 ? 'one-time-code' : 'off'}
+            aria-label={t('otp.cell', { index: index + 1, count: OTP_LENGTH })}
+            aria-invalid={error ? true : undefined}
+            disabled={disabled}
+            autoFocus={index === 0}
+            onFocus={(event) => event.target.select()}
+            onKeyDown={(event) => onKeyDown(index, event)}
+            onPaste={(event) => onPaste(index, event)}
+            onChange={(event) => {
+              const value = event.target.value.replace(cell, '') || event.target.value;
+              if (value) fill(index, value);
+            }}
+          />
+        ))}
+      </div>
+      {error && (
+        <p className="cb-field-error" id="cb-otp-error" role="alert">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+import type { SocialProvider } from '../../core/api/types';
+import { useApp, useT } from '../context';
+import { ProviderMark } from './Icon';
+
+/** Social sign-in under a divider; compact, icon-only buttons when there are more than two providers. */
+export function SocialButtons({ providers, disabled }: { providers: SocialProvider[]; disabled?: boolean }) {
+  const { flow } = useApp();
+  const t = useT();
+  if (!providers.length) return null;
+  const compact = providers.length > 2;
+  return (
+    <div className="cb-social">
+      <div className="cb-divider">
+        <span>{t('common.or')}</span>
+      </div>
+      <div className={compact ? 'cb-social-buttons cb-compact' : 'cb-social-buttons'}>
+        {providers.map((provider) => {
+          const label = t('social.continueWith', { provider: t(`social.${provider}`) });
+          return (
+            <button
+              key={provider}
+              type="button"
+              className="cb-button cb-secondary cb-social-button"
+              aria-label={label}
+              title={compact ? label : undefined}
+              disabled={disabled}
+              onClick={() => void flow.startSocial(provider)}
+            >
+              <ProviderMark provider={provider} />
+              {!compact && <span>{label}</span>}
+            </button>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

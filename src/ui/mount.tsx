@@ -1,0 +1,82 @@
+// Mounting a view: an open shadow root on the host's element, the widget's CSS adopted into it, a React
+// root inside. Unmounting leaves nothing behind.
+import { useStore } from '@nanostores/react';
+import type { ReactNode } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import type { CorbadoApp } from '../core/app';
+import { $dark } from '../core/appearance';
+import { AppContext } from './context';
+import { ErrorBoundary } from './components/ErrorBoundary';
+import css from './styles/widget.css?inline';
+
+let sheet: CSSStyleSheet | undefined;
+
+function adoptStyles(shadow: ShadowRoot): void {
+  try {
+    sheet ??= new CSSStyleSheet();
+    if (!sheet.cssRules.length) sheet.replaceSync(css);
+    shadow.adoptedStyleSheets = [sheet];
+  } catch {
+    // no constructable stylesheets: a <style> element does the same
+    const style = document.createElement('style');
+    style.textContent = css;
+    shadow.prepend(style);
+  }
+}
+
+function Frame({ children }: { children: ReactNode }) {
+  const dark = useStore($dark);
+  return <div className={dark ? 'cb-root cb-dark' : 'cb-root'}>{children}</div>;
+}
+
+interface Mounted {
+  root: Root;
+  container: HTMLElement;
+  themeClass?: string;
+  themeProperties: string[];
+  cleanup?: () => void;
+}
+
+const mounted = new WeakMap<Element, Mounted>();
+
+export function mountView(host: HTMLElement, app: CorbadoApp, view: ReactNode, cleanup?: () => void): void {
+  unmountView(host);
+  const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  shadow.replaceChildren();
+  adoptStyles(shadow);
+  const container = document.createElement('div');
+  shadow.append(container);
+
+  const theme = app.options.theme;
+  const record: Mounted = { root: createRoot(container), container, themeProperties: [], cleanup };
+  if (typeof theme === 'string' && theme) {
+    host.classList.add(theme);
+    record.themeClass = theme;
+  } else if (theme && typeof theme === 'object') {
+    for (const [property, value] of Object.entries(theme)) {
+      host.style.setProperty(property, value);
+      record.themeProperties.push(property);
+    }
+  }
+  mounted.set(host, record);
+  record.root.render(
+    <AppContext.Provider value={app}>
+      <Frame>
+        <ErrorBoundary>{view}</ErrorBoundary>
+      </Frame>
+    </AppContext.Provider>,
+  );
+}
+
+export function unmountView(host: HTMLElement): boolean {
+  const record = mounted.get(host);
+  if (!record) return false;
+  mounted.delete(host);
+  record.root.unmount();
+  record.container.remove();
+  if (host.shadowRoot) host.shadowRoot.adoptedStyleSheets = [];
+  if (record.themeClass) host.classList.remove(record.themeClass);
+  for (const property of record.themeProperties) host.style.removeProperty(property);
+  record.cleanup?.();
+  return true;
+}

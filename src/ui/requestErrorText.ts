@@ -1,0 +1,13 @@
+import type { IdentifierType, RequestError } from '../core/api/types';
+import { hasText, t } from '../core/i18n/i18n';
+
+/**
+ * A server error in the visitor's language: errors.{code}.{identifier type} when that variant exists,
+ * then errors.{code}, then the server's own message.
+ */
+export function requestErrorText(error: RequestError | undefined, identifierType?: IdentifierType): string | undefined {
+  if (!error) return undefined;
+  if (identifierType && hasText(`errors.${error.code}.${identifierType}`)) return t(`errors.${error.code}.${identifierType}`);
+  if (hasText(`errors.${error.code}`)) return t(`errors.${error.code}`);
+  return error.message || t('errors.unknown');
+}

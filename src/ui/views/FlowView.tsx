@@ -1,0 +1,114 @@
+import { useStore } from '@nanostores/react';
+import { useEffect } from 'react';
+import { invalidScreen } from '../../core/errors';
+import type { ScreenName } from '../../core/process/screens';
+import { EditIdentifierScreen } from '../blocks/email-verify/EditIdentifierScreen';
+import { EmailLinkSentScreen } from '../blocks/email-verify/EmailLinkSentScreen';
+import { EmailLinkSuccessScreen } from '../blocks/email-verify/EmailLinkSuccessScreen';
+import { EmailLinkVerificationScreen } from '../blocks/email-verify/EmailLinkVerificationScreen';
+import { OtpScreen } from '../blocks/email-verify/OtpScreen';
+import { LoginInitScreen } from '../blocks/login-init/LoginInitScreen';
+import { MissingFieldsScreen } from '../blocks/missing-fields/MissingFieldsScreen';
+import { PasskeyAppendScreen } from '../blocks/passkey-append/PasskeyAppendScreen';
+import { PasskeyBenefitsScreen } from '../blocks/passkey-append/PasskeyBenefitsScreen';
+import { PasskeyErrorScreen } from '../blocks/passkey-append/PasskeyErrorScreen';
+import { PasskeyAppendedScreen } from '../blocks/passkey-appended/PasskeyAppendedScreen';
+import { PasskeyBackgroundScreen } from '../blocks/passkey-verify/PasskeyBackgroundScreen';
+import { ConfirmProcessAbortScreen } from '../blocks/process-abort/ConfirmProcessAbortScreen';
+import { SignupInitScreen } from '../blocks/signup-init/SignupInitScreen';
+import { ComponentUnavailable } from '../components/ComponentUnavailable';
+import { ErrorPopup } from '../components/ErrorPopup';
+import { Footer } from '../components/Footer';
+import { Spinner } from '../components/Spinner';
+import { useApp } from '../context';
+import type { FlowBlock } from '../../core/process/block';
+
+export type FlowMode = 'auth' | 'signup' | 'login';
+
+function Screen({ screen, block }: { screen: ScreenName; block: FlowBlock }) {
+  const { flow } = useApp();
+  const linkVerifiedHere = useStore(flow.$linkVerifiedHere);
+  switch (screen) {
+    case 'login-init':
+      return <LoginInitScreen key={block.type} />;
+    case 'signup-init':
+      return <SignupInitScreen />;
+    case 'email-otp-verification':
+      return <OtpScreen channel="email" />;
+    case 'phone-otp':
+      return <OtpScreen channel="phone" />;
+    case 'email-link-sent':
+      return <EmailLinkSentScreen />;
+    case 'email-link-verification':
+      return <EmailLinkVerificationScreen />;
+    case 'email-link-success':
+      return <EmailLinkSuccessScreen variant="original-tab" />;
+    case 'continue-on-other-device':
+      return <EmailLinkSuccessScreen variant={block.continueReason === 'email-link-verified' || linkVerifiedHere ? 'new-tab' : 'other-tab'} />;
+    case 'edit-email':
+      return <EditIdentifierScreen type="email" />;
+    case 'edit-phone':
+      return <EditIdentifierScreen type="phone" />;
+    case 'edit-user-data':
+      return <EditIdentifierScreen type={(block.data.identifierType as 'email' | 'phone' | 'username') ?? 'email'} />;
+    case 'missing-fields':
+      return <MissingFieldsScreen key={block.type} />;
+    case 'passkey-append':
+      return <PasskeyAppendScreen />;
+    case 'passkey-benefits':
+      return <PasskeyBenefitsScreen />;
+    case 'passkey-error':
+      return <PasskeyErrorScreen />;
+    case 'passkey-appended':
+      return <PasskeyAppendedScreen />;
+    case 'passkey-background':
+      return <PasskeyBackgroundScreen />;
+    case 'confirm-process-abort':
+      return <ConfirmProcessAbortScreen />;
+    case 'end':
+      return null;
+    default:
+      throw invalidScreen(String(screen));
+  }
+}
+
+/**
+ * The auth process as a view: a spinner while it starts, the component-unavailable page when it
+ * cannot, otherwise the current screen with the error popup and the footer badge.
+ */
+export function FlowView({ mode }: { mode: FlowMode }) {
+  const { flow } = useApp();
+  const initState = useStore(flow.$initState);
+  const block = useStore(flow.$block);
+  const screen = useStore(flow.$screen);
+  const hideBadge = useStore(flow.$hideBadge);
+
+  useEffect(() => {
+    if (mode !== 'auth') void flow.prefer(mode === 'signup' ? 'signup-init' : 'login-init');
+    else void flow.start();
+    return flow.attachHistory();
+  }, [flow, mode]);
+
+  if (initState === 1) {
+    return (
+      <div className="cb-card">
+        <ComponentUnavailable onRetry={() => void flow.retry()} />
+      </div>
+    );
+  }
+  if (initState === 0 || !block) {
+    return (
+      <div className="cb-card cb-loading" aria-busy="true">
+        <Spinner />
+      </div>
+    );
+  }
+  if (screen === 'end') return null;
+  return (
+    <div className="cb-card">
+      <ErrorPopup />
+      <Screen screen={screen} block={block} />
+      {!hideBadge && <Footer />}
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import { useStore } from '@nanostores/react';
+import { useEffect, useState } from 'react';
+import type { Passkey } from '../../core/api/types';
+import { authenticatorOf, type AuthenticatorKind } from '../../core/account/authenticators';
+import { CorbadoError } from '../../core/errors';
+import { $language } from '../../core/i18n/i18n';
+import { Button } from '../components/Button';
+import { Dialog } from '../components/Dialog';
+import { Header } from '../components/Header';
+import { Icon, type IconName } from '../components/Icon';
+import { PleaseLogIn } from '../components/PleaseLogIn';
+import { Spinner } from '../components/Spinner';
+import { useApp, useT } from '../context';
+import { failureText } from '../components/ErrorPopup';
+
+const KIND_ICON: Record<AuthenticatorKind, IconName> = { manager: 'shield', platform: 'device', hardware: 'passkey' };
+
+function formatDate(value: string, language: string): string {
+  const date = new Date(/Z|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
+  return Number.isNaN(date.getTime()) ? value : date.toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+function PasskeyCard({ passkey, onDelete }: { passkey: Passkey; onDelete: () => void }) {
+  const t = useT();
+  const language = useStore($language);
+  const authenticator = authenticatorOf(passkey.authenticatorAAGUID);
+  return (
+    <li className="cb-passkey">
+      <Icon name={authenticator?.kind ? KIND_ICON[authenticator.kind] : 'passkey'} className="cb-passkey-icon" />
+      <div className="cb-passkey-body">
+        <p className="cb-passkey-name">
+          {authenticator?.name ?? t('passkeyList.defaultName')}
+          {passkey.backupState && (
+            <span className="cb-badge-pill" title={t('passkeyList.syncedHint')}>
+              <Icon name="sync" /> {t('passkeyList.synced')}
+            </span>
+          )}
+        </p>
+        <p className="cb-muted cb-mono">{t('passkeyList.credentialId', { id: passkey.credentialID || passkey.id })}</p>
+        <p className="cb-muted">
+          {t('passkeyList.created', { date: formatDate(passkey.created, language), browser: passkey.sourceBrowser, os: passkey.sourceOS })}
+        </p>
+        <p className="cb-muted">{t('passkeyList.lastUsed', { date: formatDate(passkey.lastUsed, language) })}</p>
+        <p className="cb-muted">{t(`passkeyList.status.${passkey.status}`)}</p>
+      </div>
+      <button type="button" className="cb-icon-button" aria-label={t('passkeyList.delete')} onClick={onDelete}>
+        <Icon name="trash" />
+      </button>
+    </li>
+  );
+}
+
+/** The logged-in user's passkeys: one card each, create one for this device, delete with confirmation. */
+export function PasskeyListView() {
+  const app = useApp();
+  const t = useT();
+  const user = useStore(app.session.$user);
+  const passkeys = useStore(app.account.$passkeys);
+  const busy = useStore(app.account.$busy);
+  const [deleting, setDeleting] = useState<Passkey>();
+  const [dialog, setDialog] = useState<'passkeyAlreadyExists' | 'passkeysNotSupported'>();
+  const [failure, setFailure] = useState<string>();
+
+  useEffect(() => {
+    if (user) void app.account.loadPasskeys();
+  }, [app, user]);
+
+  if (!user) return <PleaseLogIn />;
+
+  const run = async (action: () => Promise<void>) => {
+    setFailure(undefined);
+    try {
+      await action();
+    } catch (error) {
+      if (error instanceof CorbadoError && (error.kind === 'passkeyAlreadyExists' || error.kind === 'passkeysNotSupported')) {
+        setDialog(error.kind);
+      } else if (!(error instanceof CorbadoError && error.kind === 'passkeyChallengeCancelled')) {
+        setFailure(failureText(t, undefined, error instanceof CorbadoError ? error : undefined, app.options.customerSupportEmail));
+      }
+    }
+  };
+
+  return (
+    <div className="cb-card">
+      <Header title={t('passkeyList.header')} />
+      {failure && (
+        <p className="cb-popup" role="alert">
+          {failure}
+        </p>
+      )}
+      {passkeys.state === 'failed' && (
+        <p className="cb-popup" role="alert">
+          {failureText(t, undefined, passkeys.error, app.options.customerSupportEmail)}
+        </p>
+      )}
+      {passkeys.state === 'ready' ? (
+        passkeys.value.length ? (
+          <ul className="cb-passkeys">
+            {passkeys.value.map((passkey) => (
+              <PasskeyCard key={passkey.id} passkey={passkey} onDelete={() => setDeleting(passkey)} />
+            ))}
+          </ul>
+        ) : (
+          <p className="cb-text cb-muted">{t('passkeyList.empty')}</p>
+        )
+      ) : (
+        passkeys.state === 'loading' && <Spinner />
+      )}
+      <Button busy={busy} onClick={() => void run(() => app.account.createPasskey())}>
+        {t('passkeyList.create')}
+      </Button>
+      {deleting && (
+        <Dialog
+          title={t('passkeyList.deleteHeader')}
+          body={t('passkeyList.deleteBody', { name: authenticatorOf(deleting.authenticatorAAGUID)?.name ?? t('passkeyList.defaultName') })}
+          confirm={t('passkeyList.deleteConfirm')}
+          cancel={t('common.cancel')}
+          danger
+          onConfirm={() => {
+            const id = deleting.id;
+            setDeleting(undefined);
+            void run(() => app.account.deletePasskey(id));
+          }}
+          onCancel={() => setDeleting(undefined)}
+        />
+      )}
+      {dialog && (
+        <Dialog title={t(`dialogs.${dialog}.header`)} body={t(`dialogs.${dialog}.body`)} confirm={t('common.ok')} onConfirm={() => setDialog(undefined)} />
+      )}
+    </div>
+  );
+}

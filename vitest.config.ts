@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// Three projects: core in node, UI in happy-dom, the local Frontend API over real HTTP.
+export default defineConfig({
+  define: { __CORBADO_VERSION__: JSON.stringify('0.0.0-test') },
+  test: {
+    css: true,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'core', environment: 'node', include: ['src/core/**/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: { name: 'ui', environment: 'happy-dom', include: ['src/ui/**/*.test.{ts,tsx}', 'src/*.test.ts'] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['demo/server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+          testTimeout: 20_000,
+        },
+      },
+    ],
+  },
+});
