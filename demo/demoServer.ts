@@ -42,7 +42,7 @@ export function startDemo(options: { port: number; host?: string; apiUrl: string
         return;
       }
       const file = fileFor(url.pathname);
-      const info = file && (await stat(file).catch(() => undefined));
+      const info = file ? await stat(file).catch(() => undefined) : undefined;
       if (!file || !info?.isFile() || !file.startsWith(ROOT)) {
         response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
         response.end('Not found');

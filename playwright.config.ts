@@ -1,0 +1,38 @@
+import { defineConfig } from '@playwright/test';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CHROMIUM_ARGS, chromiumPath } from './tests/e2e/chromium';
+
+// End to end: the built bundle, the demo pages and the real Frontend API on two origins, in Debian's
+// Chromium (never a downloaded browser). Ports differ from `npm start` so both can run at once.
+const DEMO_PORT = Number(process.env.E2E_DEMO_PORT ?? 5174);
+const API_PORT = Number(process.env.E2E_API_PORT ?? 3102);
+process.env.E2E_API_URL = `http://localhost:${API_PORT}`;
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  globalSetup: './tests/e2e/globalSetup.ts',
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  workers: 2,
+  retries: 0,
+  reporter: process.env.CI ? 'line' : 'list',
+  use: {
+    baseURL: `http://localhost:${DEMO_PORT}`,
+    browserName: 'chromium',
+    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+    trace: 'retain-on-failure',
+  },
+  webServer: {
+    command: 'npx tsx scripts/start.ts',
+    url: `http://localhost:${DEMO_PORT}/config.js`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    env: {
+      DEMO_PORT: String(DEMO_PORT),
+      API_PORT: String(API_PORT),
+      DATABASE_PATH: join(tmpdir(), `corbado-e2e-${process.pid}-${Date.now()}.sqlite`),
+    },
+  },
+});

@@ -1,0 +1,74 @@
+import { test as base, expect, type Page } from '@playwright/test';
+
+export { expect };
+
+export const API_URL = process.env.E2E_API_URL ?? 'http://localhost:3102';
+
+export interface OutboxMessage {
+  id: string;
+  channel: 'email' | 'sms';
+  to: string;
+  subject: string;
+  text: string;
+  code?: string;
+  link?: string;
+  createdAt: string;
+}
+
+/** The newest message the dev outbox holds for an address, waiting for it to arrive. */
+export async function latestMessage(to: string, after?: string): Promise<OutboxMessage> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const response = await fetch(`${API_URL}/_dev/messages?to=${encodeURIComponent(to)}`);
+    const messages = (await response.json()) as OutboxMessage[];
+    const newest = messages[0];
+    if (newest && newest.id !== after) return newest;
+    if (Date.now() > deadline) throw new Error(`No new message for ${to}`);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+}
+
+/** Creates a project with the given configuration on the local Frontend API. */
+export async function createProject(config: Record<string, unknown>): Promise<string> {
+  const response = await fetch(`${API_URL}/_dev/projects`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(config),
+  });
+  if (!response.ok) throw new Error(`creating a project failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
+export function uniqueEmail(tag: string): string {
+  return `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
+/** A CDP virtual authenticator: platform (internal), resident keys, user verification. */
+export async function addAuthenticator(page: Page, options: { automatic?: boolean } = {}) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: options.automatic ?? true,
+    },
+  });
+  return {
+    id: authenticatorId,
+    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
+    /** makes the next ceremony fail the way a user cancelling it does */
+    setUserVerified: (isUserVerified: boolean) => cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified }),
+    setPresence: (enabled: boolean) => cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled }),
+  };
+}
+
+/** The widget on a demo page; Playwright's locators reach into its open shadow root. */
+export function widget(page: Page) {
+  return page.locator('#widget');
+}
+
+export const test = base;

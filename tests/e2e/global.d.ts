@@ -1,0 +1,5 @@
+import type { CorbadoGlobal } from '../../src/Corbado';
+
+declare global {
+  const Corbado: CorbadoGlobal;
+}
