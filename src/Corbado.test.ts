@@ -1,0 +1,105 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { act } from 'react';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import Corbado from './Corbado';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+// a Frontend API that is down: every request answers 503 at once, so the views settle on their failure states
+let down: Server;
+const options = { projectId: 'pro-1', frontendApiUrl: '', darkMode: 'off' as const };
+beforeAll(async () => {
+  down = createServer((request, response) => {
+    response.writeHead(503, { 'Access-Control-Allow-Origin': request.headers.origin ?? '*', 'Content-Type': 'application/json' });
+    response.end(JSON.stringify({ error: { type: 'unavailable', links: [] } }));
+  });
+  await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+  options.frontendApiUrl = `http://127.0.0.1:${(down.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => down.close(() => resolve())));
+
+function host(): HTMLElement {
+  const element = document.createElement('div');
+  document.body.append(element);
+  return element;
+}
+
+afterEach(() => {
+  document.body.replaceChildren();
+});
+
+describe('Corbado facade', () => {
+  it('refuses to mount before load() and names the call', async () => {
+    expect(() => Corbado.mountAuthUI(host())).toThrow('Please call load() before mountAuthUI');
+    expect(() => Corbado.mountUserUI(host())).toThrow('Please call load() before mountUserUI');
+    await expect(Corbado.logout()).rejects.toThrow('Please call load() before logout');
+  });
+
+  it('rejects a project id that is not pro- followed by digits', async () => {
+    await expect(Corbado.load({ projectId: 'pro-x' })).rejects.toThrow('Invalid project ID');
+    await expect(Corbado.load({ projectId: '' })).rejects.toThrow('Invalid project ID');
+  });
+
+  it('mounts into an open shadow root with its stylesheet adopted, and unmounts without a trace', async () => {
+    await Corbado.load(options);
+    const element = host();
+    await act(async () => Corbado.mountPasskeyListUI(element));
+    const shadow = element.shadowRoot!;
+    expect(shadow.mode).toBe('open');
+    expect(shadow.adoptedStyleSheets.length + shadow.querySelectorAll('style').length).toBe(1);
+    expect(shadow.textContent).toContain('Please log in');
+    expect(element.children.length).toBe(0);
+    await act(async () => Corbado.unmountPasskeyListUI(element));
+    expect(shadow.childNodes.length).toBe(0);
+    expect(shadow.adoptedStyleSheets.length).toBe(0);
+  });
+
+  it('replaces the view when mounting twice on one element', async () => {
+    await Corbado.load(options);
+    const element = host();
+    await act(async () => Corbado.mountPasskeyListUI(element));
+    await act(async () => Corbado.mountUserUI(element));
+    expect(element.shadowRoot!.querySelectorAll('.cb-root').length).toBe(1);
+    await act(async () => Corbado.unmountUserUI(element));
+  });
+
+  it('applies a theme class or custom properties to the host element and removes them again', async () => {
+    await Corbado.load({ ...options, theme: { '--cb-primary-color': 'rebeccapurple' } });
+    const element = host();
+    await act(async () => Corbado.mountUserUI(element));
+    expect(element.style.getPropertyValue('--cb-primary-color')).toBe('rebeccapurple');
+    await act(async () => Corbado.unmountUserUI(element));
+    expect(element.style.getPropertyValue('--cb-primary-color')).toBe('');
+
+    await Corbado.load({ ...options, theme: 'brand' });
+    await act(async () => Corbado.mountUserUI(element));
+    expect(element.classList.contains('brand')).toBe(true);
+    await act(async () => Corbado.unmountUserUI(element));
+    expect(element.classList.contains('brand')).toBe(false);
+  });
+
+  it('toggles the cb-dark body class by the darkMode option', async () => {
+    await Corbado.load({ ...options, darkMode: 'on' });
+    expect(document.body.classList.contains('cb-dark')).toBe(true);
+    await Corbado.load({ ...options, darkMode: 'off' });
+    expect(document.body.classList.contains('cb-dark')).toBe(false);
+  });
+
+  it('shows the component-unavailable page when the Frontend API cannot be reached', async () => {
+    await Corbado.load(options);
+    const element = host();
+    await act(async () => Corbado.mountAuthUI(element));
+    await expect.poll(() => element.shadowRoot!.textContent, { timeout: 5000 }).toContain('unavailable');
+    await act(async () => Corbado.unmountAuthUI(element));
+  });
+
+  it('tells subscribers the current user at once and whenever it changes', async () => {
+    const seen: unknown[] = [];
+    const subscription = Corbado.userChanges.subscribe((user) => seen.push(user));
+    await Corbado.load(options);
+    expect(seen[0]).toBeUndefined();
+    expect(Corbado.isAuthenticated).toBe(false);
+    subscription.unsubscribe();
+  });
+});
