@@ -1,0 +1,162 @@
+import { addAuthenticator, expect, latestMessage, test, uniqueEmail, widget } from './fixtures';
+import type { Page } from '@playwright/test';
+
+// pro-1: e-mail verified by a one-time code, then a passkey that may be skipped ("Maybe later").
+
+async function startSignup(page: Page, email: string) {
+  await page.goto('/#register');
+  const view = widget(page);
+  await view.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
+  await view.getByRole('textbox', { name: 'Email address' }).fill(email);
+  await view.getByRole('button', { name: 'Continue' }).click();
+  await expect(view.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
+  await expect(view.getByText(email)).toBeVisible();
+}
+
+async function enterCode(page: Page, code: string) {
+  await widget(page).getByRole('textbox', { name: 'Digit 1 of 6' }).fill(code);
+}
+
+async function expectLoggedIn(page: Page, email: string) {
+  await expect(page.locator('#host-auth-state')).toHaveText('logged in');
+  await expect(page.locator('#host-user')).toContainText(email);
+  await expect(page.locator('#host-events')).toContainText('onLoggedIn');
+  await expect(widget(page).getByRole('heading')).toHaveCount(0);
+}
+
+test.describe('pro-1 sign-up with an e-mail code', () => {
+  test('sign up with an e-mail code and a passkey', async ({ page }) => {
+    const authenticator = await addAuthenticator(page);
+    const email = uniqueEmail('code-passkey');
+    await startSignup(page, email);
+    const message = await latestMessage(email);
+    expect(message.channel).toBe('email');
+    expect(message.code).toMatch(/^\d{6}$/);
+    await enterCode(page, message.code!);
+    const view = widget(page);
+    await expect(view.getByRole('heading', { name: 'Create your account with a passkey' })).toBeVisible();
+    await view.getByRole('button', { name: 'Create passkey' }).click();
+    await expect(view.getByRole('heading', { name: 'Passkey created' })).toBeVisible();
+    await view.getByRole('button', { name: 'Continue' }).click();
+    await expectLoggedIn(page, email);
+    expect(await authenticator.credentials()).toHaveLength(1);
+    const stored = await page.evaluate(() => ({
+      short: localStorage.getItem('cbo_short_session'),
+      long: localStorage.getItem('cbo_long_session'),
+      process: localStorage.getItem('cbo_auth_process-pro-1'),
+    }));
+    expect(stored.short).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(stored.long).toBeTruthy();
+    expect(stored.process).toBeNull();
+    expect(await page.evaluate(() => Corbado.user?.name)).toBe('Ada Lovelace');
+  });
+
+  test('a cancelled passkey can be retried', async ({ page }) => {
+    const authenticator = await addAuthenticator(page);
+    const email = uniqueEmail('cancel');
+    await startSignup(page, email);
+    await enterCode(page, (await latestMessage(email)).code!);
+    const view = widget(page);
+    await authenticator.setUserVerified(false);
+    await view.getByRole('button', { name: 'Create passkey' }).click();
+    await expect(view.getByRole('heading', { name: 'No passkey was created' })).toBeVisible();
+    await expect(view.getByText('The passkey request was cancelled or timed out.')).toBeVisible();
+    await authenticator.setUserVerified(true);
+    await view.getByRole('button', { name: 'Try again' }).click();
+    await expect(view.getByRole('heading', { name: 'Passkey created' })).toBeVisible();
+    await view.getByRole('button', { name: 'Continue' }).click();
+    await expectLoggedIn(page, email);
+  });
+
+  test('"Maybe later" skips the passkey where the step is skippable', async ({ page }) => {
+    const authenticator = await addAuthenticator(page);
+    const email = uniqueEmail('later');
+    await startSignup(page, email);
+    await enterCode(page, (await latestMessage(email)).code!);
+    await widget(page).getByRole('button', { name: 'Maybe later' }).click();
+    await expectLoggedIn(page, email);
+    expect(await authenticator.credentials()).toHaveLength(0);
+  });
+
+  test('a wrong code shows the error, clears the cells, and the right one goes on', async ({ page }) => {
+    await addAuthenticator(page);
+    const email = uniqueEmail('wrong');
+    await startSignup(page, email);
+    const code = (await latestMessage(email)).code!;
+    const wrong = code.replace(/^./, (d) => String((Number(d) + 1) % 10));
+    await enterCode(page, wrong);
+    const view = widget(page);
+    await expect(view.getByText('The code is invalid or expired')).toBeVisible();
+    await expect(view.getByRole('textbox', { name: 'Digit 1 of 6' })).toHaveValue('');
+    await expect(view.getByRole('textbox', { name: 'Digit 1 of 6' })).toBeFocused();
+    await enterCode(page, code);
+    await expect(view.getByRole('heading', { name: 'Create your account with a passkey' })).toBeVisible();
+  });
+
+  test('the e-mail can be changed on the code screen', async ({ page }) => {
+    await addAuthenticator(page);
+    const first = uniqueEmail('first');
+    const second = uniqueEmail('second');
+    await startSignup(page, first);
+    const view = widget(page);
+    await view.getByRole('button', { name: 'Change email address' }).click();
+    await expect(view.getByRole('heading', { name: 'Change email address' })).toBeVisible();
+    const field = view.getByRole('textbox', { name: 'Email address' });
+    await expect(field).toHaveValue(first);
+    await field.fill('not-an-address');
+    await view.getByRole('button', { name: 'Send code' }).click();
+    await expect(view.getByText('Please enter a valid email address.')).toBeVisible();
+    await field.fill(second);
+    await view.getByRole('button', { name: 'Send code' }).click();
+    await expect(view.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
+    await expect(view.getByText(second)).toBeVisible();
+    await enterCode(page, (await latestMessage(second)).code!);
+    await view.getByRole('button', { name: 'Maybe later' }).click();
+    await expectLoggedIn(page, second);
+  });
+
+  test('the sign-up form checks its fields and keeps what was entered', async ({ page }) => {
+    await page.goto('/#register');
+    const view = widget(page);
+    await view.getByRole('button', { name: 'Continue' }).click();
+    await expect(view.getByText('Please enter a valid name.')).toBeVisible();
+    await expect(view.getByText('Please enter an e-mail address.')).toBeVisible();
+    await view.getByRole('textbox', { name: 'Full name' }).fill('Grace Hopper');
+    await view.getByRole('textbox', { name: 'Email address' }).fill('grace@');
+    await view.getByRole('button', { name: 'Continue' }).click();
+    await expect(view.getByText('Please enter a valid email address.')).toBeVisible();
+    await expect(view.getByRole('textbox', { name: 'Full name' })).toHaveValue('Grace Hopper');
+  });
+
+  test('an address that is taken is refused by the server with a translated message', async ({ page }) => {
+    const email = uniqueEmail('taken');
+    await startSignup(page, email);
+    await enterCode(page, (await latestMessage(email)).code!);
+    await expect(page.locator('#host-auth-state')).toHaveText('logged in');
+    await page.evaluate(() => Corbado.logout());
+    await expect(page.locator('#host-auth-state')).toHaveText('logged out');
+    await page.goto('/#register');
+    const view = widget(page);
+    await view.getByRole('textbox', { name: 'Full name' }).fill('Someone Else');
+    await view.getByRole('textbox', { name: 'Email address' }).fill(email);
+    await view.getByRole('button', { name: 'Continue' }).click();
+    await expect(view.getByText('This email address is already taken. Please try another one or log in.')).toBeVisible();
+    await expect(view.getByRole('textbox', { name: 'Email address' })).toHaveValue(email);
+    await expect(view.getByRole('textbox', { name: 'Full name' })).toHaveValue('Someone Else');
+  });
+
+  test('without a platform authenticator the flow skips the passkey step', async ({ page }) => {
+    const email = uniqueEmail('no-passkey');
+    await startSignup(page, email);
+    await enterCode(page, (await latestMessage(email)).code!);
+    await expectLoggedIn(page, email);
+  });
+
+  test('in German the whole flow speaks German', async ({ page }) => {
+    await page.goto('/?lang=de#register');
+    const view = widget(page);
+    await expect(view.getByRole('heading', { name: 'Konto erstellen' })).toBeVisible();
+    await view.getByRole('button', { name: 'Weiter' }).click();
+    await expect(view.getByText('Bitte gib einen gültigen Namen ein.')).toBeVisible();
+  });
+});
