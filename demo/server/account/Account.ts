@@ -1,0 +1,121 @@
+// What a logged-in user can do with their session: read their profile and passkeys, add and delete
+// passkeys, refresh the short session and log out.
+import type { ProjectConfig } from '../config/projectConfig.ts';
+import { aaguidName } from '../flow/aaguidNames.ts';
+import {
+  parseRegistrationResponse,
+  registrationOptions,
+  verifyRegistration,
+} from '../flow/passkeyCeremonies.ts';
+import { ApiError } from '../http/ApiError.ts';
+import { newId } from '../randomValues.ts';
+import type { Sessions } from '../session/Sessions.ts';
+import type { CredentialRecord } from '../store/CredentialsRepo.ts';
+import type { SessionRecord } from '../store/SessionsRepo.ts';
+import type { Store } from '../store/Store.ts';
+
+export interface AccountDeps {
+  store: Store;
+  sessions: Sessions;
+  now: () => number;
+}
+
+/** yyyy-MM-dd'T'HH:mm:ss in UTC, the format of the spec's timestamps */
+function timestamp(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19);
+}
+
+export class Account {
+  constructor(private readonly deps: AccountDeps) {}
+
+  me(session: SessionRecord) {
+    const user = this.deps.store.users.get(session.userId)!;
+    return {
+      id: user.id,
+      fullName: user.fullName,
+      identifiers: this.deps.store.users.listIdentifiers(user.id).map((i) => ({ id: i.id, value: i.value, type: i.type, status: i.status })),
+      socialAccounts: [],
+    };
+  }
+
+  passkeys(session: SessionRecord) {
+    const passkeys = this.deps.store.credentials.listByUser(session.userId).map(toPasskey);
+    return { passkeys, paging: { page: 1, totalPages: 1, totalItems: passkeys.length } };
+  }
+
+  async appendStart(project: ProjectConfig, session: SessionRecord, client: { isUserVerifyingPlatformAuthenticatorAvailable?: boolean }) {
+    if (!project.passkeys || client.isUserVerifyingPlatformAuthenticatorAvailable === false) {
+      return { attestationOptions: '', appendNotAllowedReason: 'passkeys_not_supported' };
+    }
+    const user = this.deps.store.users.get(session.userId)!;
+    const name = session.orig;
+    const options = await registrationOptions(
+      project,
+      { handle: user.userHandle, name, displayName: user.fullName || name },
+      this.deps.store.credentials.listByUser(user.id),
+    );
+    this.deps.store.sessions.setChallenge(session.id, options.challenge);
+    return { attestationOptions: options.json };
+  }
+
+  async appendFinish(project: ProjectConfig, session: SessionRecord, attestationResponse: string, userAgent: string | undefined): Promise<void> {
+    const response = parseRegistrationResponse(attestationResponse, 'attestationResponse');
+    const challenge = this.deps.store.sessions.takeChallenge(session.id); // single use, before any await
+    const failed = new ApiError(400, 'passkey_verification_failed', 'Bad request', 'The passkey could not be verified');
+    if (!challenge) throw failed;
+    const credential = await verifyRegistration(project, response, challenge, userAgent, this.deps.now());
+    if (!credential || this.deps.store.credentials.findByCredentialId(project.id, credential.credentialId)) throw failed;
+    const user = this.deps.store.users.get(session.userId);
+    if (!user) throw ApiError.unauthorized();
+    this.deps.store.credentials.insert({
+      id: newId('cre'),
+      projectId: project.id,
+      userId: user.id,
+      credentialId: credential.credentialId,
+      publicKey: new Uint8Array(Buffer.from(credential.publicKey, 'base64url')),
+      userHandle: user.userHandle,
+      aaguid: credential.aaguid,
+      backupEligible: credential.backupEligible,
+      backupState: credential.backupState,
+      transports: credential.transports,
+      signCount: credential.signCount,
+      attestationType: credential.attestationType,
+      sourceBrowser: credential.sourceBrowser,
+      sourceOS: credential.sourceOS,
+      status: 'active',
+      createdAt: credential.createdAt,
+      lastUsedAt: credential.createdAt,
+    });
+  }
+
+  deletePasskey(session: SessionRecord, id: string): { id: string } {
+    if (!this.deps.store.credentials.deleteOwned(id, session.userId)) throw ApiError.notFound('No such passkey');
+    return { id };
+  }
+
+  refresh(project: ProjectConfig, session: SessionRecord, issuer: string): { shortSession: string } {
+    return { shortSession: this.deps.sessions.shortSession(project, session.userId, session.orig, issuer, this.deps.now()) };
+  }
+
+  logout(session: SessionRecord | undefined): void {
+    if (session) this.deps.sessions.end(session, this.deps.now());
+  }
+}
+
+function toPasskey(c: CredentialRecord) {
+  return {
+    id: c.id,
+    credentialID: c.credentialId,
+    attestationType: c.attestationType,
+    transport: c.transports,
+    backupEligible: c.backupEligible,
+    backupState: c.backupState,
+    authenticatorAAGUID: c.aaguid,
+    aaguidDetails: { name: aaguidName(c.aaguid), iconLight: '', iconDark: '' },
+    sourceOS: c.sourceOS,
+    sourceBrowser: c.sourceBrowser,
+    lastUsed: timestamp(c.lastUsedAt),
+    created: timestamp(c.createdAt),
+    status: c.status,
+  };
+}

@@ -1,0 +1,207 @@
+// A project's configuration: its type, defaults, validation and the ${DEMO_ORIGIN} placeholder.
+import { ApiError } from '../http/ApiError.ts';
+import { arr, bool, int, obj, oneOf, optional, str, type Issue } from '../http/schema.ts';
+
+export const IDENTIFIER_TYPES = ['email', 'phone', 'username'] as const;
+export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
+export const VERIFICATIONS = ['none', 'email-otp', 'email-link', 'phone-otp'] as const;
+export type Verification = (typeof VERIFICATIONS)[number];
+export type VerificationMethod = Exclude<Verification, 'none'>;
+export const SOCIAL_PROVIDERS = ['google', 'microsoft', 'github'] as const;
+export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+
+export interface IdentifierConfig {
+  enabled: boolean;
+  required: boolean;
+  collectAt: 'signup' | 'later';
+  verification: Verification;
+  loginIdentifier: boolean;
+}
+
+export interface ProjectConfig {
+  id: string;
+  appName: string;
+  allowedOrigins: string[];
+  rpId: string;
+  rpName: string;
+  /** always holds all three types; a type the project does not use has enabled=false */
+  identifiers: Record<IdentifierType, IdentifierConfig>;
+  publicSignup: boolean;
+  fullNameRequired: boolean;
+  passkeys: boolean;
+  passkeyAppend: 'before-verification' | 'after-verification';
+  socialProviders: SocialProvider[];
+  shortSessionLifetimeSeconds: number;
+  longSessionLifetimeSeconds: number;
+  shortSessionCookie: { domain: string; secure: boolean; sameSite: 'lax' | 'strict' | 'none'; path: string };
+  environment: 'dev' | 'prod';
+  language: 'en' | 'de';
+  hideBadge: boolean;
+  emailLinkUrl: string;
+  processLifetimeSeconds: number;
+}
+
+export const PROJECT_ID_PATTERN = /^pro-\d+$/;
+export const DEMO_ORIGIN_PLACEHOLDER = '${DEMO_ORIGIN}';
+
+/** Which verification methods each identifier type may use. */
+const ALLOWED_VERIFICATIONS: Record<IdentifierType, readonly Verification[]> = {
+  email: ['none', 'email-otp', 'email-link'],
+  phone: ['none', 'phone-otp'],
+  username: ['none'],
+};
+
+const DEFAULT_VERIFICATION: Record<IdentifierType, Verification> = {
+  email: 'email-otp',
+  phone: 'phone-otp',
+  username: 'none',
+};
+
+const DISABLED: IdentifierConfig = {
+  enabled: false,
+  required: false,
+  collectAt: 'signup',
+  verification: 'none',
+  loginIdentifier: false,
+};
+
+const identifierSchema = obj({
+  enabled: optional(bool()),
+  required: optional(bool()),
+  collectAt: optional(oneOf(['signup', 'later'] as const)),
+  verification: optional(oneOf(VERIFICATIONS)),
+  loginIdentifier: optional(bool()),
+});
+
+const partialSchema = obj({
+  appName: optional(str({ min: 1, max: 100 })),
+  allowedOrigins: optional(arr(str({ min: 1, max: 200 }), { max: 20 })),
+  rpId: optional(str({ min: 1, max: 253 })),
+  rpName: optional(str({ min: 1, max: 100 })),
+  identifiers: optional(
+    obj({ email: optional(identifierSchema), phone: optional(identifierSchema), username: optional(identifierSchema) }),
+  ),
+  publicSignup: optional(bool()),
+  fullNameRequired: optional(bool()),
+  passkeys: optional(bool()),
+  passkeyAppend: optional(oneOf(['before-verification', 'after-verification'] as const)),
+  socialProviders: optional(arr(oneOf(SOCIAL_PROVIDERS), { max: 3 })),
+  shortSessionLifetimeSeconds: optional(int({ min: 10, max: 86_400 })),
+  longSessionLifetimeSeconds: optional(int({ min: 60, max: 366 * 86_400 })),
+  shortSessionCookie: optional(
+    obj({
+      domain: optional(str({ max: 253 })),
+      secure: optional(bool()),
+      sameSite: optional(oneOf(['lax', 'strict', 'none'] as const)),
+      path: optional(str({ min: 1, max: 200 })),
+    }),
+  ),
+  environment: optional(oneOf(['dev', 'prod'] as const)),
+  language: optional(oneOf(['en', 'de'] as const)),
+  hideBadge: optional(bool()),
+  emailLinkUrl: optional(str({ min: 1, max: 500 })),
+  processLifetimeSeconds: optional(int({ min: 60, max: 7 * 86_400 })),
+});
+
+function expand(value: string, demoOrigin: string): string {
+  return value.split(DEMO_ORIGIN_PLACEHOLDER).join(demoOrigin);
+}
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Builds a full configuration from a partial one (a seed entry or a POST /_dev/projects body).
+ * Throws a 400 ApiError listing every problem.
+ */
+export function resolveProjectConfig(id: string, input: unknown, demoOrigin: string): ProjectConfig {
+  const issues: Issue[] = [];
+  const partial = partialSchema(input, '', issues);
+  if (issues.length > 0) throw ApiError.invalidRequest('The project configuration is invalid', issues);
+
+  const appName = partial.appName ?? 'Demo App';
+  const identifiers = {} as Record<IdentifierType, IdentifierConfig>;
+  const givenIdentifiers = partial.identifiers ?? { email: {} };
+  for (const type of IDENTIFIER_TYPES) {
+    const given = givenIdentifiers[type];
+    if (!given) {
+      identifiers[type] = { ...DISABLED };
+      continue;
+    }
+    const enabled = given.enabled ?? true;
+    identifiers[type] = enabled
+      ? {
+          enabled,
+          required: given.required ?? true,
+          collectAt: given.collectAt ?? 'signup',
+          verification: given.verification ?? DEFAULT_VERIFICATION[type],
+          loginIdentifier: given.loginIdentifier ?? true,
+        }
+      : { ...DISABLED };
+    if (enabled && !ALLOWED_VERIFICATIONS[type].includes(identifiers[type].verification)) {
+      issues.push({
+        field: `identifiers.${type}.verification`,
+        message: `must be one of ${ALLOWED_VERIFICATIONS[type].join(', ')}`,
+      });
+    }
+  }
+  const enabledTypes = IDENTIFIER_TYPES.filter((t) => identifiers[t].enabled);
+  if (enabledTypes.length === 0) issues.push({ field: 'identifiers', message: 'must enable at least one identifier' });
+  else if (!enabledTypes.some((t) => identifiers[t].collectAt === 'signup')) {
+    issues.push({ field: 'identifiers', message: 'at least one identifier must be collected at signup' });
+  }
+  if (enabledTypes.length > 0 && !enabledTypes.some((t) => identifiers[t].loginIdentifier)) {
+    issues.push({ field: 'identifiers', message: 'at least one identifier must be a login identifier' });
+  }
+
+  const allowedOrigins = (partial.allowedOrigins ?? [DEMO_ORIGIN_PLACEHOLDER]).map((o) => expand(o, demoOrigin));
+  allowedOrigins.forEach((origin, i) => {
+    if (!isOrigin(origin)) issues.push({ field: `allowedOrigins[${i}]`, message: 'must be an origin like https://example.com' });
+  });
+  const emailLinkUrl = expand(partial.emailLinkUrl ?? `${DEMO_ORIGIN_PLACEHOLDER}/`, demoOrigin);
+  if (!isHttpUrl(emailLinkUrl)) issues.push({ field: 'emailLinkUrl', message: 'must be an http(s) URL' });
+  const cookie = partial.shortSessionCookie ?? {};
+  if (issues.length > 0) throw ApiError.invalidRequest('The project configuration is invalid', issues);
+
+  return {
+    id,
+    appName,
+    allowedOrigins,
+    rpId: partial.rpId ?? 'localhost',
+    rpName: partial.rpName ?? appName,
+    identifiers,
+    publicSignup: partial.publicSignup ?? true,
+    fullNameRequired: partial.fullNameRequired ?? false,
+    passkeys: partial.passkeys ?? true,
+    passkeyAppend: partial.passkeyAppend ?? 'after-verification',
+    socialProviders: [...new Set(partial.socialProviders ?? [])],
+    shortSessionLifetimeSeconds: partial.shortSessionLifetimeSeconds ?? 300,
+    longSessionLifetimeSeconds: partial.longSessionLifetimeSeconds ?? 30 * 86_400,
+    shortSessionCookie: {
+      domain: cookie.domain ?? '',
+      secure: cookie.secure ?? false,
+      sameSite: cookie.sameSite ?? 'lax',
+      path: cookie.path ?? '/',
+    },
+    environment: partial.environment ?? 'dev',
+    language: partial.language ?? 'en',
+    hideBadge: partial.hideBadge ?? false,
+    emailLinkUrl,
+    processLifetimeSeconds: partial.processLifetimeSeconds ?? 3600,
+  };
+}

@@ -1,0 +1,253 @@
+// Builds the wire shapes of the blocks (CONTRACT §4.3). Pure: no storage, no side effects.
+import { IDENTIFIER_TYPES, type IdentifierType, type ProjectConfig, type VerificationMethod } from '../config/projectConfig.ts';
+import {
+  loginVerifications,
+  passkeyAppendSkippable,
+  pendingVerifications,
+  primaryIdentifier,
+} from './nextStep.ts';
+import type { AuthType, BlockName, PasskeyOperation, ProcessState, VerifiableType } from './processState.ts';
+import type { RequestError } from './requestErrors.ts';
+
+export interface BlockBody {
+  block: BlockName;
+  authType: AuthType;
+  data: Record<string, unknown> & { blockType: BlockName };
+  alternatives?: BlockBody[];
+  error?: RequestError;
+  continueOnOtherDevice?: { reason: 'email-link-verified' | 'process-already-completed' };
+}
+
+export interface ProcessCommon {
+  appName: string;
+  frontendApiUrl: string;
+  hideBadge: boolean;
+}
+
+export interface ProcessResponse {
+  blockBody: BlockBody;
+  common: ProcessCommon;
+  newProcess?: { token: string; expiresAt: number };
+}
+
+/** Errors and one-off values shown with a block; never stored in the process. */
+export interface BlockExtras {
+  /** blockBody.error (a popup, or a field error for identifier/update) */
+  error?: RequestError;
+  /** data.error */
+  dataError?: RequestError;
+  /** login-init data.fieldError */
+  fieldError?: RequestError;
+  /** signup-init identifiers[i].error */
+  identifierErrors?: Partial<Record<IdentifierType, RequestError>>;
+  /** signup-init fullName.error */
+  fullNameError?: RequestError;
+  /** username-collect / phone-collect: the rejected value */
+  collectValue?: string;
+  /** passkey-append / passkey-verify data.challenge from a .../start call */
+  challenge?: string;
+  continueOnOtherDevice?: BlockBody['continueOnOtherDevice'];
+}
+
+export interface RenderContext {
+  project: ProjectConfig;
+  state: ProcessState;
+  nowMs: number;
+}
+
+export const RETRY_DELAY_SECONDS = 30;
+export const CONDITIONAL_UI_TIMEOUT_MS = 5 * 60_000;
+
+function withError<T extends BlockBody>(body: T, extras: BlockExtras): T {
+  if (extras.error) body.error = extras.error;
+  if (extras.continueOnOtherDevice) body.continueOnOtherDevice = extras.continueOnOtherDevice;
+  return body;
+}
+
+function socialData(project: ProjectConfig): Record<string, unknown> {
+  return { providers: project.socialProviders, status: 'initial' };
+}
+
+export function signupInitBlock(ctx: RenderContext, extras: BlockExtras = {}, withAlternatives = true): BlockBody {
+  const { project, state } = ctx;
+  const data: BlockBody['data'] = {
+    blockType: 'signup-init',
+    identifiers: IDENTIFIER_TYPES.filter((t) => project.identifiers[t].enabled && project.identifiers[t].collectAt === 'signup').map(
+      (type) => ({
+        type,
+        identifier: state.identifiers[type]?.value ?? '',
+        ...(extras.identifierErrors?.[type] ? { error: extras.identifierErrors[type] } : {}),
+      }),
+    ),
+    socialData: socialData(project),
+  };
+  if (project.fullNameRequired) {
+    data.fullName = { fullName: state.fullName, ...(extras.fullNameError ? { error: extras.fullNameError } : {}) };
+  }
+  if (extras.dataError) data.error = extras.dataError;
+  return withError(
+    {
+      block: 'signup-init',
+      authType: 'signup',
+      data,
+      alternatives: withAlternatives ? [loginInitBlock(ctx, {}, false)] : [],
+    },
+    extras,
+  );
+}
+
+export function conditionalUIChallenge(project: ProjectConfig, challenge: string): string {
+  return JSON.stringify({
+    publicKey: { challenge, rpId: project.rpId, userVerification: 'required', allowCredentials: [], timeout: CONDITIONAL_UI_TIMEOUT_MS },
+  });
+}
+
+export function loginInitBlock(ctx: RenderContext, extras: BlockExtras = {}, withAlternatives = true): BlockBody {
+  const { project, state } = ctx;
+  const data: BlockBody['data'] = {
+    blockType: 'login-init',
+    identifierValue: state.loginValue,
+    isPhone: state.loginIsPhone,
+    isEmailAvailable: project.identifiers.email.enabled && project.identifiers.email.loginIdentifier,
+    isUsernameAvailable: project.identifiers.username.enabled && project.identifiers.username.loginIdentifier,
+    isPhoneAvailable: project.identifiers.phone.enabled && project.identifiers.phone.loginIdentifier,
+    socialData: socialData(project),
+  };
+  if (state.conditionalChallenge) data.conditionalUIChallenge = conditionalUIChallenge(project, state.conditionalChallenge);
+  if (extras.fieldError) data.fieldError = extras.fieldError;
+  if (extras.dataError) data.error = extras.dataError;
+  return withError(
+    {
+      block: 'login-init',
+      authType: 'login',
+      data,
+      alternatives: withAlternatives && project.publicSignup ? [signupInitBlock(ctx, {}, false)] : [],
+    },
+    extras,
+  );
+}
+
+export function verificationMethodFor(project: ProjectConfig, type: VerifiableType): VerificationMethod {
+  const configured = project.identifiers[type].verification;
+  if (configured !== 'none') return configured;
+  return type === 'email' ? 'email-otp' : 'phone-otp';
+}
+
+export function verifyBlock(ctx: RenderContext, type: VerifiableType, extras: BlockExtras = {}): BlockBody {
+  const { project, state, nowMs } = ctx;
+  const lastSent = state.lastSentAt[type];
+  const retryNotBefore = lastSent !== undefined ? Math.floor(lastSent / 1000) + RETRY_DELAY_SECONDS : Math.floor(nowMs / 1000);
+  const block = type === 'email' ? 'email-verify' : 'phone-verify';
+  const data: BlockBody['data'] = {
+    blockType: block,
+    verificationMethod: verificationMethodFor(project, type),
+    identifier: state.identifiers[type]?.value ?? '',
+    retryNotBefore,
+    alternativeVerificationMethods: [],
+    isPostLoginVerification: false,
+  };
+  if (extras.dataError) data.error = extras.dataError;
+  return withError({ block, authType: state.authType, data, alternatives: [] }, extras);
+}
+
+export function passkeyAppendBlock(ctx: RenderContext, extras: BlockExtras = {}): BlockBody {
+  const { project, state } = ctx;
+  const identifier =
+    state.authType === 'login' && state.orig ? state.orig : (primaryIdentifier(state, project) ?? { type: 'email' as const, value: '' });
+  const alternatives: BlockBody[] = passkeyAppendSkippable(state, project)
+    ? [completedStub(state.authType)]
+    : pendingVerifications(state, project).map((type) => verifyBlock(ctx, type));
+  return withError(
+    {
+      block: 'passkey-append',
+      authType: state.authType,
+      data: {
+        blockType: 'passkey-append',
+        challenge: extras.challenge ?? '',
+        identifierValue: identifier.value,
+        identifierType: identifier.type,
+        autoSubmit: false,
+        passkeyIconSet: 'default',
+        variant: 'default',
+      },
+      alternatives,
+    },
+    extras,
+  );
+}
+
+export function passkeyAppendedBlock(ctx: RenderContext, extras: BlockExtras = {}): BlockBody {
+  return withError({ block: 'passkey-appended', authType: ctx.state.authType, data: { blockType: 'passkey-appended' }, alternatives: [] }, extras);
+}
+
+export function passkeyVerifyBlock(ctx: RenderContext, extras: BlockExtras = {}): BlockBody {
+  const { project, state } = ctx;
+  const loginType = state.orig?.type ?? 'email';
+  return withError(
+    {
+      block: 'passkey-verify',
+      authType: 'login',
+      data: { blockType: 'passkey-verify', challenge: extras.challenge ?? '', identifierValue: state.orig?.value ?? '' },
+      alternatives: loginVerifications(state, project, loginType).map((type) => verifyBlock(ctx, type)),
+    },
+    extras,
+  );
+}
+
+export function collectBlock(ctx: RenderContext, block: 'username-collect' | 'phone-collect', extras: BlockExtras = {}): BlockBody {
+  const data: BlockBody['data'] = { blockType: block, value: extras.collectValue ?? '' };
+  if (extras.dataError) data.error = extras.dataError;
+  return withError({ block, authType: ctx.state.authType, data, alternatives: [] }, extras);
+}
+
+export function completedStub(authType: AuthType): BlockBody {
+  return { block: 'completed', authType, data: { blockType: 'completed', shortSession: '' }, alternatives: [] };
+}
+
+export function completedBlock(
+  authType: AuthType,
+  sessions: { shortSession: string; longSession?: string },
+  passkeyOperation: PasskeyOperation | null,
+): BlockBody {
+  return {
+    block: 'completed',
+    authType,
+    data: {
+      blockType: 'completed',
+      shortSession: sessions.shortSession,
+      ...(sessions.longSession !== undefined ? { longSession: sessions.longSession } : {}),
+      ...(passkeyOperation ? { passkeyOperation } : {}),
+    },
+    alternatives: [],
+  };
+}
+
+export function alreadyCompletedBlock(authType: AuthType): BlockBody {
+  return { ...completedStub(authType), continueOnOtherDevice: { reason: 'process-already-completed' } };
+}
+
+/** The block the process currently stands on (completed excluded: delivering it has side effects). */
+export function currentBlock(ctx: RenderContext, extras: BlockExtras = {}): BlockBody {
+  const { state } = ctx;
+  switch (state.block) {
+    case 'signup-init':
+      return signupInitBlock(ctx, extras);
+    case 'login-init':
+      return loginInitBlock(ctx, extras);
+    case 'email-verify':
+      return verifyBlock(ctx, 'email', extras);
+    case 'phone-verify':
+      return verifyBlock(ctx, 'phone', extras);
+    case 'passkey-append':
+      return passkeyAppendBlock(ctx, extras);
+    case 'passkey-appended':
+      return passkeyAppendedBlock(ctx, extras);
+    case 'passkey-verify':
+      return passkeyVerifyBlock(ctx, extras);
+    case 'username-collect':
+    case 'phone-collect':
+      return collectBlock(ctx, state.block, extras);
+    case 'completed':
+      return withError(completedStub(state.authType), extras);
+  }
+}

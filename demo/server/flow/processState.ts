@@ -1,0 +1,112 @@
+// The server-side state of one auth process, kept as JSON in the processes table.
+import type { IdentifierType } from '../config/projectConfig.ts';
+
+export type AuthType = 'signup' | 'login';
+export type VerifiableType = 'email' | 'phone';
+
+export type BlockName =
+  | 'signup-init'
+  | 'login-init'
+  | 'passkey-append'
+  | 'passkey-appended'
+  | 'passkey-verify'
+  | 'email-verify'
+  | 'phone-verify'
+  | 'username-collect'
+  | 'phone-collect'
+  | 'completed';
+
+export interface EnteredIdentifier {
+  value: string;
+  verified: boolean;
+}
+
+/** A credential registered during sign-up; written to the credentials table when the user is created. */
+export interface PendingCredential {
+  credentialId: string;
+  publicKey: string; // base64url COSE key
+  aaguid: string;
+  backupEligible: boolean;
+  backupState: boolean;
+  transports: string[];
+  signCount: number;
+  attestationType: string;
+  sourceBrowser: string;
+  sourceOS: string;
+  createdAt: number;
+}
+
+export interface PasskeyOperation {
+  operationType: 'append' | 'verify';
+  identifierValue: string;
+  identifierType: IdentifierType;
+  ceremonyType: 'local' | 'cda' | 'security-key';
+}
+
+export interface ProcessState {
+  authType: AuthType;
+  block: BlockName;
+  /** what the client told process/init */
+  client: { platformAuthenticator: boolean; conditionalMediation: boolean };
+  fullName: string;
+  /** sign-up: what the user entered; log-in: the user's identifiers */
+  identifiers: Partial<Record<IdentifierType, EnteredIdentifier>>;
+  /** last login-init entry, echoed back with a field error */
+  loginValue: string;
+  loginIsPhone: boolean;
+  /** log-in: the user found by login/init; sign-up: the user created at completion */
+  userId: string | null;
+  /** WebAuthn user.id for sign-up registrations (base64url) */
+  userHandle: string | null;
+  passkey: 'undecided' | 'declined' | 'appended';
+  /** the passkey-appended block has been confirmed with block/skip */
+  passkeyAcknowledged: boolean;
+  pendingCredential: PendingCredential | null;
+  appendChallenge: string | null;
+  loginChallenge: string | null;
+  conditionalChallenge: string | null;
+  /** when the last code or link was sent, per identifier type (ms) */
+  lastSentAt: Partial<Record<VerifiableType, number>>;
+  /** the identifier the user signed up or logged in with (JWT `orig`) */
+  orig: { type: IdentifierType; value: string } | null;
+  passkeyOperation: PasskeyOperation | null;
+  /** set once the completed block has been delivered; the process is then over */
+  deliveredAt: number | null;
+}
+
+export function initialState(
+  authType: AuthType,
+  client: ProcessState['client'],
+): ProcessState {
+  return {
+    authType,
+    block: authType === 'signup' ? 'signup-init' : 'login-init',
+    client,
+    fullName: '',
+    identifiers: {},
+    loginValue: '',
+    loginIsPhone: false,
+    userId: null,
+    userHandle: null,
+    passkey: 'undecided',
+    passkeyAcknowledged: false,
+    pendingCredential: null,
+    appendChallenge: null,
+    loginChallenge: null,
+    conditionalChallenge: null,
+    lastSentAt: {},
+    orig: null,
+    passkeyOperation: null,
+    deliveredAt: null,
+  };
+}
+
+export function verifyBlockOf(type: VerifiableType): 'email-verify' | 'phone-verify' {
+  return type === 'email' ? 'email-verify' : 'phone-verify';
+}
+
+export function verifyTypeOf(block: BlockName): VerifiableType | undefined {
+  if (block === 'email-verify') return 'email';
+  if (block === 'phone-verify') return 'phone';
+  return undefined;
+}

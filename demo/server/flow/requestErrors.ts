@@ -1,0 +1,60 @@
+// In-band business errors (`requestError` {code, message}) in the project's language.
+import type { IdentifierType } from '../config/projectConfig.ts';
+import type { Language } from '../senders/messageTexts.ts';
+
+export interface RequestError {
+  code: string;
+  message: string;
+}
+
+const TEXTS: Record<string, { en: string; de: string }> = {
+  missing_full_name: { en: 'Please enter your full name.', de: 'Bitte gib deinen vollständigen Namen ein.' },
+  identifier_already_in_use: { en: 'This identifier is already in use.', de: 'Diese Angabe wird bereits verwendet.' },
+  identifier_invalid_format: { en: 'The format is invalid.', de: 'Das Format ist ungültig.' },
+  missing_identifier_type: { en: 'This field is required.', de: 'Dieses Feld ist erforderlich.' },
+  identifier_not_allowed: { en: 'This identifier cannot be used here.', de: 'Diese Angabe kann hier nicht verwendet werden.' },
+  login_identifier_unknown_user: { en: "Couldn't find your account.", de: 'Wir konnten dein Konto nicht finden.' },
+  invalid_conditional_ui_login: {
+    en: 'This passkey is no longer valid. Please enter your identifier.',
+    de: 'Dieser Passkey ist nicht mehr gültig. Bitte gib deine Kennung ein.',
+  },
+  no_fallback_available: {
+    en: 'This app requires a passkey. Please use a device that supports passkeys.',
+    de: 'Diese App erfordert einen Passkey. Bitte nutze ein Gerät, das Passkeys unterstützt.',
+  },
+  'invalid_challenge_solution_email-otp': { en: 'The code is invalid or expired.', de: 'Der Code ist ungültig oder abgelaufen.' },
+  'invalid_challenge_solution_phone-otp': {
+    en: 'The provided one-time passcode is not valid.',
+    de: 'Der eingegebene Einmalcode ist ungültig.',
+  },
+  'invalid_challenge_solution_email-link': { en: 'This link has expired.', de: 'Dieser Link ist abgelaufen.' },
+  verification_retry_too_early: {
+    en: 'Please wait a moment before requesting a new code.',
+    de: 'Bitte warte einen Moment, bevor du einen neuen Code anforderst.',
+  },
+  passkey_verification_failed: {
+    en: 'The passkey could not be verified.',
+    de: 'Der Passkey konnte nicht überprüft werden.',
+  },
+  social_login_unavailable: {
+    en: 'Social login is not available on this server.',
+    de: 'Social Login ist auf diesem Server nicht verfügbar.',
+  },
+  unexpected_step: {
+    en: 'This action is not possible at this step.',
+    de: 'Diese Aktion ist in diesem Schritt nicht möglich.',
+  },
+};
+
+const FIELD_NAMES: Record<IdentifierType, { en: string; de: string }> = {
+  email: { en: 'e-mail address', de: 'E-Mail-Adresse' },
+  phone: { en: 'phone number', de: 'Telefonnummer' },
+  username: { en: 'username', de: 'Benutzername' },
+};
+
+export function requestError(code: keyof typeof TEXTS | string, lang: Language, type?: IdentifierType): RequestError {
+  const text = TEXTS[code]?.[lang] ?? code;
+  if (!type) return { code, message: text };
+  const field = FIELD_NAMES[type][lang];
+  return { code, message: lang === 'de' ? `${field}: ${text}` : `${field[0]!.toUpperCase()}${field.slice(1)}: ${text}` };
+}

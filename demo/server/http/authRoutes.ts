@@ -1,0 +1,179 @@
+// /v2/auth/*: the process calls. Each route resolves headers, validates the body and hands over to
+// the flow engine.
+import type { Context, Hono } from 'hono';
+import { setCookie } from 'hono/cookie';
+import { IDENTIFIER_TYPES, VERIFICATIONS } from '../config/projectConfig.ts';
+import type { FlowEngine, FlowOutcome } from '../flow/FlowEngine.ts';
+import { requestError } from '../flow/requestErrors.ts';
+import { newSecretToken } from '../randomValues.ts';
+import { LONG_SESSION_COOKIE } from '../session/Sessions.ts';
+import type { AppEnv } from './AppEnv.ts';
+import { readJson, type RequestResolver } from './requestContext.ts';
+import { anyObject, arr, bool, num, obj, oneOf, optional, parseWith, str } from './schema.ts';
+
+const identifierType = oneOf(IDENTIFIER_TYPES);
+const verificationMethod = oneOf(VERIFICATIONS.filter((v) => v !== 'none') as ['email-otp', 'email-link', 'phone-otp']);
+
+const clientInformation = obj({
+  bluetoothAvailable: optional(bool()),
+  clientEnvHandle: optional(str({ max: 512 })),
+  visitorId: optional(str({ max: 512 })),
+  canUsePasskeys: optional(bool()),
+  isUserVerifyingPlatformAuthenticatorAvailable: optional(bool()),
+  isConditionalMediationAvailable: optional(bool()),
+  clientCapabilities: optional(anyObject()),
+  javaScriptHighEntropy: optional(obj({ platform: str({ max: 100 }), platformVersion: str({ max: 100 }), mobile: bool() })),
+  isNative: optional(bool()),
+});
+
+const schemas = {
+  processInit: obj({
+    clientInformation,
+    passkeyAppendShown: optional(num()),
+    optOutOfPasskeyAppendAfterHybrid: optional(bool()),
+    preferredBlock: optional(str({ max: 100 })),
+  }),
+  signupInit: obj({
+    identifiers: arr(obj({ type: identifierType, identifier: str({ max: 320 }) }), { max: 3 }),
+    fullName: optional(str({ max: 1000 })),
+  }),
+  loginInit: obj({ identifierValue: str({ max: 320 }), isPhone: bool() }),
+  verifyStart: obj({ identifierType, verificationType: verificationMethod }),
+  verifyFinish: obj({
+    code: str({ max: 512 }),
+    identifierType,
+    verificationType: verificationMethod,
+    isNewDevice: optional(bool()),
+  }),
+  identifierUpdate: obj({ identifierType, value: str({ max: 320 }) }),
+  phoneCollect: obj({ phone: str({ max: 64 }) }),
+  usernameCollect: obj({ username: str({ max: 320 }) }),
+  passkeyStart: obj({ clientInformation: optional(anyObject()) }),
+  signedChallenge: obj({ signedChallenge: str({ min: 1, max: 100_000 }) }),
+  event: obj({ eventType: str({ min: 1, max: 100 }), challenge: optional(str({ max: 100_000 })) }),
+  socialStart: obj({
+    providerType: oneOf(['google', 'microsoft', 'github'] as const),
+    redirectUrl: str({ max: 2000 }),
+    authType: oneOf(['signup', 'login'] as const),
+  }),
+  anyBody: anyObject(),
+};
+
+export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolve: RequestResolver): void {
+  function reply(c: Context<AppEnv>, outcome: FlowOutcome) {
+    if (outcome.longSession) {
+      setCookie(c, LONG_SESSION_COOKIE, outcome.longSession.token, {
+        httpOnly: true,
+        sameSite: 'Lax',
+        path: '/',
+        maxAge: outcome.longSession.maxAgeSeconds,
+        secure: resolve.frontendApiUrl(c).startsWith('https:'),
+      });
+    }
+    return c.json(outcome.response);
+  }
+
+  app.post('/v2/auth/process/init', async (c) => {
+    const project = resolve.project(c); // a stale X-Corbado-Process-ID header is ignored here
+    const body = parseWith(schemas.processInit, await readJson(c));
+    const result = engine.initProcess(project, body, resolve.frontendApiUrl(c));
+    return c.json({
+      token: result.token,
+      expiresAt: result.expiresAt,
+      processResponse: result.response,
+      ...(body.clientInformation.clientEnvHandle ? {} : { newClientEnvHandle: `ceh-${newSecretToken()}` }),
+    });
+  });
+
+  app.get('/v2/auth/process', (c) => reply(c, engine.getProcess(resolve.flowCall(c), c.req.query('preferredBlock'))));
+  app.post('/v2/auth/process/reset', (c) => reply(c, engine.resetProcess(resolve.flowCall(c))));
+  app.post('/v2/auth/process/complete', (c) => reply(c, engine.completeProcess(resolve.flowCall(c))));
+  app.post('/v2/auth/block/skip', (c) => reply(c, engine.skipBlock(resolve.flowCall(c))));
+
+  app.post('/v2/auth/events', async (c) => {
+    resolve.flowCall(c);
+    parseWith(schemas.event, await readJson(c));
+    return c.body(null, 204);
+  });
+
+  app.post('/v2/auth/signup/init', async (c) => {
+    const call = resolve.flowCall(c);
+    return reply(c, engine.signupInit(call, parseWith(schemas.signupInit, await readJson(c))));
+  });
+
+  app.post('/v2/auth/login/init', async (c) => {
+    const call = resolve.flowCall(c);
+    return reply(c, engine.loginInit(call, parseWith(schemas.loginInit, await readJson(c))));
+  });
+
+  app.post('/v2/auth/identifier/verify/start', async (c) => {
+    const call = resolve.flowCall(c);
+    return reply(c, engine.verifyStart(call, parseWith(schemas.verifyStart, await readJson(c))));
+  });
+
+  app.post('/v2/auth/identifier/verify/finish', async (c) => {
+    const call = resolve.flowCall(c);
+    return reply(c, engine.verifyFinish(call, parseWith(schemas.verifyFinish, await readJson(c))));
+  });
+
+  app.get('/v2/auth/identifier/verify/status', (c) => reply(c, engine.verificationStatus(resolve.flowCall(c))));
+
+  app.post('/v2/auth/identifier/update', async (c) => {
+    const call = resolve.flowCall(c);
+    return reply(c, engine.updateIdentifier(call, parseWith(schemas.identifierUpdate, await readJson(c))));
+  });
+
+  app.post('/v2/auth/phone/collect', async (c) => {
+    const call = resolve.flowCall(c);
+    return reply(c, engine.collect(call, 'phone', parseWith(schemas.phoneCollect, await readJson(c)).phone));
+  });
+
+  app.post('/v2/auth/username/collect', async (c) => {
+    const call = resolve.flowCall(c);
+    return reply(c, engine.collect(call, 'username', parseWith(schemas.usernameCollect, await readJson(c)).username));
+  });
+
+  app.post('/v2/auth/passkey/append/start', async (c) => {
+    const call = resolve.flowCall(c);
+    parseWith(schemas.passkeyStart, await readJson(c));
+    return reply(c, await engine.passkeyAppendStart(call));
+  });
+
+  app.post('/v2/auth/passkey/append/finish', async (c) => {
+    const call = resolve.flowCall(c);
+    const body = parseWith(schemas.signedChallenge, await readJson(c));
+    return reply(c, await engine.passkeyAppendFinish(call, body.signedChallenge));
+  });
+
+  app.post('/v2/auth/passkey/login/start', async (c) => {
+    const call = resolve.flowCall(c);
+    parseWith(schemas.anyBody, await readJson(c));
+    return reply(c, await engine.passkeyLoginStart(call));
+  });
+
+  app.post('/v2/auth/passkey/login/finish', async (c) => {
+    const call = resolve.flowCall(c);
+    const body = parseWith(schemas.signedChallenge, await readJson(c));
+    return reply(c, await engine.passkeyLoginFinish(call, body.signedChallenge));
+  });
+
+  app.post('/v2/auth/passkey/mediation/finish', async (c) => {
+    const call = resolve.flowCall(c);
+    const body = parseWith(schemas.signedChallenge, await readJson(c));
+    return reply(c, await engine.mediationFinish(call, body.signedChallenge));
+  });
+
+  // Social sign-in needs real OAuth providers, which this offline server does not have: the init
+  // block comes back with data.error, which the client shows as a popup.
+  app.post('/v2/auth/social/verify/start', async (c) => {
+    const call = resolve.flowCall(c);
+    parseWith(schemas.socialStart, await readJson(c));
+    return reply(c, engine.socialUnavailable(call, requestError('social_login_unavailable', call.project.language)));
+  });
+
+  app.post('/v2/auth/social/verify/finish', async (c) => {
+    const call = resolve.flowCall(c);
+    parseWith(schemas.anyBody, await readJson(c));
+    return reply(c, engine.socialUnavailable(call, requestError('social_login_unavailable', call.project.language)));
+  });
+}

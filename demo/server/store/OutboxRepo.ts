@@ -1,0 +1,60 @@
+import type { Db } from './openDatabase.ts';
+
+export interface OutboxMessage {
+  id: string;
+  projectId: string;
+  channel: 'email' | 'sms';
+  to: string;
+  subject: string;
+  text: string;
+  code?: string;
+  link?: string;
+  createdAt: number;
+}
+
+interface Row {
+  id: string;
+  project_id: string;
+  channel: 'email' | 'sms';
+  recipient: string;
+  subject: string;
+  text: string;
+  code: string | null;
+  link: string | null;
+  created_at: number;
+}
+
+export class OutboxRepo {
+  constructor(private readonly db: Db) {}
+
+  insert(m: OutboxMessage, recipientNormalized: string): void {
+    this.db
+      .prepare(
+        `INSERT INTO outbox_messages (id, project_id, channel, recipient, recipient_normalized, subject, text, code, link, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(m.id, m.projectId, m.channel, m.to, recipientNormalized, m.subject, m.text, m.code ?? null, m.link ?? null, m.createdAt);
+  }
+
+  /** Newest first; `recipientNormalized` filters by recipient. */
+  list(recipientNormalized?: string, limit = 200): OutboxMessage[] {
+    const rows = (
+      recipientNormalized === undefined
+        ? this.db.prepare('SELECT * FROM outbox_messages ORDER BY seq DESC LIMIT ?').all(limit)
+        : this.db
+            .prepare('SELECT * FROM outbox_messages WHERE recipient_normalized = ? ORDER BY seq DESC LIMIT ?')
+            .all(recipientNormalized, limit)
+    ) as Row[];
+    return rows.map((r) => ({
+      id: r.id,
+      projectId: r.project_id,
+      channel: r.channel,
+      to: r.recipient,
+      subject: r.subject,
+      text: r.text,
+      ...(r.code !== null ? { code: r.code } : {}),
+      ...(r.link !== null ? { link: r.link } : {}),
+      createdAt: r.created_at,
+    }));
+  }
+}

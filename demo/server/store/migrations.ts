@@ -1,0 +1,134 @@
+// Numbered schema migrations. Append new entries; never edit one that has shipped.
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    name: 'projects, processes, users, identifiers',
+    sql: `
+      CREATE TABLE projects (
+        id          TEXT PRIMARY KEY,
+        config      TEXT NOT NULL,               -- JSON ProjectConfig
+        source      TEXT NOT NULL CHECK (source IN ('seed', 'dev')),
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL
+      );
+      CREATE TABLE processes (
+        id          TEXT PRIMARY KEY,
+        token_hash  TEXT NOT NULL UNIQUE,        -- sha256 of the token given to the browser
+        project_id  TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        state       TEXT NOT NULL,               -- JSON ProcessState
+        created_at  INTEGER NOT NULL,
+        expires_at  INTEGER NOT NULL,
+        ended_at    INTEGER                      -- set by reset
+      );
+      CREATE TABLE users (
+        id           TEXT PRIMARY KEY,
+        project_id   TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        full_name    TEXT NOT NULL DEFAULT '',
+        user_handle  TEXT NOT NULL UNIQUE,       -- WebAuthn user.id, base64url
+        created_at   INTEGER NOT NULL
+      );
+      CREATE TABLE identifiers (
+        id          TEXT PRIMARY KEY,
+        user_id     TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        project_id  TEXT NOT NULL,
+        type        TEXT NOT NULL CHECK (type IN ('email', 'phone', 'username')),
+        value       TEXT NOT NULL,
+        normalized  TEXT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('verified', 'pending')),
+        created_at  INTEGER NOT NULL,
+        UNIQUE (project_id, type, normalized)
+      );
+      CREATE INDEX identifiers_user ON identifiers(user_id);
+    `,
+  },
+  {
+    version: 2,
+    name: 'credentials, verification secrets, sessions, keys',
+    sql: `
+      CREATE TABLE credentials (
+        id               TEXT PRIMARY KEY,       -- cre-…
+        project_id       TEXT NOT NULL,
+        user_id          TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        credential_id    TEXT NOT NULL,          -- base64url
+        public_key       BLOB NOT NULL,          -- COSE key
+        user_handle      TEXT NOT NULL,
+        aaguid           TEXT NOT NULL,
+        backup_eligible  INTEGER NOT NULL,
+        backup_state     INTEGER NOT NULL,
+        transports       TEXT NOT NULL,          -- JSON array
+        sign_count       INTEGER NOT NULL,
+        attestation_type TEXT NOT NULL,
+        source_browser   TEXT NOT NULL,
+        source_os        TEXT NOT NULL,
+        status           TEXT NOT NULL CHECK (status IN ('active', 'pending')),
+        created_at       INTEGER NOT NULL,
+        last_used_at     INTEGER NOT NULL,
+        UNIQUE (project_id, credential_id)
+      );
+      CREATE INDEX credentials_user ON credentials(user_id);
+      CREATE TABLE verification_secrets (
+        id               TEXT PRIMARY KEY,
+        process_id       TEXT NOT NULL REFERENCES processes(id) ON DELETE CASCADE,
+        method           TEXT NOT NULL CHECK (method IN ('email-otp', 'email-link', 'phone-otp')),
+        identifier_type  TEXT NOT NULL,
+        identifier_value TEXT NOT NULL,
+        secret_hash      TEXT NOT NULL,          -- HMAC-SHA256 with a server secret
+        attempts         INTEGER NOT NULL DEFAULT 0,
+        created_at       INTEGER NOT NULL,
+        expires_at       INTEGER NOT NULL,
+        used_at          INTEGER,
+        revoked_at       INTEGER
+      );
+      CREATE INDEX verification_secrets_process ON verification_secrets(process_id, identifier_type);
+      CREATE TABLE sessions (
+        id                 TEXT PRIMARY KEY,
+        token_hash         TEXT NOT NULL UNIQUE, -- sha256 of the long session
+        project_id         TEXT NOT NULL,
+        user_id            TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        orig               TEXT NOT NULL,        -- identifier used to log in
+        created_at         INTEGER NOT NULL,
+        expires_at         INTEGER NOT NULL,
+        revoked_at         INTEGER,
+        webauthn_challenge TEXT                  -- pending /v2/me/passkeys/append challenge
+      );
+      CREATE TABLE signing_keys (
+        kid              TEXT PRIMARY KEY,
+        algorithm        TEXT NOT NULL,
+        private_key_pem  TEXT NOT NULL,
+        public_jwk       TEXT NOT NULL,
+        created_at       INTEGER NOT NULL
+      );
+      CREATE TABLE server_secrets (
+        name        TEXT PRIMARY KEY,
+        value       TEXT NOT NULL,
+        created_at  INTEGER NOT NULL
+      );
+    `,
+  },
+  {
+    version: 3,
+    name: 'outbox',
+    sql: `
+      CREATE TABLE outbox_messages (
+        seq         INTEGER PRIMARY KEY AUTOINCREMENT,
+        id          TEXT NOT NULL UNIQUE,
+        project_id  TEXT NOT NULL,
+        channel     TEXT NOT NULL CHECK (channel IN ('email', 'sms')),
+        recipient   TEXT NOT NULL,
+        recipient_normalized TEXT NOT NULL,
+        subject     TEXT NOT NULL,
+        text        TEXT NOT NULL,
+        code        TEXT,
+        link        TEXT,
+        created_at  INTEGER NOT NULL
+      );
+      CREATE INDEX outbox_recipient ON outbox_messages(recipient_normalized);
+    `,
+  },
+];
