@@ -1,0 +1,176 @@
+// Starts the real API on an ephemeral port with a throw-away database, and a small HTTP client that
+// sends the headers the widget sends.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startApi, type RunningApi } from '../../app.ts';
+
+export const DEMO_ORIGIN = 'http://localhost:5173';
+
+export interface TestClock {
+  now: number;
+  advance(ms: number): void;
+}
+
+export interface TestServer {
+  url: string;
+  clock: TestClock;
+  dbPath: string;
+  dir: string;
+  api: RunningApi;
+  /** stops the server; `keepFiles` leaves the database for a restart */
+  stop(keepFiles?: boolean): Promise<void>;
+}
+
+const silentLogger = { info: () => {}, error: () => {} };
+
+export async function startTestServer(options: { dir?: string; clock?: TestClock; logger?: typeof silentLogger } = {}): Promise<TestServer> {
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'fapi-test-'));
+  const dbPath = join(dir, 'db.sqlite');
+  const clock: TestClock = options.clock ?? {
+    now: Date.now(),
+    advance(ms: number) {
+      this.now += ms;
+    },
+  };
+  const api = await startApi({ port: 0, host: '127.0.0.1', databasePath: dbPath, demoOrigin: DEMO_ORIGIN, now: () => clock.now, logger: options.logger ?? silentLogger });
+  return {
+    url: api.url,
+    clock,
+    dbPath,
+    dir,
+    api,
+    async stop(keepFiles = false) {
+      await api.close();
+      if (!keepFiles) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface ClientInformation {
+  isUserVerifyingPlatformAuthenticatorAvailable?: boolean;
+  isConditionalMediationAvailable?: boolean;
+}
+
+/** One browser tab: a project, an origin, a process token once init ran, and optionally a long session. */
+export class Client {
+  processToken: string | undefined;
+  longSession: string | undefined;
+
+  constructor(
+    readonly baseUrl: string,
+    readonly projectId: string,
+    readonly origin: string | undefined = DEMO_ORIGIN,
+  ) {}
+
+  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+    const h: Record<string, string> = {
+      'X-Corbado-ProjectID': this.projectId,
+      'X-Corbado-SDK': JSON.stringify({ name: 'web-core', sdkVersion: '0.0.0-test' }),
+      'X-Corbado-Flags': '',
+      'User-Agent':
+        'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+      ...(this.origin ? { Origin: this.origin } : {}),
+      ...(this.processToken ? { 'x-corbado-process-id': this.processToken } : {}),
+      ...(this.longSession ? { Authorization: `Bearer ${this.longSession}` } : {}),
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...headers,
+    };
+    const res = await fetch(this.baseUrl + path, {
+      method,
+      headers: h,
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    if (text) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers };
+  }
+
+  async init(client: ClientInformation = {}, preferredBlock?: string): Promise<ApiResponse> {
+    const res = await this.request('POST', '/v2/auth/process/init', {
+      clientInformation: client,
+      ...(preferredBlock ? { preferredBlock } : {}),
+    });
+    if (res.status === 200) this.processToken = res.body.token;
+    return res;
+  }
+
+  /** A POST that must answer a processResponse; returns its blockBody. */
+  async step(path: string, body?: unknown): Promise<any> {
+    const res = await this.request('POST', path, body);
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    const completed = res.body.blockBody;
+    if (completed.block === 'completed' && completed.data.longSession) this.longSession = completed.data.longSession;
+    return completed;
+  }
+
+  async getStep(path: string): Promise<any> {
+    const res = await this.request('GET', path);
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body.blockBody;
+  }
+}
+
+export interface OutboxEntry {
+  id: string;
+  channel: 'email' | 'sms';
+  to: string;
+  subject: string;
+  text: string;
+  code?: string;
+  link?: string;
+  createdAt: string;
+}
+
+export async function outbox(baseUrl: string, to?: string): Promise<OutboxEntry[]> {
+  const res = await fetch(`${baseUrl}/_dev/messages${to ? `?to=${encodeURIComponent(to)}` : ''}`);
+  return (await res.json()) as OutboxEntry[];
+}
+
+export async function latestCode(baseUrl: string, to: string): Promise<string> {
+  const [latest] = await outbox(baseUrl, to);
+  if (!latest?.code) throw new Error(`no code sent to ${to}`);
+  return latest.code;
+}
+
+export async function latestLink(baseUrl: string, to: string): Promise<URL> {
+  const [latest] = await outbox(baseUrl, to);
+  if (!latest?.link) throw new Error(`no link sent to ${to}`);
+  return new URL(latest.link);
+}
+
+let counter = 0;
+/** A unique e-mail address per call. */
+export function uniqueEmail(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}.${Date.now().toString(36)}.${counter}@example.com`;
+}
+
+export function uniqueUsername(prefix = 'user'): string {
+  counter += 1;
+  return `${prefix}_${Date.now().toString(36)}${counter}`.slice(0, 32);
+}
+
+/** A valid German mobile number, unique per call. */
+export function uniquePhone(): string {
+  counter += 1;
+  return `+49151${String(10_000_000 + ((Date.now() + counter * 7919) % 89_999_999)).slice(0, 8)}`;
+}
+
+/** Decodes a JWT payload without verifying it (what the client does). */
+export function jwtPayload(token: string): Record<string, any> {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, any>;
+}
