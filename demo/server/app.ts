@@ -42,7 +42,7 @@ export interface Api {
 }
 
 const consoleLogger: Logger = {
-  info: (message) => console.log(message),
+  info: (message) => console.info(message),
   error: (message, error) => console.error(message, error),
 };
 

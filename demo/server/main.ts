@@ -30,14 +30,14 @@ const api = await startApi({
   demoOrigin: process.env.DEMO_ORIGIN ?? 'http://localhost:5173',
   ...(smtp ? { smtp } : {}),
 });
-console.log(`Frontend API listening on ${api.url} (dev outbox: ${api.url}/_dev/)`);
+console.info(`Frontend API listening on ${api.url} (dev outbox: ${api.url}/_dev/)`);
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal} received, shutting down`);
+    console.info(`${signal} received, shutting down`);
     api.close().then(
       () => process.exit(0),
       (error: unknown) => {

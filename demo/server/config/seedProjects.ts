@@ -16,7 +16,7 @@ export function loadSeedProjects(file: string | URL, demoOrigin: string): Projec
     } catch (error) {
       if (error instanceof ApiError) {
         const problems = (error.validation ?? []).map((v) => `${v.field} ${v.message}`).join('; ');
-        throw new Error(`${String(file)}: project ${id} is invalid: ${problems}`);
+        throw new Error(`${String(file)}: project ${id} is invalid: ${problems}`, { cause: error });
       }
       throw error;
     }

@@ -72,7 +72,7 @@ export class CredentialsRepo {
   }
 
   listByUser(userId: string): CredentialRecord[] {
-    const rows = this.db.prepare('SELECT * FROM credentials WHERE user_id = ? ORDER BY created_at, id').all(userId) as Row[];
+    const rows = this.db.prepare('SELECT * FROM credentials WHERE user_id = ? ORDER BY created_at, rowid').all(userId) as Row[];
     return rows.map(toRecord);
   }
 

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // Transport rules: error envelope, headers, CORS, process handling, dev endpoints.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, DEMO_ORIGIN, outbox, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
@@ -321,6 +322,32 @@ describe('dev endpoints', () => {
       const r = await post(bad);
       expect(r.status, bad).toBe(400);
       expect(((await r.json()) as any).error.type).toBe('invalid_request');
+    }
+  });
+});
+
+describe('unexpected failures', () => {
+  it('turns an exception into a 500 envelope without details and logs it', async () => {
+    const { createApi } = await import('../app.ts');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'fapi-500-'));
+    const logged: string[] = [];
+    const api = createApi({ databasePath: join(dir, 'db.sqlite'), logger: { info() {}, error: (m) => logged.push(m) } });
+    try {
+      api.app.get('/boom', () => {
+        throw new Error('secret internals');
+      });
+      const res = await api.app.request('/boom');
+      const body = (await res.json()) as any;
+      expect(res.status).toBe(500);
+      expect(body.error).toEqual({ type: 'internal_error', links: [] });
+      expect(JSON.stringify(body)).not.toContain('secret');
+      expect(logged.join()).toContain('/boom');
+    } finally {
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

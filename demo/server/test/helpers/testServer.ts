@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // Starts the real API on an ephemeral port with a throw-away database, and a small HTTP client that
 // sends the headers the widget sends.
 import { mkdtempSync, rmSync } from 'node:fs';
