@@ -6,6 +6,7 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
   type AuthenticationResponseJSON,
+  type AuthenticatorTransportFuture,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { ProjectConfig } from '../config/projectConfig.ts';
@@ -160,7 +161,12 @@ export async function verifyAuthentication(
       expectedOrigin: project.allowedOrigins,
       expectedRPID: project.rpId,
       requireUserVerification: true,
-      credential: { id: credential.credentialId, publicKey: new Uint8Array(credential.publicKey), counter: credential.signCount, transports: credential.transports as never },
+      credential: {
+        id: credential.credentialId,
+        publicKey: new Uint8Array(credential.publicKey),
+        counter: credential.signCount,
+        transports: credential.transports as AuthenticatorTransportFuture[],
+      },
     });
     if (!result.verified) return undefined;
     return { signCount: result.authenticationInfo.newCounter, backupState: result.authenticationInfo.credentialBackedUp };
