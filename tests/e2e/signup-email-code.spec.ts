@@ -8,7 +8,7 @@ async function startSignup(page: Page, email: string) {
   const view = widget(page);
   await view.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
   await view.getByRole('textbox', { name: 'Email address' }).fill(email);
-  await view.getByRole('button', { name: 'Continue' }).click();
+  await view.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(view.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
   await expect(view.getByText(email)).toBeVisible();
 }
@@ -37,7 +37,7 @@ test.describe('pro-1 sign-up with an e-mail code', () => {
     await expect(view.getByRole('heading', { name: 'Create your account with a passkey' })).toBeVisible();
     await view.getByRole('button', { name: 'Create passkey' }).click();
     await expect(view.getByRole('heading', { name: 'Passkey created' })).toBeVisible();
-    await view.getByRole('button', { name: 'Continue' }).click();
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
     await expectLoggedIn(page, email);
     expect(await authenticator.credentials()).toHaveLength(1);
     const stored = await page.evaluate(() => ({
@@ -64,7 +64,7 @@ test.describe('pro-1 sign-up with an e-mail code', () => {
     await authenticator.setUserVerified(true);
     await view.getByRole('button', { name: 'Try again' }).click();
     await expect(view.getByRole('heading', { name: 'Passkey created' })).toBeVisible();
-    await view.getByRole('button', { name: 'Continue' }).click();
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
     await expectLoggedIn(page, email);
   });
 
@@ -118,12 +118,12 @@ test.describe('pro-1 sign-up with an e-mail code', () => {
   test('the sign-up form checks its fields and keeps what was entered', async ({ page }) => {
     await page.goto('/#register');
     const view = widget(page);
-    await view.getByRole('button', { name: 'Continue' }).click();
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
     await expect(view.getByText('Please enter a valid name.')).toBeVisible();
     await expect(view.getByText('Please enter an e-mail address.')).toBeVisible();
     await view.getByRole('textbox', { name: 'Full name' }).fill('Grace Hopper');
     await view.getByRole('textbox', { name: 'Email address' }).fill('grace@');
-    await view.getByRole('button', { name: 'Continue' }).click();
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
     await expect(view.getByText('Please enter a valid email address.')).toBeVisible();
     await expect(view.getByRole('textbox', { name: 'Full name' })).toHaveValue('Grace Hopper');
   });
@@ -139,7 +139,7 @@ test.describe('pro-1 sign-up with an e-mail code', () => {
     const view = widget(page);
     await view.getByRole('textbox', { name: 'Full name' }).fill('Someone Else');
     await view.getByRole('textbox', { name: 'Email address' }).fill(email);
-    await view.getByRole('button', { name: 'Continue' }).click();
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
     await expect(view.getByText('This email address is already taken. Please try another one or log in.')).toBeVisible();
     await expect(view.getByRole('textbox', { name: 'Email address' })).toHaveValue(email);
     await expect(view.getByRole('textbox', { name: 'Full name' })).toHaveValue('Someone Else');
@@ -156,7 +156,7 @@ test.describe('pro-1 sign-up with an e-mail code', () => {
     await page.goto('/?lang=de#register');
     const view = widget(page);
     await expect(view.getByRole('heading', { name: 'Konto erstellen' })).toBeVisible();
-    await view.getByRole('button', { name: 'Weiter' }).click();
+    await view.getByRole('button', { name: 'Weiter', exact: true }).click();
     await expect(view.getByText('Bitte gib einen gültigen Namen ein.')).toBeVisible();
   });
 });

@@ -7,7 +7,7 @@ async function signUpToLinkSent(page: Page, email: string, withPasskey = true) {
   await page.goto('/?project=pro-2#register');
   const view = widget(page);
   await view.getByRole('textbox', { name: 'Email address' }).fill(email);
-  await view.getByRole('button', { name: 'Continue' }).click();
+  await view.getByRole('button', { name: 'Continue', exact: true }).click();
   if (withPasskey) {
     await expect(view.getByRole('heading', { name: 'Create your account with a passkey' })).toBeVisible();
     await expect(view.getByRole('button', { name: 'Maybe later' })).toHaveCount(0);
@@ -70,7 +70,7 @@ test.describe('pro-2 sign-up with an e-mail link', () => {
     await page.goto('/?project=pro-2#register');
     const view = widget(page);
     await view.getByRole('textbox', { name: 'Email address' }).fill(email);
-    await view.getByRole('button', { name: 'Continue' }).click();
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
     await view.getByRole('button', { name: 'Send email link instead' }).click();
     await expect(view.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
     await expect(view.getByRole('button', { name: /Resend link in \d+s/ })).toBeDisabled();

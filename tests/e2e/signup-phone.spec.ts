@@ -15,7 +15,7 @@ test.describe('pro-3 sign-up with a phone number', () => {
     await expect(view.getByRole('button', { name: /Country: Germany/ })).toContainText('+49');
     const national = `151${uniqueNumber()}1`;
     await view.getByRole('textbox', { name: 'Phone number' }).fill(national);
-    await view.getByRole('button', { name: 'Continue' }).click();
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
     await expect(view.getByRole('heading', { name: 'Create your account with a passkey' })).toBeVisible();
     await expect(view.getByRole('button', { name: 'Send SMS code instead' })).toBeVisible();
     await view.getByRole('button', { name: 'Create passkey' }).click();
@@ -32,13 +32,13 @@ test.describe('pro-3 sign-up with a phone number', () => {
     await addAuthenticator(page);
     await page.goto('/?project=pro-3#register');
     const view = widget(page);
-    const number = `+44 7700 ${uniqueNumber().slice(0, 6)}`;
+    const number = `+44 20 7946 0${uniqueNumber().slice(0, 3)}`;
     const field = view.getByRole('textbox', { name: 'Phone number' });
     await field.focus();
     await page.evaluate((text) => navigator.clipboard?.writeText(text).catch(() => undefined), number);
     await field.fill(number);
     await expect(view.getByRole('button', { name: /Country: United Kingdom/ })).toContainText('+44');
-    await view.getByRole('button', { name: 'Continue' }).click();
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
     await view.getByRole('button', { name: 'Send SMS code instead' }).click();
     await expect(view.getByRole('heading', { name: 'Verify your phone number' })).toBeVisible();
     const e164 = number.replace(/\s/g, '');
@@ -51,7 +51,7 @@ test.describe('pro-3 sign-up with a phone number', () => {
     await page.goto('/?project=pro-3#register');
     const view = widget(page);
     await view.getByRole('textbox', { name: 'Phone number' }).fill('20155');
-    await view.getByRole('button', { name: 'Continue' }).click();
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
     await expect(view.getByText('This phone number is too short.')).toBeVisible();
   });
 
@@ -60,7 +60,7 @@ test.describe('pro-3 sign-up with a phone number', () => {
     const view = widget(page);
     const first = `20155${uniqueNumber().slice(0, 5)}`;
     await view.getByRole('textbox', { name: 'Phone number' }).fill(first);
-    await view.getByRole('button', { name: 'Continue' }).click();
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
     await expect(view.getByRole('heading', { name: 'Verify your phone number' })).toBeVisible();
     await view.getByRole('button', { name: 'Change phone number' }).click();
     const second = `20255${uniqueNumber().slice(0, 5)}`;

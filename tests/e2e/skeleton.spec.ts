@@ -1,4 +1,4 @@
-import { expect, test, widget } from './fixtures';
+import { API_URL, expect, test, widget } from './fixtures';
 
 test.describe('walking skeleton', () => {
   test('the auth view renders inside a shadow root, on the log-in screen the server chose', async ({ page }) => {
@@ -14,7 +14,6 @@ test.describe('walking skeleton', () => {
   });
 
   test('the widget adds nothing to window but Corbado', async ({ page }) => {
-    await page.route('**/blank.html', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><div id="w"></div>' }));
     await page.goto('/blank.html');
     const before = await page.evaluate(() => Object.getOwnPropertyNames(window));
     await page.addScriptTag({ url: '/dist/corbado.js' });
@@ -24,7 +23,7 @@ test.describe('walking skeleton', () => {
     await page.evaluate(async (apiUrl) => {
       await Corbado.load({ projectId: 'pro-1', frontendApiUrl: apiUrl });
       Corbado.mountAuthUI(document.getElementById('w')!);
-    }, process.env.E2E_API_URL);
+    }, API_URL);
     await expect(page.locator('#w').getByRole('heading', { name: 'Log in' })).toBeVisible();
     const afterMount = await page.evaluate(() => Object.getOwnPropertyNames(window));
     expect(afterMount.filter((name) => !before.includes(name))).toEqual(['Corbado']);
@@ -101,7 +100,6 @@ test.describe('walking skeleton', () => {
   });
 
   test('mounting before load() throws, and an invalid project id rejects', async ({ page }) => {
-    await page.route('**/blank.html', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><div id="w"></div>' }));
     await page.goto('/blank.html');
     await page.addScriptTag({ url: '/dist/corbado.js' });
     const messages = await page.evaluate(async () => {

@@ -16,7 +16,7 @@ export function mapWebAuthnError(error: unknown): CorbadoError {
 export async function createPasskey(optionsJson: string, signal?: AbortSignal): Promise<string> {
   const options = JSON.parse(optionsJson) as Parameters<typeof create>[0];
   try {
-    return JSON.stringify(await create({ ...options, signal }));
+    return JSON.stringify(await create(signal ? { ...options, signal } : options));
   } catch (error) {
     throw mapWebAuthnError(error);
   }
@@ -26,7 +26,9 @@ export async function createPasskey(optionsJson: string, signal?: AbortSignal): 
 export async function getPasskey(optionsJson: string, conditional = false, signal?: AbortSignal): Promise<string> {
   const options = JSON.parse(optionsJson) as Parameters<typeof get>[0];
   try {
-    const request = conditional ? { ...options, mediation: 'conditional' as CredentialMediationRequirement, signal } : { ...options, signal };
+    const request: Parameters<typeof get>[0] = { ...options };
+    if (conditional) request.mediation = 'conditional';
+    if (signal) request.signal = signal;
     return JSON.stringify(await get(request));
   } catch (error) {
     throw mapWebAuthnError(error);

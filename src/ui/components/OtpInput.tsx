@@ -20,10 +20,11 @@ export function OtpInput({ onComplete, error, errorKey, disabled }: Props) {
   const inputs = useRef<(HTMLInputElement | null)[]>([]);
   const focus = (index: number) => inputs.current[Math.max(0, Math.min(OTP_LENGTH - 1, index))]?.focus();
 
+  useEffect(() => setCells(empty()), [error, errorKey]);
+  // a disabled cell cannot take the focus: refocus once the submit that brought the error is over
   useEffect(() => {
-    setCells(empty());
-    focus(0);
-  }, [error, errorKey]);
+    if (!disabled) focus(0);
+  }, [error, errorKey, disabled]);
 
   const fill = (from: number, text: string) => {
     const accepted = acceptCodeInput(text);
