@@ -6,7 +6,6 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
   type AuthenticationResponseJSON,
-  type AuthenticatorTransportFuture,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { ProjectConfig } from '../config/projectConfig.ts';
@@ -165,7 +164,7 @@ export async function verifyAuthentication(
         id: credential.credentialId,
         publicKey: new Uint8Array(credential.publicKey),
         counter: credential.signCount,
-        transports: credential.transports as AuthenticatorTransportFuture[],
+        transports: credential.transports,
       },
     });
     if (!result.verified) return undefined;
