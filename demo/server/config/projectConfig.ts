@@ -173,7 +173,8 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
   allowedOrigins.forEach((origin, i) => {
     if (!isOrigin(origin)) issues.push({ field: `allowedOrigins[${i}]`, message: 'must be an origin like https://example.com' });
   });
-  const emailLinkUrl = expand(partial.emailLinkUrl ?? `${DEMO_ORIGIN_PLACEHOLDER}/`, demoOrigin);
+  // by default the link opens the demo's combined view for this project
+  const emailLinkUrl = expand(partial.emailLinkUrl ?? `${DEMO_ORIGIN_PLACEHOLDER}/?project=${id}`, demoOrigin);
   if (!isHttpUrl(emailLinkUrl)) issues.push({ field: 'emailLinkUrl', message: 'must be an http(s) URL' });
   const cookie = partial.shortSessionCookie ?? {};
   if (issues.length > 0) throw ApiError.invalidRequest('The project configuration is invalid', issues);

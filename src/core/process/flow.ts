@@ -192,8 +192,10 @@ export class Flow {
         this.#adopt(link.process.id, link.process.expires, link.process.frontendApiUrl ?? '');
       }
       this.#apply(response, { keepScreen: true });
+      // the link's verdict: an error stays on this screen, anything else moves on
       const block = this.$block.get();
-      if (block?.type === 'email-verify' && !block.data.error) this.$screen.set('email-link-sent');
+      if (!block || block.type === 'completed' || (block.type === 'email-verify' && block.data.error)) return;
+      this.$screen.set(initialScreen(block.type, verificationMethodOf(block)));
     });
   }
 

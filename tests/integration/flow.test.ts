@@ -1,0 +1,159 @@
+// @vitest-environment happy-dom
+// @vitest-environment-options { "url": "http://localhost:5199/" }
+// The real core (API client, flow, session) against the real local Frontend API over HTTP.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startApi, type RunningApi } from '../../demo/server/app';
+import { CorbadoApp } from '../../src/core/app';
+import { readStoredProcess, writeStoredProcess } from '../../src/core/storage';
+
+let api: RunningApi;
+let folder: string;
+const apps: CorbadoApp[] = [];
+
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'corbado-flow-'));
+  api = await startApi({
+    port: 0,
+    databasePath: join(folder, 'db.sqlite'),
+    demoOrigin: 'http://localhost:5199',
+    seedFile: join(process.cwd(), 'demo/server/projects.json'),
+    logger: { info() {}, error() {} },
+  });
+});
+afterAll(async () => {
+  apps.forEach((app) => app.dispose());
+  await api.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+beforeEach(() => {
+  localStorage.clear();
+  window.history.replaceState(null, '', '/');
+});
+
+/** A widget as a page load creates it: load() starts the session and the process. */
+async function pageLoad(projectId = 'pro-1'): Promise<CorbadoApp> {
+  const app = new CorbadoApp({ projectId, frontendApiUrl: api.url, autoDetectLanguage: false }, window);
+  apps.push(app);
+  app.start();
+  await app.flow.start();
+  return app;
+}
+
+async function outboxCode(to: string): Promise<string> {
+  const messages = (await (await fetch(`${api.url}/_dev/messages?to=${encodeURIComponent(to)}`)).json()) as { code: string }[];
+  return messages[0]!.code;
+}
+
+describe('start-up against the real server', () => {
+  it('a fresh visitor gets a new process, stored with its expiry, on log-in', async () => {
+    const app = await pageLoad();
+    expect(app.flow.$initState.get()).toBe(2);
+    expect(app.flow.$block.get()?.type).toBe('login-init');
+    expect(app.flow.$appName.get()).not.toBe('');
+    const stored = readStoredProcess('pro-1')!;
+    expect(stored.expiresAt).toBeGreaterThan(Date.now() / 1000);
+    expect(stored.frontendApiUrl).toBe(api.url);
+  });
+
+  it('the hash picks the preferred block', async () => {
+    window.history.replaceState(null, '', '/#register');
+    const app = await pageLoad();
+    expect(app.flow.$block.get()?.type).toBe('signup-init');
+  });
+
+  it('a stored process in the middle of a flow is resumed after a reload', async () => {
+    const first = await pageLoad();
+    first.flow.switchToAlternative('signup-init');
+    await first.flow.submitSignup({ fullName: 'Ada', email: `resume-${Date.now()}@example.com` });
+    expect(first.flow.$block.get()?.type).toBe('email-verify');
+    const id = readStoredProcess('pro-1')!.id;
+    window.history.replaceState(null, '', '/#email-verify');
+    const second = await pageLoad();
+    expect(second.flow.$block.get()?.type).toBe('email-verify');
+    expect(second.flow.$screen.get()).toBe('email-otp-verification');
+    expect(readStoredProcess('pro-1')!.id).toBe(id);
+  });
+
+  it('an expired stored process is not used', async () => {
+    writeStoredProcess('pro-1', { id: 'expired-token', expiresAt: Math.floor(Date.now() / 1000) - 1, frontendApiUrl: api.url });
+    await pageLoad();
+    expect(readStoredProcess('pro-1')!.id).not.toBe('expired-token');
+  });
+
+  it('a stored process the server does not know is replaced by a new one', async () => {
+    writeStoredProcess('pro-1', { id: 'unknown-token', expiresAt: Math.floor(Date.now() / 1000) + 600, frontendApiUrl: api.url });
+    const app = await pageLoad();
+    expect(app.flow.$initState.get()).toBe(2);
+    expect(readStoredProcess('pro-1')!.id).not.toBe('unknown-token');
+  });
+
+  it('an initial stored process is shown at once and replaced in the background', async () => {
+    await pageLoad();
+    const first = readStoredProcess('pro-1')!.id;
+    const app = await pageLoad();
+    expect(app.flow.$block.get()?.type).toBe('login-init');
+    await expect.poll(() => readStoredProcess('pro-1')!.id).not.toBe(first);
+  });
+
+  it('an unknown project fails the start-up: init state 1', async () => {
+    const app = await pageLoad('pro-424242');
+    expect(app.flow.$initState.get()).toBe(1);
+  });
+});
+
+describe('actions against the real server', () => {
+  it('signs up with an e-mail code: completion clears the process and stores both session tokens', async () => {
+    const app = await pageLoad();
+    const completions: string[] = [];
+    app.flow.onComplete(({ authType }) => completions.push(authType));
+    app.flow.switchToAlternative('signup-init');
+    const email = `flow-${Date.now()}@example.com`;
+    await app.flow.submitSignup({ fullName: 'Ada Lovelace', email });
+    await app.flow.submitCode('000000');
+    expect(app.flow.$block.get()?.data.error).toMatchObject({ code: 'invalid_challenge_solution_email-otp' });
+    await app.flow.submitCode(await outboxCode(email));
+    expect(app.flow.$block.get()?.type).toBe('completed');
+    expect(completions).toEqual(['signup']);
+    expect(readStoredProcess('pro-1')).toBeUndefined();
+    expect(localStorage.getItem('cbo_long_session')).toBeTruthy();
+    expect(app.session.$user.get()).toMatchObject({ email, name: 'Ada Lovelace' });
+    expect(app.session.$authState.get()).toBe(1);
+  });
+
+  it('an unchanged identifier returns to the code screen without a call; a changed one sends a new code', async () => {
+    const app = await pageLoad();
+    app.flow.switchToAlternative('signup-init');
+    const email = `edit-${Date.now()}@example.com`;
+    await app.flow.submitSignup({ fullName: 'Ada', email });
+    app.flow.setScreen('edit-email');
+    expect(await app.flow.updateIdentifier('email', email)).toBeUndefined();
+    expect(app.flow.$screen.get()).toBe('email-otp-verification');
+    const changed = `edited-${Date.now()}@example.com`;
+    app.flow.setScreen('edit-email');
+    expect(await app.flow.updateIdentifier('email', changed)).toBeUndefined();
+    expect(app.flow.$block.get()?.data.identifier).toBe(changed);
+    expect(await outboxCode(changed)).toMatch(/^\d{6}$/);
+  });
+
+  it('abort resets the process: a new one is stored and the entered data is gone', async () => {
+    const app = await pageLoad();
+    app.flow.switchToAlternative('signup-init');
+    await app.flow.submitSignup({ fullName: 'Ada', email: `abort-${Date.now()}@example.com` });
+    const before = readStoredProcess('pro-1')!.id;
+    await app.flow.abort('signup-init');
+    expect(readStoredProcess('pro-1')!.id).not.toBe(before);
+    expect(app.flow.$block.get()?.type).toBe('signup-init');
+  });
+
+  it('a lost process is re-initialised and the error is shown on the new block', async () => {
+    const app = await pageLoad();
+    app.api.processId = 'gone';
+    await app.flow.submitLogin('someone@example.com', false);
+    expect(app.flow.$error.get()?.kind).toBe('processNotFound');
+    expect(app.flow.$block.get()?.type).toBe('login-init');
+    expect(readStoredProcess('pro-1')!.id).not.toBe('gone');
+  });
+});
