@@ -17,7 +17,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
   options.frontendApiUrl = `http://127.0.0.1:${(down.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((resolve) => down.close(() => resolve())));
+// left open (but unreferenced) so requests still in flight when the file ends get their 503, not a refusal
+afterAll(() => {
+  down.unref();
+});
 
 function host(): HTMLElement {
   const element = document.createElement('div');
