@@ -1,8 +1,20 @@
 // The demo host page: loads the widget for ?project=pro-N (pro-1 by default) against the local
 // Frontend API, mounts the page's view, and shows the host's view of the session outside the widget.
+// The project is remembered for the tab, because a social sign-in returns to the page without the query.
 (function () {
   const params = new URLSearchParams(window.location.search);
-  const projectId = params.get('project') || 'pro-1';
+  const PROJECT_KEY = 'demo-project';
+
+  function rememberedProject(given) {
+    try {
+      if (given) window.sessionStorage.setItem(PROJECT_KEY, given);
+      return given || window.sessionStorage.getItem(PROJECT_KEY);
+    } catch {
+      return given; // storage blocked: only the query counts
+    }
+  }
+
+  const projectId = rememberedProject(params.get('project')) || 'pro-1';
   const config = window.DEMO_CONFIG || {};
   const view = document.body.dataset.view;
   const events = document.getElementById('host-events');

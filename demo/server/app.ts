@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Account } from './account/Account.ts';
+import type { SocialProvider } from './config/projectConfig.ts';
 import { DEFAULT_SEED_FILE, loadSeedProjects } from './config/seedProjects.ts';
 import { FlowEngine } from './flow/FlowEngine.ts';
 import { ApiError } from './http/ApiError.ts';
@@ -19,6 +20,8 @@ import { newId } from './randomValues.ts';
 import { Messenger, type Logger, type SmtpSettings } from './senders/Messenger.ts';
 import { Sessions } from './session/Sessions.ts';
 import { TokenSigner } from './session/TokenSigner.ts';
+import { ProviderClient, socialSettings, type ProviderSettings } from './social/providerClient.ts';
+import { registerOAuthSimulator } from './social/simulator.ts';
 import { Store } from './store/Store.ts';
 
 export interface ApiOptions {
@@ -33,6 +36,15 @@ export interface ApiOptions {
   /** projects file (default demo/server/projects.json) */
   seedFile?: string | URL;
   logger?: Logger;
+  /**
+   * Social sign-in providers: endpoints and client credentials per provider. Unset fields keep the
+   * defaults, which point at the local simulator (see socialOverridesFromEnv for the environment).
+   */
+  socialProviders?: Partial<Record<SocialProvider, Partial<ProviderSettings>>>;
+  /** serve the OAuth simulator under /_dev/oauth/ (default true) */
+  oauthSimulator?: boolean;
+  /** the client secret the simulator expects (default SIMULATOR_CLIENT_SECRET) */
+  simulatorClientSecret?: string;
 }
 
 export interface Api {
@@ -59,7 +71,8 @@ export function createApi(options: ApiOptions): Api {
   const secretKey = store.keys.secret('verification-hmac', () => randomBytes(32).toString('hex'), now());
   const messenger = new Messenger(store, log, options.smtp);
   const sessions = new Sessions(store, signer);
-  const engine = new FlowEngine({ store, messenger, sessions, now, secretKey });
+  const social = new ProviderClient(socialSettings(options.socialProviders));
+  const engine = new FlowEngine({ store, messenger, sessions, now, secretKey, social, log });
   const account = new Account({ store, sessions, now });
   const resolve = requestResolver(store, sessions, now, publicUrl);
 
@@ -74,6 +87,9 @@ export function createApi(options: ApiOptions): Api {
   registerAuthRoutes(app, engine, resolve);
   registerMeRoutes(app, account, resolve);
   registerDevRoutes(app, store, demoOrigin, now);
+  if (options.oauthSimulator !== false) {
+    registerOAuthSimulator(app, { now, ...(options.simulatorClientSecret ? { clientSecret: options.simulatorClientSecret } : {}) });
+  }
 
   app.notFound((c) => errorResponse(c, ApiError.notFound(`No route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
   app.onError((error, c) => {

@@ -2,6 +2,7 @@
 // (see README.md).
 import { startApi } from './app.ts';
 import type { SmtpSettings } from './senders/Messenger.ts';
+import { socialOverridesFromEnv } from './social/providerClient.ts';
 
 function smtpFromEnv(env: NodeJS.ProcessEnv): SmtpSettings | undefined {
   if (env.SMTP_URL) return { url: env.SMTP_URL, ...(env.SMTP_FROM ? { from: env.SMTP_FROM } : {}) };
@@ -29,6 +30,9 @@ const api = await startApi({
   ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}),
   demoOrigin: process.env.DEMO_ORIGIN ?? 'http://localhost:5173',
   ...(smtp ? { smtp } : {}),
+  socialProviders: socialOverridesFromEnv(process.env),
+  oauthSimulator: process.env.OAUTH_SIMULATOR !== 'off',
+  ...(process.env.OAUTH_SIMULATOR_CLIENT_SECRET ? { simulatorClientSecret: process.env.OAUTH_SIMULATOR_CLIENT_SECRET } : {}),
 });
 console.info(`Frontend API listening on ${api.url} (dev outbox: ${api.url}/_dev/)`);
 

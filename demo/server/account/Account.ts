@@ -34,7 +34,12 @@ export class Account {
       id: user.id,
       fullName: user.fullName,
       identifiers: this.deps.store.users.listIdentifiers(user.id).map((i) => ({ id: i.id, value: i.value, type: i.type, status: i.status })),
-      socialAccounts: [],
+      socialAccounts: this.deps.store.socialAccounts.listByUser(user.id).map((a) => ({
+        providerType: a.provider,
+        identifierValue: a.email,
+        avatarUrl: a.avatarUrl,
+        fullName: a.fullName,
+      })),
     };
   }
 

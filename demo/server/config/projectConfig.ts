@@ -169,6 +169,10 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
     issues.push({ field: 'identifiers', message: 'at least one identifier must be a login identifier' });
   }
 
+  if ((partial.socialProviders ?? []).length > 0 && !identifiers.email.enabled) {
+    issues.push({ field: 'socialProviders', message: 'need the email identifier: social sign-in creates users by their e-mail address' });
+  }
+
   const allowedOrigins = (partial.allowedOrigins ?? [DEMO_ORIGIN_PLACEHOLDER]).map((o) => expand(o, demoOrigin));
   allowedOrigins.forEach((origin, i) => {
     if (!isOrigin(origin)) issues.push({ field: `allowedOrigins[${i}]`, message: 'must be an origin like https://example.com' });

@@ -2,12 +2,13 @@
 // process state, sends codes and links when a verify block is entered, creates the user when the
 // process completes and hands out sessions when the completed block is delivered.
 import { randomBytes } from 'node:crypto';
-import type { IdentifierType, ProjectConfig, VerificationMethod } from '../config/projectConfig.ts';
+import type { IdentifierType, ProjectConfig, SocialProvider, VerificationMethod } from '../config/projectConfig.ts';
 import { ApiError } from '../http/ApiError.ts';
 import { equalHex, hmacHex, newId, newOtpCode, newSecretToken, sha256Hex } from '../randomValues.ts';
 import { linkEmail, otpEmail, otpSms } from '../senders/messageTexts.ts';
-import type { Messenger } from '../senders/Messenger.ts';
+import type { Logger, Messenger } from '../senders/Messenger.ts';
 import type { Sessions } from '../session/Sessions.ts';
+import { CALLBACK_PATH, ProviderError, type ProviderClient, type SocialProfile } from '../social/providerClient.ts';
 import type { ProcessRecord } from '../store/ProcessesRepo.ts';
 import type { Store } from '../store/Store.ts';
 import {
@@ -47,12 +48,22 @@ import {
   verifyAuthentication,
   verifyRegistration,
 } from './passkeyCeremonies.ts';
-import { initialState, verifyTypeOf, type AuthType, type ProcessState, type VerifiableType } from './processState.ts';
+import {
+  initialState,
+  verifyTypeOf,
+  type AuthType,
+  type ProcessState,
+  type SocialIdentity,
+  type SocialRoundTrip,
+  type VerifiableType,
+} from './processState.ts';
 import { requestError, type RequestError } from './requestErrors.ts';
 
 export const SECRET_LIFETIME_MS = 10 * 60_000;
 export const MAX_CODE_ATTEMPTS = 5;
 const FULL_NAME_MAX = 100;
+/** how long a provider round trip may take (the OAuth state's lifetime) */
+export const SOCIAL_STATE_LIFETIME_MS = 15 * 60_000;
 
 export interface FlowDeps {
   store: Store;
@@ -61,7 +72,13 @@ export interface FlowDeps {
   now: () => number;
   /** HMAC key for one-time codes and link tokens */
   secretKey: string;
+  /** OAuth providers (the local simulator unless configured otherwise) */
+  social: ProviderClient;
+  log?: Logger;
 }
+
+/** The provider callback ends in a redirect back to the app, or in an error page (400). */
+export type SocialCallbackOutcome = { redirect: string } | { page: { title: string; message: string; backUrl?: string } };
 
 /** One process call: the project, the process and what the request tells about its origin. */
 export interface FlowCall {
@@ -196,6 +213,8 @@ export class FlowEngine {
       s.authType = 'signup';
       s.block = 'signup-init';
       s.identifiers = {};
+      s.social = null;
+      s.socialAccount = null;
       const identifierErrors: Partial<Record<IdentifierType, RequestError>> = {};
       for (const type of signupTypes) {
         const raw = (given.get(type) ?? '').trim();
@@ -350,6 +369,8 @@ export class FlowEngine {
       const { project } = call;
       s.authType = 'login';
       s.block = 'login-init';
+      s.social = null;
+      s.socialAccount = null;
       s.loginValue = body.identifierValue;
       s.loginIsPhone = body.isPhone;
       const raw = body.identifierValue.trim();
@@ -501,11 +522,229 @@ export class FlowEngine {
     });
   }
 
-  /** Social sign-in is not available offline: the init block answers with data.error. */
-  socialUnavailable(call: FlowCall, error: RequestError): FlowOutcome {
+  // ---------------------------------------------------------------- social sign-in
+
+  /** Starts a provider round trip: the init block answers socialData.status=started with the provider's URL. */
+  socialStart(call: FlowCall, body: { providerType: SocialProvider; redirectUrl: string; authType: AuthType }): FlowOutcome {
+    const redirectUrl = this.checkRedirectUrl(call.project, body.redirectUrl);
     return this.act(call, (s) => {
-      if (s.block === 'signup-init' || s.block === 'login-init') return this.respond(call, { dataError: error });
-      return this.respond(call, { error });
+      if (s.block !== 'signup-init' && s.block !== 'login-init') return this.respond(call, { error: this.error(call, 'unexpected_step') });
+      const { project } = call;
+      const now = this.now();
+      s.authType = body.authType === 'signup' && project.publicSignup ? 'signup' : 'login';
+      s.block = s.authType === 'signup' ? 'signup-init' : 'login-init';
+      s.social = null;
+      s.socialAccount = null;
+      this.deps.store.oauthStates.revokeForProcess(call.process.id, now);
+      if (!project.socialProviders.includes(body.providerType)) {
+        this.save(call);
+        return this.respond(call, this.socialError(call, 'social_provider_not_enabled'));
+      }
+      const state = newSecretToken();
+      const stateHash = sha256Hex(state);
+      this.deps.store.oauthStates.insert({
+        stateHash,
+        processId: call.process.id,
+        provider: body.providerType,
+        createdAt: now,
+        expiresAt: Math.min(now + SOCIAL_STATE_LIFETIME_MS, call.process.expiresAt),
+      });
+      s.social = {
+        provider: body.providerType,
+        redirectUrl,
+        authType: s.authType,
+        stateHash,
+        apiBase: call.frontendApiUrl,
+        status: 'started',
+        startedAt: now,
+      };
+      this.save(call);
+      const oauthUrl = this.deps.social.authorizationUrl(body.providerType, {
+        apiBase: call.frontendApiUrl,
+        projectId: project.id,
+        redirectUri: call.frontendApiUrl + CALLBACK_PATH,
+        state,
+      });
+      return this.respond(call, { oauthUrl });
+    });
+  }
+
+  /**
+   * The provider sent the browser back (a plain navigation: no project or process header). The state
+   * leads to the process; the code is exchanged at the provider and the profile kept in the process.
+   */
+  async socialCallback(query: { state?: string; code?: string; error?: string }): Promise<SocialCallbackOutcome> {
+    const invalid = (message: string, backUrl?: string): SocialCallbackOutcome => ({
+      page: { title: 'This sign-in cannot continue', message, ...(backUrl ? { backUrl } : {}) },
+    });
+    if (!query.state) return invalid('The answer from the sign-in provider has no state parameter.');
+    const now = this.now();
+    const stored = query.state.length <= 512 ? this.deps.store.oauthStates.consume(sha256Hex(query.state), now) : undefined;
+    if (!stored) return invalid('This sign-in is unknown, has expired or was already completed. Please start it again.');
+    const record = this.deps.store.processes.get(stored.processId);
+    const project = record ? this.deps.store.projects.get(record.projectId) : undefined;
+    const trip = record?.state.social;
+    if (!record || !project || !trip || trip.stateHash !== stored.stateHash || trip.status !== 'started') {
+      return invalid('This sign-in is no longer in progress. Please start it again.');
+    }
+    const s = record.state;
+    if (record.endedAt !== null || record.expiresAt <= now || s.deliveredAt !== null || (s.block !== 'signup-init' && s.block !== 'login-init')) {
+      return invalid('This sign-in has expired. Please start it again.', trip.redirectUrl);
+    }
+    // processToken is only needed to send e-mail links, which a social sign-in never does
+    const call: FlowCall = { project, process: record, processToken: '', frontendApiUrl: trip.apiBase, userAgent: undefined };
+    const back = { redirect: trip.redirectUrl };
+    const end = (update: Partial<SocialRoundTrip>): SocialCallbackOutcome => {
+      const current = call.process.state;
+      current.social = { ...trip, ...update };
+      this.save(call);
+      return back;
+    };
+    if (query.error) return end({ status: 'failed', errorCode: query.error === 'access_denied' ? 'social_login_cancelled' : 'social_login_failed' });
+    if (!query.code || query.code.length > 2048) return end({ status: 'failed', errorCode: 'social_login_failed' });
+
+    let profile: SocialProfile | undefined;
+    try {
+      profile = await this.deps.social.signIn(trip.provider, {
+        apiBase: trip.apiBase,
+        projectId: project.id,
+        code: query.code,
+        redirectUri: trip.apiBase + CALLBACK_PATH,
+      });
+    } catch (error) {
+      // whatever went wrong (network, provider, configuration), the browser gets an in-band error
+      const detail = error instanceof ProviderError ? error.message : error;
+      this.deps.log?.error(`social sign-in with ${trip.provider} failed for process ${record.id}`, detail);
+    }
+    // another start on this process meanwhile wins; this answer is dropped
+    const fresh = this.reload(call);
+    if (!fresh || fresh.social?.stateHash !== trip.stateHash || fresh.social.status !== 'started' || fresh.deliveredAt !== null) return back;
+    if (!profile) return end({ status: 'failed', errorCode: 'social_login_failed' });
+    const email = canonicalIdentifier('email', profile.email);
+    if (!email) return end({ status: 'failed', errorCode: 'social_login_failed' });
+    if (!profile.emailVerified) return end({ status: 'failed', errorCode: 'social_email_not_verified' });
+    const identity: SocialIdentity = {
+      provider: trip.provider,
+      subject: profile.subject,
+      email,
+      fullName: profile.fullName.slice(0, FULL_NAME_MAX),
+      avatarUrl: profile.avatarUrl,
+    };
+    return end({ status: 'finished', identity });
+  }
+
+  /**
+   * After the round trip: the known provider account logs in, a verified e-mail address of an existing
+   * user gets the provider account linked and logs in, anything else signs up. Then the usual next steps.
+   */
+  socialFinish(call: FlowCall): FlowOutcome {
+    return this.act(call, (s) => {
+      const isInit = s.block === 'signup-init' || s.block === 'login-init';
+      const identity = s.social?.status === 'finished' ? s.social.identity : undefined;
+      if (!isInit || !identity) {
+        const error = this.error(call, 'unexpected_step');
+        return this.respond(call, isInit ? { dataError: error } : { error });
+      }
+      const { project } = call;
+      const { store } = this.deps;
+      s.social = null; // the profile is used once
+      s.passkey = 'undecided';
+      s.passkeyAcknowledged = false;
+      s.passkeyOperation = null;
+      s.pendingCredential = null;
+      const refuse = (code: string): FlowOutcome => {
+        s.socialAccount = null;
+        this.save(call);
+        return this.respond(call, this.socialError(call, code));
+      };
+      let userId = store.socialAccounts.find(project.id, identity.provider, identity.subject)?.userId;
+      if (!userId) {
+        const byEmail = store.users.findIdentifier(project.id, 'email', normalizedIdentifier('email', identity.email));
+        // linking to an address nobody has proven to own would hand that account to the provider's user
+        if (byEmail && byEmail.status !== 'verified') return refuse('social_account_conflict');
+        userId = byEmail?.userId;
+      }
+      s.socialAccount = identity;
+      if (userId) {
+        s.authType = 'login';
+        s.block = 'login-init';
+        this.loadUser(s, userId, this.socialOrig(project, userId, identity));
+        return this.respond(call, this.advance(call));
+      }
+      if (!project.publicSignup) {
+        s.authType = 'login';
+        s.block = 'login-init';
+        return refuse('social_signup_disabled');
+      }
+      s.authType = 'signup';
+      s.block = 'signup-init';
+      s.userId = null;
+      s.userHandle = null;
+      s.orig = null;
+      // the provider has verified the address
+      s.identifiers = { email: { value: identity.email, verified: true } };
+      s.fullName = identity.fullName;
+      return this.respond(call, this.advance(call));
+    });
+  }
+
+  /**
+   * A social sign-in error on an init block: data.error (CONTRACT §8: the client then skips finish) and
+   * the same error as blockBody.error, which is what the client shows as a popup.
+   */
+  private socialError(call: FlowCall, code: string): BlockExtras {
+    const error = this.error(call, code);
+    return { dataError: error, error };
+  }
+
+  /** The redirect URL of a social start: an http(s) URL on one of the project's origins; 400 otherwise. */
+  private checkRedirectUrl(project: ProjectConfig, raw: string): string {
+    let url: URL | undefined;
+    try {
+      url = new URL(raw);
+    } catch {
+      url = undefined;
+    }
+    const fine = url && (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+    if (!url || !fine || !project.allowedOrigins.includes(url.origin)) {
+      throw ApiError.invalidRequest('The redirectUrl is not allowed', [
+        { field: 'redirectUrl', message: "must be an http(s) URL on one of the project's allowed origins" },
+      ]);
+    }
+    return url.href;
+  }
+
+  /** The identifier a social log-in counts as (JWT `orig`): the provider's address if the user has it. */
+  private socialOrig(project: ProjectConfig, userId: string, identity: SocialIdentity): { type: IdentifierType; value: string } {
+    const identifiers = this.deps.store.users.listIdentifiers(userId);
+    const email = normalizedIdentifier('email', identity.email);
+    const chosen =
+      identifiers.find((i) => i.type === 'email' && i.normalized === email) ??
+      identifiers.find((i) => project.identifiers[i.type].enabled && project.identifiers[i.type].loginIdentifier) ??
+      identifiers[0];
+    return chosen ? { type: chosen.type, value: chosen.value } : { type: 'email', value: identity.email };
+  }
+
+  /** Links (or refreshes) the provider account of a social sign-in to the user; inside the completion. */
+  private linkSocialAccount(project: ProjectConfig, userId: string, account: SocialIdentity): void {
+    const { store } = this.deps;
+    const now = this.now();
+    const existing = store.socialAccounts.find(project.id, account.provider, account.subject);
+    if (existing) {
+      if (existing.userId === userId) store.socialAccounts.recordUse(existing.id, account, now);
+      return;
+    }
+    store.socialAccounts.insert({
+      id: newId('soc'),
+      projectId: project.id,
+      userId,
+      provider: account.provider,
+      subject: account.subject,
+      email: account.email,
+      fullName: account.fullName,
+      avatarUrl: account.avatarUrl,
+      createdAt: now,
+      lastUsedAt: now,
     });
   }
 
@@ -592,7 +831,15 @@ export class FlowEngine {
       s.conditionalChallenge = randomBytes(32).toString('base64url');
       this.save(call);
     }
-    return { response: this.wrap(call, currentBlock(this.ctx(call), extras)) };
+    const failedSocial = (s.block === 'login-init' || s.block === 'signup-init') && s.social?.status === 'failed' ? s.social : undefined;
+    if (failedSocial) extras = { ...this.socialError(call, failedSocial.errorCode ?? 'social_login_failed'), ...extras };
+    const response = this.wrap(call, currentBlock(this.ctx(call), extras));
+    if (failedSocial) {
+      // shown once; a reload afterwards starts from a fresh (initial) process
+      s.social = null;
+      this.save(call);
+    }
+    return { response };
   }
 
   private deliverCompleted(call: FlowCall): FlowOutcome {
@@ -690,6 +937,17 @@ export class FlowEngine {
       const taken = entered.filter((t) =>
         store.users.findIdentifier(project.id, t, normalizedIdentifier(t, s.identifiers[t]!.value)),
       );
+      const social = s.socialAccount;
+      if (social && (taken.length > 0 || store.socialAccounts.find(project.id, social.provider, social.subject))) {
+        // taken meanwhile (another tab or sign-up): start over rather than join someone else's account
+        s.block = 'signup-init';
+        s.passkey = 'undecided';
+        s.pendingCredential = null;
+        s.identifiers = {};
+        s.fullName = '';
+        s.socialAccount = null;
+        return this.socialError(call, 'social_account_conflict');
+      }
       if (taken.length > 0) {
         // Someone else registered the identifier meanwhile: back to the start with the values kept.
         s.block = 'signup-init';
@@ -722,6 +980,8 @@ export class FlowEngine {
         this.insertCredential(project, userId, userHandle, pending);
       }
       s.pendingCredential = null;
+      if (social) this.linkSocialAccount(project, userId, social);
+      s.socialAccount = null;
       s.userId = userId;
       s.userHandle = userHandle;
       s.orig = primaryIdentifier(s, project) ?? null;
@@ -733,6 +993,10 @@ export class FlowEngine {
   private confirmLogin(call: FlowCall): undefined {
     const s = call.process.state;
     if (!s.userId) return undefined;
+    if (s.socialAccount) {
+      this.linkSocialAccount(call.project, s.userId, s.socialAccount);
+      s.socialAccount = null;
+    }
     for (const identifier of this.deps.store.users.listIdentifiers(s.userId)) {
       const entered = s.identifiers[identifier.type];
       if (identifier.status === 'pending' && entered?.verified && entered.value === identifier.value) {

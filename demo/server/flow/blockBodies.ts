@@ -46,6 +46,8 @@ export interface BlockExtras {
   collectValue?: string;
   /** passkey-append / passkey-verify data.challenge from a .../start call */
   challenge?: string;
+  /** signup-init / login-init socialData.oauthUrl from social/verify/start */
+  oauthUrl?: string;
   continueOnOtherDevice?: BlockBody['continueOnOtherDevice'];
 }
 
@@ -64,8 +66,13 @@ function withError<T extends BlockBody>(body: T, extras: BlockExtras): T {
   return body;
 }
 
-function socialData(project: ProjectConfig): Record<string, unknown> {
-  return { providers: project.socialProviders, status: 'initial' };
+/**
+ * socialData of the init blocks. A failed round trip reads as finished (with data.error), so the client
+ * keeps the process and shows the error instead of replacing an "initial" process.
+ */
+function socialData(project: ProjectConfig, state: ProcessState, oauthUrl?: string): Record<string, unknown> {
+  const status = !state.social ? 'initial' : state.social.status === 'started' ? 'started' : 'finished';
+  return { providers: project.socialProviders, status, ...(oauthUrl && status === 'started' ? { oauthUrl } : {}) };
 }
 
 export function signupInitBlock(ctx: RenderContext, extras: BlockExtras = {}, withAlternatives = true): BlockBody {
@@ -79,7 +86,7 @@ export function signupInitBlock(ctx: RenderContext, extras: BlockExtras = {}, wi
         ...(extras.identifierErrors?.[type] ? { error: extras.identifierErrors[type] } : {}),
       }),
     ),
-    socialData: socialData(project),
+    socialData: socialData(project, state, extras.oauthUrl),
   };
   if (project.fullNameRequired) {
     data.fullName = { fullName: state.fullName, ...(extras.fullNameError ? { error: extras.fullNameError } : {}) };
@@ -111,7 +118,7 @@ export function loginInitBlock(ctx: RenderContext, extras: BlockExtras = {}, wit
     isEmailAvailable: project.identifiers.email.enabled && project.identifiers.email.loginIdentifier,
     isUsernameAvailable: project.identifiers.username.enabled && project.identifiers.username.loginIdentifier,
     isPhoneAvailable: project.identifiers.phone.enabled && project.identifiers.phone.loginIdentifier,
-    socialData: socialData(project),
+    socialData: socialData(project, state, extras.oauthUrl),
   };
   if (state.conditionalChallenge) data.conditionalUIChallenge = conditionalUIChallenge(project, state.conditionalChallenge);
   if (extras.fieldError) data.fieldError = extras.fieldError;

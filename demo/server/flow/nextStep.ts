@@ -41,11 +41,15 @@ export function pendingVerifications(state: ProcessState, project: ProjectConfig
   });
 }
 
-/** Required identifiers collected after sign-up that are still missing: username first, then phone. */
+/**
+ * Required identifiers collected after sign-up that are still missing: username first, then phone.
+ * A social sign-up brings only the e-mail address, so it also collects those normally asked at sign-up.
+ */
 export function missingFields(state: ProcessState, project: ProjectConfig): ('username' | 'phone')[] {
+  const social = !!state.socialAccount;
   return (['username', 'phone'] as const).filter((type) => {
     const cfg = project.identifiers[type];
-    return cfg.enabled && cfg.required && cfg.collectAt === 'later' && !state.identifiers[type]?.value;
+    return cfg.enabled && cfg.required && (cfg.collectAt === 'later' || social) && !state.identifiers[type]?.value;
   });
 }
 
@@ -76,10 +80,12 @@ export function nextLoginStep(state: ProcessState, project: ProjectConfig, userH
 
 /**
  * Whether passkey-append offers "Maybe later" (a `completed` alternative). In sign-up only after the
- * user verified an identifier they can log in with; otherwise the passkey would be their only way back in.
+ * user verified an identifier they can log in with, or signed in with a provider; otherwise the passkey
+ * would be their only way back in.
  */
 export function passkeyAppendSkippable(state: ProcessState, project: ProjectConfig): boolean {
-  if (state.authType === 'login') return true;
+  // the provider account is a way back in, so a passkey is optional after a social sign-in
+  if (state.authType === 'login' || state.socialAccount) return true;
   if (project.passkeyAppend !== 'after-verification') return false;
   return VERIFIABLE_TYPES.some((type) => state.identifiers[type]?.verified && project.identifiers[type].loginIdentifier);
 }

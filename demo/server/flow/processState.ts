@@ -1,5 +1,5 @@
 // The server-side state of one auth process, kept as JSON in the processes table.
-import type { IdentifierType } from '../config/projectConfig.ts';
+import type { IdentifierType, SocialProvider } from '../config/projectConfig.ts';
 
 export type AuthType = 'signup' | 'login';
 export type VerifiableType = 'email' | 'phone';
@@ -43,6 +43,33 @@ export interface PasskeyOperation {
   ceremonyType: 'local' | 'cda' | 'security-key';
 }
 
+/** The provider account a social sign-in proved; linked to the user when the process completes. */
+export interface SocialIdentity {
+  provider: SocialProvider;
+  subject: string;
+  email: string;
+  fullName: string;
+  avatarUrl: string;
+}
+
+/** One social sign-in round trip: started by social/verify/start, ended by the provider's callback. */
+export interface SocialRoundTrip {
+  provider: SocialProvider;
+  /** the page the browser returns to after the callback */
+  redirectUrl: string;
+  authType: AuthType;
+  /** sha256 of the OAuth state (the state itself is only in the provider URL) */
+  stateHash: string;
+  /** the API base URL at start: the callback's redirect_uri and the provider endpoints derive from it */
+  apiBase: string;
+  status: 'started' | 'finished' | 'failed';
+  /** status finished: what the provider said */
+  identity?: SocialIdentity;
+  /** status failed: the in-band error code shown once on the init block */
+  errorCode?: string;
+  startedAt: number;
+}
+
 export interface ProcessState {
   authType: AuthType;
   block: BlockName;
@@ -72,6 +99,10 @@ export interface ProcessState {
   passkeyOperation: PasskeyOperation | null;
   /** set once the completed block has been delivered; the process is then over */
   deliveredAt: number | null;
+  /** social sign-in in progress (absent in processes stored before social sign-in existed) */
+  social?: SocialRoundTrip | null;
+  /** a social sign-in's account, linked to the user at completion; it also marks the process as social */
+  socialAccount?: SocialIdentity | null;
 }
 
 export function initialState(
@@ -98,6 +129,8 @@ export function initialState(
     orig: null,
     passkeyOperation: null,
     deliveredAt: null,
+    social: null,
+    socialAccount: null,
   };
 }
 

@@ -36,9 +36,29 @@ const TEXTS: Record<string, { en: string; de: string }> = {
     en: 'The passkey could not be verified.',
     de: 'Der Passkey konnte nicht überprüft werden.',
   },
-  social_login_unavailable: {
-    en: 'Social login is not available on this server.',
-    de: 'Social Login ist auf diesem Server nicht verfügbar.',
+  social_provider_not_enabled: {
+    en: 'Sign-in with this provider is not enabled for this app.',
+    de: 'Die Anmeldung mit diesem Anbieter ist für diese App nicht aktiviert.',
+  },
+  social_login_cancelled: {
+    en: 'The sign-in with the provider was cancelled.',
+    de: 'Die Anmeldung beim Anbieter wurde abgebrochen.',
+  },
+  social_login_failed: {
+    en: 'The sign-in with the provider did not work. Please try again.',
+    de: 'Die Anmeldung beim Anbieter hat nicht funktioniert. Bitte versuche es erneut.',
+  },
+  social_email_not_verified: {
+    en: 'The provider has not confirmed your e-mail address. Please confirm it there or use another way to sign in.',
+    de: 'Der Anbieter hat deine E-Mail-Adresse nicht bestätigt. Bitte bestätige sie dort oder melde dich anders an.',
+  },
+  social_account_conflict: {
+    en: 'An account with this e-mail address already exists. Please log in with your e-mail address first.',
+    de: 'Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Bitte melde dich zuerst mit deiner E-Mail-Adresse an.',
+  },
+  social_signup_disabled: {
+    en: 'There is no account for this e-mail address, and this app does not allow sign-ups.',
+    de: 'Für diese E-Mail-Adresse gibt es kein Konto, und diese App erlaubt keine Registrierung.',
   },
   unexpected_step: {
     en: 'This action is not possible at this step.',

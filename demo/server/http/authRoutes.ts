@@ -2,12 +2,12 @@
 // the flow engine.
 import type { Context, Hono } from 'hono';
 import { setCookie } from 'hono/cookie';
-import { IDENTIFIER_TYPES, VERIFICATIONS } from '../config/projectConfig.ts';
+import { IDENTIFIER_TYPES, SOCIAL_PROVIDERS, VERIFICATIONS } from '../config/projectConfig.ts';
 import type { FlowEngine, FlowOutcome } from '../flow/FlowEngine.ts';
-import { requestError } from '../flow/requestErrors.ts';
 import { newSecretToken } from '../randomValues.ts';
 import { LONG_SESSION_COOKIE } from '../session/Sessions.ts';
 import type { AppEnv } from './AppEnv.ts';
+import { escapeHtml, htmlDocument, sendHtml, sendRedirect } from './html.ts';
 import { readJson, type RequestResolver } from './requestContext.ts';
 import { anyObject, arr, bool, num, obj, oneOf, optional, parseWith, str } from './schema.ts';
 
@@ -52,7 +52,7 @@ const schemas = {
   signedChallenge: obj({ signedChallenge: str({ min: 1, max: 100_000 }) }),
   event: obj({ eventType: str({ min: 1, max: 100 }), challenge: optional(str({ max: 100_000 })) }),
   socialStart: obj({
-    providerType: oneOf(['google', 'microsoft', 'github'] as const),
+    providerType: oneOf(SOCIAL_PROVIDERS),
     redirectUrl: str({ max: 2000 }),
     authType: oneOf(['signup', 'login'] as const),
   }),
@@ -163,17 +163,33 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
     return reply(c, await engine.mediationFinish(call, body.signedChallenge));
   });
 
-  // Social sign-in needs real OAuth providers, which this offline server does not have: the init
-  // block comes back with data.error, which the client shows as a popup.
+  // Social sign-in (CONTRACT §8): start hands out the provider URL, the provider sends the browser to
+  // the callback, which redirects back to the app; finish then logs in or signs up.
   app.post('/v2/auth/social/verify/start', async (c) => {
     const call = resolve.flowCall(c);
-    parseWith(schemas.socialStart, await readJson(c));
-    return reply(c, engine.socialUnavailable(call, requestError('social_login_unavailable', call.project.language)));
+    return reply(c, engine.socialStart(call, parseWith(schemas.socialStart, await readJson(c))));
+  });
+
+  app.get('/v2/auth/social/verify/callback', async (c) => {
+    const outcome = await engine.socialCallback({
+      state: c.req.query('state'),
+      code: c.req.query('code'),
+      error: c.req.query('error'),
+    });
+    if ('redirect' in outcome) return sendRedirect(c, outcome.redirect);
+    return sendHtml(c, callbackErrorPage(outcome.page), 400);
   });
 
   app.post('/v2/auth/social/verify/finish', async (c) => {
     const call = resolve.flowCall(c);
     parseWith(schemas.anyBody, await readJson(c));
-    return reply(c, engine.socialUnavailable(call, requestError('social_login_unavailable', call.project.language)));
+    return reply(c, engine.socialFinish(call));
   });
+}
+
+function callbackErrorPage(page: { title: string; message: string; backUrl?: string }): string {
+  const css = `body{font:16px system-ui,sans-serif;background:#f5f5f7;color:#1d1d1f;display:flex;justify-content:center;padding:3rem 1rem;margin:0}
+main{background:#fff;max-width:28rem;padding:2rem;border-radius:8px;box-shadow:0 1px 4px rgba(0,0,0,.12)}h1{font-size:1.3rem;margin-top:0}a{color:#0a58ca}`;
+  const back = page.backUrl ? `<p><a href="${escapeHtml(page.backUrl)}">Back to the app</a></p>` : '';
+  return htmlDocument(page.title, `<main><h1>${escapeHtml(page.title)}</h1><p role="alert">${escapeHtml(page.message)}</p>${back}</main>`, css);
 }

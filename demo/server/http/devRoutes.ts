@@ -6,6 +6,7 @@ import type { OutboxMessage } from '../store/OutboxRepo.ts';
 import type { Store } from '../store/Store.ts';
 import type { AppEnv } from './AppEnv.ts';
 import { ApiError } from './ApiError.ts';
+import { escapeHtml } from './html.ts';
 import { readJson } from './requestContext.ts';
 
 function toWire(m: OutboxMessage) {
@@ -20,10 +21,6 @@ function toWire(m: OutboxMessage) {
     ...(m.link !== undefined ? { link: m.link } : {}),
     createdAt: new Date(m.createdAt).toISOString(),
   };
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 }
 
 function outboxPage(messages: OutboxMessage[]): string {

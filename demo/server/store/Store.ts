@@ -1,11 +1,13 @@
 // The storage layer: one object holding every repository over one SQLite connection.
 import { CredentialsRepo } from './CredentialsRepo.ts';
 import { KeysRepo } from './KeysRepo.ts';
+import { OAuthStatesRepo } from './OAuthStatesRepo.ts';
 import { openDatabase, type Db } from './openDatabase.ts';
 import { OutboxRepo } from './OutboxRepo.ts';
 import { ProcessesRepo } from './ProcessesRepo.ts';
 import { ProjectsRepo } from './ProjectsRepo.ts';
 import { SessionsRepo } from './SessionsRepo.ts';
+import { SocialAccountsRepo } from './SocialAccountsRepo.ts';
 import { UsersRepo } from './UsersRepo.ts';
 import { VerificationSecretsRepo } from './VerificationSecretsRepo.ts';
 
@@ -18,6 +20,8 @@ export class Store {
   readonly sessions: SessionsRepo;
   readonly keys: KeysRepo;
   readonly outbox: OutboxRepo;
+  readonly socialAccounts: SocialAccountsRepo;
+  readonly oauthStates: OAuthStatesRepo;
 
   private constructor(private readonly db: Db) {
     this.projects = new ProjectsRepo(db);
@@ -28,6 +32,8 @@ export class Store {
     this.sessions = new SessionsRepo(db);
     this.keys = new KeysRepo(db);
     this.outbox = new OutboxRepo(db);
+    this.socialAccounts = new SocialAccountsRepo(db);
+    this.oauthStates = new OAuthStatesRepo(db);
   }
 
   static open(path: string): Store {

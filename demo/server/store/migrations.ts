@@ -131,4 +131,33 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX outbox_recipient ON outbox_messages(recipient_normalized);
     `,
   },
+  {
+    version: 4,
+    name: 'social accounts, oauth states',
+    sql: `
+      CREATE TABLE social_accounts (
+        id           TEXT PRIMARY KEY,           -- soc-…
+        project_id   TEXT NOT NULL,
+        user_id      TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        provider     TEXT NOT NULL CHECK (provider IN ('google', 'microsoft', 'github')),
+        subject      TEXT NOT NULL,              -- the provider's stable user id (sub)
+        email        TEXT NOT NULL,              -- the e-mail address the provider reported
+        full_name    TEXT NOT NULL DEFAULT '',
+        avatar_url   TEXT NOT NULL DEFAULT '',
+        created_at   INTEGER NOT NULL,
+        last_used_at INTEGER NOT NULL,
+        UNIQUE (project_id, provider, subject)
+      );
+      CREATE INDEX social_accounts_user ON social_accounts(user_id);
+      CREATE TABLE oauth_states (
+        state_hash  TEXT PRIMARY KEY,            -- sha256 of the OAuth state handed to the provider
+        process_id  TEXT NOT NULL REFERENCES processes(id) ON DELETE CASCADE,
+        provider    TEXT NOT NULL,
+        created_at  INTEGER NOT NULL,
+        expires_at  INTEGER NOT NULL,
+        used_at     INTEGER                      -- set by the callback (single use) or a newer start
+      );
+      CREATE INDEX oauth_states_process ON oauth_states(process_id);
+    `,
+  },
 ];

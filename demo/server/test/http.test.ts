@@ -256,12 +256,12 @@ describe('session-config and process basics', () => {
     expect((await client.request('POST', '/v2/auth/events', { eventType: 'login-error' })).status).toBe(404);
   });
 
-  it('answers social sign-in with an in-band error', async () => {
+  it('starts social sign-in on the init block and validates the body (details in social.test.ts)', async () => {
     const client = new Client(server.url, 'pro-1');
     await client.init();
     const body = await client.step('/v2/auth/social/verify/start', { providerType: 'github', redirectUrl: DEMO_ORIGIN, authType: 'login' });
     expect(body.block).toBe('login-init');
-    expect(body.data.error.code).toBe('social_login_unavailable');
+    expect(body.data.socialData).toMatchObject({ status: 'started', oauthUrl: expect.stringContaining('/_dev/oauth/github/authorize?') });
     expect((await client.request('POST', '/v2/auth/social/verify/start', { providerType: 'myspace' })).status).toBe(400);
   });
 });

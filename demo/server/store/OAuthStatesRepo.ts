@@ -1,0 +1,53 @@
+// The OAuth `state` values handed to providers. Only their SHA-256 is stored; each is single-use and
+// leads the provider's callback (a plain browser navigation without headers) back to its process.
+import type { Db } from './openDatabase.ts';
+
+export interface OAuthStateRecord {
+  stateHash: string;
+  processId: string;
+  provider: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+}
+
+interface Row {
+  state_hash: string;
+  process_id: string;
+  provider: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export class OAuthStatesRepo {
+  constructor(private readonly db: Db) {}
+
+  insert(s: Omit<OAuthStateRecord, 'usedAt'>): void {
+    this.db
+      .prepare('INSERT INTO oauth_states (state_hash, process_id, provider, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
+      .run(s.stateHash, s.processId, s.provider, s.createdAt, s.expiresAt);
+  }
+
+  /** Marks the state used and returns it, or undefined when it is unknown, used or expired. Atomic. */
+  consume(stateHash: string, now: number): OAuthStateRecord | undefined {
+    const changed = this.db
+      .prepare('UPDATE oauth_states SET used_at = ? WHERE state_hash = ? AND used_at IS NULL AND expires_at > ?')
+      .run(now, stateHash, now).changes;
+    if (changed !== 1) return undefined;
+    const row = this.db.prepare('SELECT * FROM oauth_states WHERE state_hash = ?').get(stateHash) as Row;
+    return {
+      stateHash: row.state_hash,
+      processId: row.process_id,
+      provider: row.provider,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      usedAt: row.used_at,
+    };
+  }
+
+  /** A new social start on the same process invalidates the older states. */
+  revokeForProcess(processId: string, now: number): void {
+    this.db.prepare('UPDATE oauth_states SET used_at = ? WHERE process_id = ? AND used_at IS NULL').run(now, processId);
+  }
+}

@@ -1,0 +1,77 @@
+// Provider accounts linked to users (social sign-in). One row per project, provider and provider subject.
+import type { SocialProvider } from '../config/projectConfig.ts';
+import type { Db } from './openDatabase.ts';
+
+export interface SocialAccountRecord {
+  id: string;
+  projectId: string;
+  userId: string;
+  provider: SocialProvider;
+  /** the provider's stable user id (`sub`) */
+  subject: string;
+  email: string;
+  fullName: string;
+  avatarUrl: string;
+  createdAt: number;
+  lastUsedAt: number;
+}
+
+interface Row {
+  id: string;
+  project_id: string;
+  user_id: string;
+  provider: SocialProvider;
+  subject: string;
+  email: string;
+  full_name: string;
+  avatar_url: string;
+  created_at: number;
+  last_used_at: number;
+}
+
+export class SocialAccountsRepo {
+  constructor(private readonly db: Db) {}
+
+  insert(a: SocialAccountRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO social_accounts (id, project_id, user_id, provider, subject, email, full_name, avatar_url, created_at, last_used_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(a.id, a.projectId, a.userId, a.provider, a.subject, a.email, a.fullName, a.avatarUrl, a.createdAt, a.lastUsedAt);
+  }
+
+  find(projectId: string, provider: SocialProvider, subject: string): SocialAccountRecord | undefined {
+    const row = this.db
+      .prepare('SELECT * FROM social_accounts WHERE project_id = ? AND provider = ? AND subject = ?')
+      .get(projectId, provider, subject) as Row | undefined;
+    return row && toRecord(row);
+  }
+
+  listByUser(userId: string): SocialAccountRecord[] {
+    const rows = this.db.prepare('SELECT * FROM social_accounts WHERE user_id = ? ORDER BY created_at, rowid').all(userId) as Row[];
+    return rows.map(toRecord);
+  }
+
+  /** A later sign-in refreshes what the provider says about the account. */
+  recordUse(id: string, profile: { email: string; fullName: string; avatarUrl: string }, now: number): void {
+    this.db
+      .prepare('UPDATE social_accounts SET email = ?, full_name = ?, avatar_url = ?, last_used_at = ? WHERE id = ?')
+      .run(profile.email, profile.fullName, profile.avatarUrl, now, id);
+  }
+}
+
+function toRecord(row: Row): SocialAccountRecord {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    userId: row.user_id,
+    provider: row.provider,
+    subject: row.subject,
+    email: row.email,
+    fullName: row.full_name,
+    avatarUrl: row.avatar_url,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
