@@ -1,0 +1,128 @@
+// Server throughput: the Frontend API in a child process, 20 closed-loop clients in this process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { outboxCode, processInit, PROJECT, signupInit, uniqueEmail, type PendingVerification } from './frontendApi.ts';
+import { runLoad, type LoadRequest, type LoadResult } from './load.ts';
+
+const BENCH = fileURLToPath(new URL('..', import.meta.url));
+
+export interface ServerResults {
+  where: string;
+  concurrency: number;
+  durationMs: number;
+  processInit: LoadResult;
+  verifyFinish: LoadResult & { pool: number; poolBuildMs: number; kind: string };
+}
+
+interface Child {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function startChild(databasePath: string): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(BENCH, 'apiServer.ts'), databasePath, 'http://localhost:9'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the API child did not start within 30 s')), 30_000);
+    child.once('exit', (code) => reject(new Error(`the API child exited with ${code}`)));
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      resolve((JSON.parse(line) as { url: string }).url);
+    });
+  });
+  return {
+    url,
+    process: child,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+const JSON_HEADERS = { 'Content-Type': 'application/json', 'X-Corbado-ProjectID': PROJECT };
+
+function processInitLoad(): LoadRequest {
+  return { method: 'POST', path: '/v2/auth/process/init', headers: JSON_HEADERS, body: '{"clientInformation":{}}' };
+}
+
+/**
+ * Processes at email-verify with their codes, built before the timed window (process/init,
+ * signup/init and the outbox read per process), so that the window holds verify/finish calls only.
+ */
+async function buildPool(url: string, size: number, concurrency: number): Promise<PendingVerification[]> {
+  const pool: PendingVerification[] = [];
+  let started = 0;
+  let failures = 0;
+  const worker = async () => {
+    while (started < size) {
+      started += 1;
+      try {
+        const processId = await processInit(url);
+        const email = uniqueEmail('load');
+        const answer = await signupInit(url, processId, email);
+        if (answer.blockBody.block !== 'email-verify') throw new Error(`signup/init answered ${answer.blockBody.block}`);
+        pool.push({ processId, email, code: await outboxCode(url, email) });
+      } catch (error) {
+        failures += 1;
+        if (failures > 20) throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, () => worker()));
+  return pool;
+}
+
+function verifyLoad(pool: PendingVerification[]): () => LoadRequest | undefined {
+  let taken = 0;
+  return () => {
+    const item = pool[taken++];
+    if (!item) return undefined;
+    return {
+      method: 'POST',
+      path: '/v2/auth/identifier/verify/finish',
+      headers: { ...JSON_HEADERS, 'X-Corbado-Process-ID': item.processId },
+      body: JSON.stringify({ code: item.code, identifierType: 'email', verificationType: 'email-otp', isNewDevice: false }),
+    };
+  };
+}
+
+// a correct code completes the sign-up: the answer is the completed block (or passkey-append)
+const verified = (status: number, body: string) => status === 200 && /"block":"(completed|passkey-append)"/.test(body);
+
+export async function serverBench(options: { durationMs: number; concurrency: number; calibration: number; maxPool: number }): Promise<ServerResults> {
+  const databasePath = join(BENCH, 'tmp', `load-${process.pid}-${Date.now()}.sqlite`);
+  const child = await startChild(databasePath);
+  try {
+    // warm-up: JIT, SQLite page cache, keep-alive sockets
+    await runLoad({ baseUrl: child.url, concurrency: options.concurrency, durationMs: 1500, next: processInitLoad });
+    const processInit = await runLoad({ baseUrl: child.url, concurrency: options.concurrency, durationMs: options.durationMs, next: processInitLoad });
+
+    // calibration: a small pool tells how many verifications the window will need
+    const sample = await buildPool(child.url, options.calibration, options.concurrency);
+    const calibration = await runLoad({ baseUrl: child.url, concurrency: options.concurrency, durationMs: options.durationMs, next: verifyLoad(sample), accept: verified });
+    const poolSize = Math.min(options.maxPool, Math.ceil((calibration.rps * options.durationMs * 1.8) / 1000));
+    const poolStarted = performance.now();
+    const pool = await buildPool(child.url, poolSize, options.concurrency);
+    const poolBuildMs = performance.now() - poolStarted;
+    const verify = await runLoad({ baseUrl: child.url, concurrency: options.concurrency, durationMs: options.durationMs, next: verifyLoad(pool), accept: verified });
+    return {
+      where: 'API in a child process (node + tsx), load generator in the benchmark process, loopback 127.0.0.1',
+      concurrency: options.concurrency,
+      durationMs: options.durationMs,
+      processInit,
+      verifyFinish: { ...verify, pool: pool.length, poolBuildMs, kind: 'correct e-mail code, each on its own fresh process (completes the sign-up)' },
+    };
+  } finally {
+    await child.stop();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(databasePath + suffix, { force: true });
+  }
+}

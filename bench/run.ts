@@ -1,0 +1,212 @@
+// `npm run bench`: bundle size, start-up in Chromium, heap growth over mount cycles, server throughput.
+// Prints tables and writes bench/results.json. See bench/README.md for what each figure means.
+//
+// Knobs (for trying things out; the committed results use the defaults):
+//   BENCH_RUNS (start-up runs per scenario, default 7), BENCH_CYCLES (mount cycles, default 200),
+//   BENCH_SECONDS (server window per endpoint, default 10), BENCH_ONLY (e.g. "size,server"),
+//   BENCH_OUT (results file, default bench/results.json), CHROMIUM_PATH.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchChromium } from './lib/browser.ts';
+import { machineInfo } from './lib/machine.ts';
+import { memoryBench, type ViewMemory } from './lib/memory.ts';
+import { serverBench, type ServerResults } from './lib/serverLoad.ts';
+import { sizeBench, type SizeResults } from './lib/size.ts';
+import { startStack } from './lib/stack.ts';
+import { startupBench, type ScenarioResult } from './lib/startup.ts';
+import { kb, ms, table } from './lib/table.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TMP = join(ROOT, 'bench', 'tmp');
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const CYCLES = Number(process.env.BENCH_CYCLES ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,startup,memory,server').split(',').map((part) => part.trim()));
+const OUT = process.env.BENCH_OUT ?? join(ROOT, 'bench', 'results.json');
+/** the leak check: no JIT code, feedback allocated on first call, so only retained objects can grow */
+const LEAK_CHECK_FLAGS = '--jitless --no-lazy-feedback-allocation';
+
+const say = (text = '') => process.stdout.write(`${text}\n`);
+/** 1-minute load average when each section started (other work on the machine skews the figures) */
+const loadAverage: Record<string, number> = {};
+const mark = (section: string) => (loadAverage[section] = Math.round(loadavg()[0]! * 100) / 100);
+const started = performance.now();
+const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+
+mkdirSync(TMP, { recursive: true });
+const playwrightVersion = (JSON.parse(readFileSync(join(ROOT, 'node_modules', '@playwright', 'test', 'package.json'), 'utf8')) as { version: string }).version;
+
+let size: SizeResults | undefined;
+let startup: ScenarioResult[] | undefined;
+let memory: { views: ViewMemory[]; leakCheck: ViewMemory[] } | undefined;
+let server: ServerResults | undefined;
+let chromiumVersion = 'not launched';
+
+if (ONLY.has('size')) {
+  mark('size');
+  say('1/4 bundle size …');
+  size = sizeBench(ROOT, TMP);
+}
+
+if (ONLY.has('startup') || ONLY.has('memory')) {
+  const stack = await startStack();
+  try {
+    const browser = await launchChromium();
+    chromiumVersion = browser.version();
+    try {
+      if (ONLY.has('startup')) {
+        mark('startup');
+        say(`2/4 start-up, ${RUNS} runs per scenario … (${elapsed()})`);
+        startup = await startupBench(browser, stack, RUNS, say);
+      }
+      if (ONLY.has('memory')) {
+        mark('memory');
+        say(`3/4 memory, ${CYCLES} mount/unmount cycles per view … (${elapsed()})`);
+        const views = await memoryBench(browser, stack, CYCLES, say);
+        await browser.close();
+        say(`    leak check with ${LEAK_CHECK_FLAGS} … (${elapsed()})`);
+        const plain = await launchChromium(LEAK_CHECK_FLAGS);
+        try {
+          memory = { views, leakCheck: await memoryBench(plain, stack, CYCLES, say) };
+        } finally {
+          await plain.close();
+        }
+      }
+    } finally {
+      if (browser.isConnected()) await browser.close();
+    }
+  } finally {
+    await stack.close();
+  }
+}
+
+if (ONLY.has('server')) {
+  mark('server');
+  say(`4/4 server, 20 clients, ${SECONDS} s per endpoint … (${elapsed()})`);
+  server = await serverBench({ durationMs: SECONDS * 1000, concurrency: 20, calibration: 1500, maxPool: 40_000 });
+}
+
+const machine = machineInfo(ROOT, chromiumVersion, playwrightVersion);
+say();
+say(`Machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGb} GB, ${machine.os}; Node ${machine.node}; Chromium ${machine.chromium}; ${machine.date}`);
+say(`1-minute load average at the start of each section: ${Object.entries(loadAverage).map(([section, value]) => `${section} ${value}`).join(', ')}`);
+if (machine.workingTreeChanges.length) say(`Note: uncommitted changes in the measured tree: ${machine.workingTreeChanges.join(', ')}`);
+
+if (size) {
+  say();
+  say(
+    table(
+      `Bundle ${size.file}${size.rebuilt ? ' (rebuilt)' : ''}`,
+      ['', 'bytes', 'KB'],
+      [
+        ['raw', size.rawBytes, kb(size.rawBytes)],
+        ['gzip -9', size.gzipBytes, kb(size.gzipBytes)],
+        ['brotli 11', size.brotliBytes, kb(size.brotliBytes)],
+      ],
+    ),
+  );
+  say();
+  say(
+    table(
+      'Minified bytes by origin (source-map build of the same config)',
+      ['group', 'KB', 'share'],
+      size.groups.map((group) => [group.group, kb(group.bytes), `${(group.share * 100).toFixed(1)}%`]),
+    ),
+  );
+  for (const note of size.notes) say(`  note: ${note}`);
+}
+
+if (startup) {
+  say();
+  say(
+    table(
+      `Start-up of the auth view (pro-1, /blank.html + bundle, median of ${RUNS} runs, fresh browser context each)`,
+      ['scenario', 'script→input', 'load()→input', 'script eval', 'load()→process req', 'response→input', 'round trips', 'wire RTs', 'API req (before/all)', 'preflights (before/all)'],
+      startup.map((s) => [
+        s.name,
+        ms(s.median.toInteractiveMs),
+        ms(s.median.loadToInteractiveMs),
+        ms(s.median.scriptEvalMs),
+        ms(s.median.processRequestAfterLoadMs),
+        ms(s.median.renderAfterResponseMs),
+        s.median.roundTrips,
+        s.median.wireRoundTrips,
+        `${s.median.apiRequestsBeforeInteractive}/${s.median.apiRequestsTotal}`,
+        `${s.median.preflightsBeforeInteractive}/${s.median.preflightsTotal}`,
+      ]),
+    ),
+  );
+  const seen = new Set<string>();
+  for (const s of startup) {
+    const key = `${s.visitor} ${s.latencyMs}`;
+    if (seen.has(key) || s.cpuSlowdown !== 1) continue;
+    seen.add(key);
+    say(`  ${s.name}: ${s.requests.join(' · ')}`);
+    say(`    critical path on the wire: ${s.criticalPath.join(' → ')}`);
+  }
+}
+
+if (memory) {
+  say();
+  const check = new Map(memory.leakCheck.map((view) => [view.view, view]));
+  say(
+    table(
+      `JS heap after GC: growth over ${CYCLES} mount/unmount cycles (after cycle 1 → after cycle ${CYCLES}), then ${CYCLES} more`,
+      ['view', 'heap after 1', 'growth', 'per cycle', `next ${CYCLES}`, 'leak check (jitless)', 'API requests after cycle 1'],
+      memory.views.map((view) => [
+        view.view,
+        kb(view.heapAfterFirstKb * 1024, 0),
+        kb(view.growthKb * 1024),
+        `${Math.round(view.growthPerCycleBytes)} B`,
+        kb(view.nextCyclesGrowthKb * 1024),
+        check.get(view.view) ? `${kb(check.get(view.view)!.growthKb * 1024)} / ${kb(check.get(view.view)!.nextCyclesGrowthKb * 1024)}` : '-',
+        Object.entries(view.requestsAfterFirstCycle)
+          .map(([request, count]) => `${count}× ${request}`)
+          .join(', ') || 'none',
+      ]),
+    ),
+  );
+}
+
+if (server) {
+  say();
+  const rows = [
+    ['POST /v2/auth/process/init', server.processInit] as const,
+    ['POST /v2/auth/identifier/verify/finish', server.verifyFinish] as const,
+  ];
+  say(
+    table(
+      `Server: ${server.concurrency} concurrent clients, ${server.durationMs / 1000} s each (${server.where})`,
+      ['endpoint', 'req/s', 'p50', 'p95', 'p99', 'requests', 'errors'],
+      rows.map(([name, result]) => [name, Math.round(result.rps), `${result.p50Ms.toFixed(1)} ms`, `${result.p95Ms.toFixed(1)} ms`, `${result.p99Ms.toFixed(1)} ms`, result.requests, result.errors]),
+    ),
+  );
+  say(`  verify/finish: ${server.verifyFinish.kind}; ${server.verifyFinish.pool} processes prepared beforehand${server.verifyFinish.ranDry ? ' (the pool ran out before the window ended)' : ''}`);
+}
+
+const results = {
+  machine,
+  settings: { startupRuns: RUNS, mountCycles: CYCLES, serverSeconds: SECONDS, sections: [...ONLY] },
+  loadAverageAtSectionStart: loadAverage,
+  size,
+  startup: startup && {
+    page: '/blank.html on the demo server; dist/corbado.js is fetched first (not timed), then run as an inline script, then Corbado.load({projectId:"pro-1"}) and mountAuthUI(#w)',
+    scriptStart: 'performance.now() right before the inline <script> with the bundle is appended (it executes synchronously)',
+    interactive: 'input[name="identifier"] exists in the shadow root and is not disabled (MutationObserver)',
+    scenarios: startup,
+  },
+  memory: memory && {
+    cycles: CYCLES,
+    heap: 'CDP HeapProfiler.collectGarbage (3x), then Runtime.getHeapUsage().usedSize',
+    leakCheckFlags: LEAK_CHECK_FLAGS,
+    views: memory.views,
+    leakCheck: memory.leakCheck,
+  },
+  server,
+  totalSeconds: (performance.now() - started) / 1000,
+};
+writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
+say();
+say(`Wrote ${OUT} (${elapsed()} in all)`);
