@@ -81,18 +81,6 @@ export async function outboxCode(apiUrl: string, to: string): Promise<string> {
   throw new Error(`no code in the dev outbox for ${to}`);
 }
 
-/** Every code in the dev outbox, by (lower-case) recipient: one call instead of one per address. */
-export async function allOutboxCodes(apiUrl: string): Promise<Map<string, string>> {
-  const messages = await json<OutboxEntry[]>(await fetch(`${apiUrl}/_dev/messages`), 'outbox');
-  const codes = new Map<string, string>();
-  // newest first: keep the first code seen per address
-  for (const message of messages) {
-    const key = message.to.toLowerCase();
-    if (message.code && !codes.has(key)) codes.set(key, message.code);
-  }
-  return codes;
-}
-
 export async function verifyFinish(apiUrl: string, processId: string, code: string): Promise<BlockAnswer> {
   const { url, init } = verifyFinishRequest(apiUrl, processId, code);
   return json<BlockAnswer>(await fetch(url, init), 'verify/finish');
