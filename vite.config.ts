@@ -39,6 +39,6 @@ export default defineConfig(({ command }) => ({
       formats: ['iife', 'es'],
       fileName: (format) => (format === 'es' ? 'corbado.mjs' : 'corbado.js'),
     },
-    rolldownOptions: { output: { exports: 'default' } },
+    rolldownOptions: { output: { exports: 'default', minify: true } },
   },
 }));

@@ -65,7 +65,13 @@ function mount(call: string, element: HTMLElement, view: FunctionComponent, onDo
   const current = loaded(call);
   if (!(element instanceof HTMLElement)) throw new Error(`${call} needs an element to mount into`);
   const stop = onDone ? current.flow.onComplete(({ authType }) => onDone(authType)) : undefined;
-  mountView(element, current, createElement(view), stop);
+  // auth views render once the process request is on its way, so rendering never holds it back
+  let ready: Promise<void> | undefined;
+  if (onDone) {
+    void current.flow.start();
+    ready = current.flow.requested();
+  }
+  mountView(element, current, createElement(view), stop, ready);
 }
 
 const Corbado = {

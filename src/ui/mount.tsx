@@ -39,7 +39,8 @@ interface Mounted {
 
 const mounted = new WeakMap<Element, Mounted>();
 
-export function mountView(host: HTMLElement, app: CorbadoApp, view: ReactNode, cleanup?: () => void): void {
+/** Mounts a view; with `ready`, the first render waits for it (see Flow.requested). */
+export function mountView(host: HTMLElement, app: CorbadoApp, view: ReactNode, cleanup?: () => void, ready?: Promise<unknown>): void {
   unmountView(host);
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   shadow.replaceChildren();
@@ -59,13 +60,18 @@ export function mountView(host: HTMLElement, app: CorbadoApp, view: ReactNode, c
     }
   }
   mounted.set(host, record);
-  record.root.render(
+  const render = () => {
+    if (mounted.get(host) !== record) return;
+    record.root.render(
     <AppContext.Provider value={app}>
       <Frame>
         <ErrorBoundary>{view}</ErrorBoundary>
       </Frame>
     </AppContext.Provider>,
-  );
+    );
+  };
+  if (ready) void ready.then(render);
+  else render();
 }
 
 export function unmountView(host: HTMLElement): boolean {

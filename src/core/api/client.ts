@@ -93,7 +93,6 @@ export class ApiClient {
           'X-Corbado-ProjectID': this.#options.projectId,
           'X-Corbado-SDK': JSON.stringify({ name: 'corbado-widget', sdkVersion: VERSION }),
           'X-Corbado-Flags': this.#options.preview ? 'preview' : '',
-          'X-Corbado-Client-Timezone': timezone(),
         },
       });
       this.#instances.set(prefixUrl, instance);
@@ -108,6 +107,9 @@ export class ApiClient {
     headers: Record<string, string>,
     options: CallOptions,
   ): Promise<T> {
+    // the time zone costs a first Intl initialisation: the start-up requests go without it
+    const zone = timezone();
+    if (zone) headers['X-Corbado-Client-Timezone'] = zone;
     try {
       const response = await this.#instance(baseUrl)(path.replace(/^\//, ''), {
         method,
@@ -266,11 +268,21 @@ export class ApiClient {
   }
 }
 
-function timezone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone;
-  } catch {
-    return '';
+let zone: string | undefined;
+let zonePending = false;
+
+/** The IANA time zone, read once off the critical path (a timer after the first call). */
+function timezone(): string | undefined {
+  if (zone === undefined && !zonePending) {
+    zonePending = true;
+    setTimeout(() => {
+      try {
+        zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+      } catch {
+        zone = '';
+      }
+    }, 0);
   }
+  return zone || undefined;
 }
 

@@ -76,6 +76,8 @@ export class Flow {
   readonly #window: Window;
   readonly #onComplete = new Set<(completion: Completion) => void>();
   #start: Promise<void> | undefined;
+  #markRequested: () => void = () => undefined;
+  readonly #requested = new Promise<void>((resolve) => (this.#markRequested = resolve));
   /** a replacement for an initial process, running in the background */
   #replacing: Promise<void> | undefined;
   #screenBeforeAbort: ScreenName | undefined;
@@ -97,11 +99,21 @@ export class Flow {
 
   /** Starts the process once; later calls share the same start. */
   start(): Promise<void> {
-    this.#start ??= this.#startUp().catch((error: unknown) => {
-      this.$error.set(unhandledFrontendError(error));
-      this.$initState.set(1);
-    });
+    this.#start ??= this.#startUp()
+      .catch((error: unknown) => {
+        this.$error.set(unhandledFrontendError(error));
+        this.$initState.set(1);
+      })
+      .finally(this.#markRequested);
     return this.#start;
+  }
+
+  /**
+   * Resolves once start-up has sent its first request (or ended). Views wait for it before their first
+   * render, so rendering never delays the one round trip the first screen needs.
+   */
+  requested(): Promise<void> {
+    return this.#requested;
   }
 
   /** Starts over after a failed start (the component-unavailable page's reload button). */
@@ -122,7 +134,9 @@ export class Flow {
       this.#api.processId = stored.id;
       this.#api.processBaseUrl = stored.frontendApiUrl || undefined;
       try {
-        const response = await this.#api.getProcess(preferred);
+        const pending = this.#api.getProcess(preferred);
+        this.#markRequested();
+        const response = await pending;
         this.#apply(response);
         const block = this.$block.get();
         if (block && isInitialBlock(block)) this.#replacing = this.#replaceInitial();
@@ -141,11 +155,13 @@ export class Flow {
     this.#api.processId = undefined;
     this.#api.processBaseUrl = undefined;
     const shown = Number(readItem(storageKeys.passkeyAppendShown));
-    const response = await this.#api.processInit({
+    const pending = this.#api.processInit({
       clientInformation: await clientInformation(readItem(storageKeys.clientHandle)),
       passkeyAppendShown: Number.isFinite(shown) && shown > 0 ? shown : undefined,
       preferredBlock,
     });
+    this.#markRequested();
+    const response = await pending;
     if (response.newClientEnvHandle) writeItem(storageKeys.clientHandle, response.newClientEnvHandle);
     this.#adopt(response.token, response.expiresAt, response.processResponse.common.frontendApiUrl);
     this.#apply(response.processResponse);
@@ -316,7 +332,10 @@ export class Flow {
   dismissError(): void {
     this.$error.set(undefined);
     const block = this.$block.get();
-    if (block?.error) this.$block.set({ ...block, error: undefined });
+    if (!block) return;
+    const { error: dataError, ...data } = block.data;
+    const isInit = block.type === 'signup-init' || block.type === 'login-init';
+    if (block.error || (isInit && dataError)) this.$block.set({ ...block, error: undefined, data: isInit ? data : block.data });
   }
 
   setScreen(screen: ScreenName): void {

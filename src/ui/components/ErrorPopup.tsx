@@ -14,7 +14,9 @@ export function ErrorPopup() {
   const t = useT();
   const failure = useStore(app.flow.$error);
   const block = useStore(app.flow.$block);
-  const message = failureText(t, block?.error, failure, app.options.customerSupportEmail);
+  // init blocks carry their popup error in data.error (social sign-in, no fallback available)
+  const initError = block?.type === 'signup-init' || block?.type === 'login-init' ? (block.data.error as RequestError | undefined) : undefined;
+  const message = failureText(t, block?.error ?? initError, failure, app.options.customerSupportEmail);
   if (!message) return null;
   return (
     <div className="cb-popup" role="alert">
