@@ -1,18 +1,12 @@
-// Phone numbers with libphonenumber-js (SPEC.md section 5): formatting as you type, country detection
-// from a pasted international number, and the four parse-error kinds.
-import {
-  AsYouType,
-  getCountries,
-  getCountryCallingCode,
-  parsePhoneNumberWithError,
-  ParseError,
-  validatePhoneNumberLength,
-  type CountryCode,
-} from 'libphonenumber-js/min';
+// Phone numbers (SPEC.md section 5): formatting as you type, the country of a pasted international
+// number, per-country length and pattern rules and the four parse-error kinds. The rules are
+// libphonenumber-js's "min" metadata; the code reading them is this file, a fraction of the size of
+// the library's own parser and as-you-type formatter (see the README's "Performance" section).
+import metadata from 'libphonenumber-js/metadata.min.json';
 
-export type { CountryCode };
+export type CountryCode = string;
 export const DEFAULT_COUNTRY: CountryCode = 'US';
-/** the most characters the number field holds, beyond the calling code */
+/** the most digits the number field takes, beyond the calling code */
 export const PHONE_INPUT_MAX = 13;
 export const NATIONAL_DIGITS_MIN = 2;
 export const NATIONAL_DIGITS_MAX = 17;
@@ -23,6 +17,25 @@ export const TEMPLATE_DIGITS_MAX = 15;
 
 export type PhoneProblem = 'NOT_A_NUMBER' | 'INVALID_COUNTRY' | 'TOO_SHORT' | 'TOO_LONG' | 'INVALID';
 
+// The compact metadata: per country an array whose positions name the fields used here.
+type Format = [pattern: string, format: string, leadingDigits?: string[], nationalPrefixRule?: string | 0, optional?: unknown, international?: string];
+type Plan = [
+  callingCode: string,
+  idd: string,
+  nationalNumber: string,
+  lengths: number[],
+  formats?: Format[] | 0,
+  nationalPrefix?: string | 0,
+  nationalPrefixRule?: string | 0,
+  nationalPrefixForParsing?: string | 0,
+  nationalPrefixTransform?: string | 0,
+  nationalPrefixOptional?: unknown,
+  leadingDigits?: string | 0,
+  types?: ([string, ...unknown[]] | 0)[] | 0,
+];
+const plans = metadata.countries as unknown as Record<string, Plan>;
+const byCallingCode = metadata.country_calling_codes as unknown as Record<string, string[]>;
+
 export interface Country {
   code: CountryCode;
   callingCode: string;
@@ -30,9 +43,9 @@ export interface Country {
 
 let countryList: Country[] | undefined;
 
-/** Every country libphonenumber-js knows, with its calling code. */
+/** Every country the metadata knows, with its calling code. */
 export function countries(): Country[] {
-  countryList ??= getCountries().map((code) => ({ code, callingCode: getCountryCallingCode(code) }));
+  countryList ??= Object.keys(plans).map((code) => ({ code, callingCode: plans[code]![0] }));
   return countryList;
 }
 
@@ -41,11 +54,112 @@ export function flagOf(code: string): string {
   return String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
 }
 
+const regexCache = new Map<string, RegExp>();
+function test(pattern: string, value: string, whole = true): boolean {
+  const key = (whole ? '=' : '^') + pattern;
+  let regex = regexCache.get(key);
+  if (!regex) regexCache.set(key, (regex = new RegExp(whole ? `^(?:${pattern})$` : `^(?:${pattern})`)));
+  return regex.test(value);
+}
+
+function formatsOf(plan: Plan): Format[] {
+  return plan[4] || plans[byCallingCode[plan[0]]![0]!]![4] || [];
+}
+
+/** Strips a typed national (trunk) prefix, the way the country's rules say it is written. */
+function stripNationalPrefix(digits: string, plan: Plan): { national: string; prefixed: boolean } {
+  const forParsing = plan[7] || plan[5];
+  if (!forParsing) return { national: digits, prefixed: false };
+  const match = new RegExp(`^(?:${forParsing})`).exec(digits);
+  if (!match) return { national: digits, prefixed: false };
+  const transform = plan[8];
+  const national = transform && match[1] !== undefined
+    ? transform.replace(/\$(\d)/g, (_, n: string) => match[Number(n)] ?? '') + digits.slice(match[0].length)
+    : digits.slice(match[0].length);
+  // keep the digits as typed when stripping would break a number that is fine as it is
+  if (test(plan[2], digits) && !test(plan[2], national)) return { national: digits, prefixed: false };
+  return { national, prefixed: national !== digits };
+}
+
+/** The country among those sharing a calling code: by leading digits or number types, else the main one. */
+function countryForNational(callingCode: string, national: string): CountryCode | undefined {
+  const candidates = byCallingCode[callingCode];
+  if (!candidates) return undefined;
+  for (const code of candidates) {
+    const plan = plans[code];
+    if (!plan) continue;
+    if (plan[10] && test(plan[10], national, false)) return code;
+    if (plan[11] && plan[11].some((type) => type && test(type[0], national))) return code;
+  }
+  return candidates.find((code) => plans[code]);
+}
+
+interface Split {
+  callingCode?: string;
+  national: string;
+}
+
+/** "+4915…" or "004915…": the calling code and the national digits. */
+function splitInternational(digits: string): Split {
+  for (let length = 1; length <= 3; length++) {
+    const callingCode = digits.slice(0, length);
+    if (byCallingCode[callingCode]) return { callingCode, national: digits.slice(length) };
+  }
+  return { national: digits };
+}
+
 const EXTENSION = /\s*(?:ext\.?|extension|x|#)\s*(\d*)$/i;
 
 function splitExtension(text: string): { main: string; extension: string } {
   const match = EXTENSION.exec(text);
   return match ? { main: text.slice(0, match.index), extension: match[1] ?? '' } : { main: text, extension: '' };
+}
+
+const INTERNATIONAL = /^\s*(\+|00)/;
+
+function groupSizes(pattern: string): [min: number, max: number][] {
+  return [...pattern.matchAll(/\(\\d(?:\{(\d+)(?:,(\d*))?\}|(\+))?\)/g)].map(([, min, max, plus]) =>
+    plus ? [1, Infinity] : min ? [Number(min), max === undefined ? Number(min) : max === '' ? Infinity : Number(max)] : [1, 1],
+  );
+}
+
+/**
+ * Formats national digits (possibly still being typed) with the country's first format whose leading
+ * digits match. A finished number that the format matches is formatted exactly; a partial one is laid
+ * into the format's groups and cut after its last digit.
+ */
+function formatNational(national: string, plan: Plan, prefixTyped: boolean, international = false): string {
+  if (!national || national.length > TEMPLATE_DIGITS_MAX) return national;
+  const candidates = formatsOf(plan).filter((format) => {
+    const leading = format[2];
+    if (!leading?.length) return true;
+    // the last pattern is the most specific; shorter input is judged by the earlier ones
+    return leading.some((pattern) => test(pattern, national, false));
+  });
+  const complete = candidates.find((format) => test(format[0], national));
+  const chosen = complete ?? candidates.find((format) => groupSizes(format[0]).reduce((sum, [, max]) => sum + max, 0) >= national.length);
+  if (!chosen) return national;
+  // international numbers use spaces as their only separators
+  let template = international ? (chosen[5] || chosen[1]).replace(/[()]/g, '').replace(/[-./\s]+/g, ' ') : chosen[1];
+  const rule = chosen[3] || plan[6];
+  // a rule that writes the national prefix applies when it was typed; a rule of brackets always does
+  if (!international && rule && (prefixTyped || !/\d/.test(rule.replace('$1', '')))) template = template.replace('$1', rule);
+  const sizes = groupSizes(chosen[0]);
+  const groups: string[] = [];
+  let rest = national;
+  sizes.forEach(([min, max], index) => {
+    const last = index === sizes.length - 1;
+    const take = complete ? max : last ? rest.length : Math.min(min, rest.length);
+    groups.push(rest.slice(0, take));
+    rest = rest.slice(take);
+  });
+  if (complete) {
+    const match = new RegExp(`^(?:${chosen[0]})$`).exec(national)!;
+    return template.replace(/\$(\d)/g, (_, n: string) => match[Number(n)] ?? '');
+  }
+  // lay the digits into the template and stop right after the last one
+  const filled = template.replace(/\$(\d)/g, (_, n: string) => groups[Number(n) - 1] ?? '');
+  return filled.slice(0, filled.search(/\d\D*$/) + 1);
 }
 
 export interface Typed {
@@ -61,24 +175,22 @@ export interface Typed {
  */
 export function typePhone(raw: string, country: CountryCode): Typed {
   const { main, extension } = splitExtension(raw.slice(0, RAW_INPUT_MAX));
-  const international = /^\s*(\+|00)/.test(main);
-  if (international) {
-    const digits = main.replace(/^\s*00/, '+').replace(/[^\d+]/g, '');
-    const formatter = new AsYouType();
-    formatter.input(digits);
-    const detected = formatter.getCountry();
-    const number = formatter.getNumber();
-    if (detected && number) {
-      return typePhone(number.nationalNumber + (extension ? ` ext. ${extension}` : ''), detected);
-    }
+  const ext = extension.replace(/\D/g, '').slice(0, EXTENSION_DIGITS_MAX);
+  const withExtension = (text: string) => (/x|ext|#/i.test(raw.slice(main.length)) ? `${text} ext. ${ext}` : text);
+  if (INTERNATIONAL.test(main)) {
+    const split = splitInternational(main.replace(INTERNATIONAL, '').replace(/\D/g, ''));
+    const detected = split.callingCode && countryForNational(split.callingCode, split.national);
+    if (detected) return typePhone(withExtension(split.national.slice(0, PHONE_INPUT_MAX)), detected);
     return { text: main.slice(0, PHONE_INPUT_MAX + 1), country };
   }
+  const plan = plans[country];
   const digits = main.replace(/\D/g, '').slice(0, PHONE_INPUT_MAX);
-  let text = digits;
-  if (digits.length <= TEMPLATE_DIGITS_MAX) text = new AsYouType(country).input(digits);
-  const ext = extension.replace(/\D/g, '').slice(0, EXTENSION_DIGITS_MAX);
-  if (/x|ext|#/i.test(raw.slice(main.length))) text += ` ext. ${ext}`;
-  return { text, country };
+  if (!plan) return { text: withExtension(digits), country };
+  const { national, prefixed } = stripNationalPrefix(digits, plan);
+  const formatted = prefixed ? formatNational(national, plan, true) : formatNational(digits, plan, false);
+  // a national prefix the format does not show stays in front, so nothing typed disappears
+  const prefix = prefixed && formatted.replace(/\D/g, '').length < digits.length ? digits.slice(0, digits.length - national.length) : '';
+  return { text: withExtension(prefix ? `${prefix} ${formatted}`.trim() : formatted), country };
 }
 
 export interface ParsedPhone {
@@ -90,33 +202,32 @@ export interface ParsedPhone {
 /** Checks the number for the country: the four parse-error kinds, then the country's own rules. */
 export function parsePhone(text: string, country: CountryCode): ParsedPhone {
   const { main, extension } = splitExtension(text.slice(0, RAW_INPUT_MAX));
-  const digits = main.replace(/\D/g, '');
+  if (/[^\d\s()+\-./]/.test(main)) return { problem: 'NOT_A_NUMBER' };
+  let digits = main.replace(/\D/g, '');
   if (!digits) return { problem: 'NOT_A_NUMBER' };
-  if (digits.length < NATIONAL_DIGITS_MIN) return { problem: 'TOO_SHORT' };
-  if (digits.length > NATIONAL_DIGITS_MAX) return { problem: 'TOO_LONG' };
-  if (extension.length > EXTENSION_DIGITS_MAX) return { problem: 'TOO_LONG' };
-  try {
-    const number = parsePhoneNumberWithError(main, country);
-    const length = validatePhoneNumberLength(main, country);
-    if (length === 'TOO_SHORT' || length === 'TOO_LONG' || length === 'NOT_A_NUMBER' || length === 'INVALID_COUNTRY') {
-      return { problem: length };
-    }
-    if (!number.isValid()) return { problem: 'INVALID' };
-    return { e164: number.number + (extension ? `;ext=${extension}` : '') };
-  } catch (error) {
-    if (error instanceof ParseError) {
-      const kind = error.message as PhoneProblem;
-      return { problem: ['NOT_A_NUMBER', 'INVALID_COUNTRY', 'TOO_SHORT', 'TOO_LONG'].includes(kind) ? kind : 'INVALID' };
-    }
-    return { problem: 'INVALID' };
+  if (INTERNATIONAL.test(main)) {
+    const split = splitInternational(main.replace(INTERNATIONAL, '').replace(/\D/g, ''));
+    const detected = split.callingCode && countryForNational(split.callingCode, split.national);
+    if (!detected) return { problem: 'INVALID_COUNTRY' };
+    country = detected;
+    digits = split.national;
   }
+  const plan = plans[country];
+  if (!plan) return { problem: 'INVALID_COUNTRY' };
+  if (digits.length < NATIONAL_DIGITS_MIN) return { problem: 'TOO_SHORT' };
+  if (digits.length > NATIONAL_DIGITS_MAX || extension.length > EXTENSION_DIGITS_MAX) return { problem: 'TOO_LONG' };
+  const { national } = stripNationalPrefix(digits, plan);
+  const lengths = plan[3];
+  if (national.length < Math.min(...lengths)) return { problem: 'TOO_SHORT' };
+  if (national.length > Math.max(...lengths)) return { problem: 'TOO_LONG' };
+  if (!lengths.includes(national.length) || !test(plan[2], national)) return { problem: 'INVALID' };
+  return { e164: `+${plan[0]}${national}${extension ? `;ext=${extension}` : ''}` };
 }
 
 /** A number for display: international format, or what was given when it does not parse. */
 export function displayPhone(e164: string): string {
-  try {
-    return parsePhoneNumberWithError(e164).formatInternational();
-  } catch {
-    return e164;
-  }
+  const split = splitInternational(e164.replace(/^\+/, '').replace(/;ext=.*$/, ''));
+  const country = split.callingCode && countryForNational(split.callingCode, split.national);
+  if (!country || !e164.startsWith('+')) return e164;
+  return `+${split.callingCode} ${formatNational(split.national, plans[country]!, false, true)}`;
 }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkEmail, checkEmailOrUsername, checkFullName, checkUsername } from './identifiers';
 import { acceptCodeInput, isCompleteCode } from './otp';
-import { countries, flagOf, parsePhone, typePhone } from './phone';
+import examples from 'libphonenumber-js/examples.mobile.json';
+import { AsYouType, isValidPhoneNumber, parsePhoneNumber, type CountryCode as LibCountry } from 'libphonenumber-js/min';
+import { countries, displayPhone, flagOf, parsePhone, typePhone } from './phone';
 
 describe('usernames', () => {
   it('takes 4 to 32 letters, digits, - and _', () => {
@@ -74,5 +76,28 @@ describe('phone numbers', () => {
     expect(parsePhone('20155', 'US').problem).toBe('TOO_SHORT');
     expect(parsePhone('2015550123456', 'US').problem).toBe('TOO_LONG');
     expect(parsePhone('1'.repeat(18), 'US').problem).toBe('TOO_LONG');
+  });
+});
+
+// libphonenumber-js itself as the oracle: its example number of every country
+describe('phone rules agree with libphonenumber-js', () => {
+  const all = Object.entries(examples as Record<string, string>);
+
+  it('on validity, country detection and international display, for every country', () => {
+    expect(all.length).toBeGreaterThan(240);
+    for (const [country, national] of all) {
+      expect(!!parsePhone(national, country).e164, `${country} ${national}`).toBe(isValidPhoneNumber(national, country as LibCountry));
+      const e164 = parsePhoneNumber(national, country as LibCountry).number;
+      const truth = parsePhoneNumber(e164);
+      if (truth.country) expect(typePhone(e164, 'US').country, e164).toBe(truth.country);
+      expect(displayPhone(e164)).toBe(truth.formatInternational());
+      expect(parsePhone(national, country).e164).toBe(e164);
+    }
+  });
+
+  it('on formatting a number typed with its national prefix', () => {
+    for (const [country, typed] of [['US', '2015550123'], ['DE', '015123456789'], ['GB', '02079460958'], ['FR', '0612345678'], ['BR', '11961234567'], ['JP', '09012345678']]) {
+      expect(typePhone(typed!, country!).text, country).toBe(new AsYouType(country as LibCountry).input(typed!));
+    }
   });
 });
