@@ -36,7 +36,7 @@ export function ProviderMark({ provider }: { provider: keyof typeof providerColo
   return (
     <svg className="cb-icon cb-provider-mark" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
       <circle cx="12" cy="12" r="10" fill={providerColours[provider]} stroke="none" />
-      <text x="12" y="16.5" textAnchor="middle" fontSize="13" fontWeight="700" fill="#fff" stroke="none">
+      <text x="12" y={provider === 'github' ? 15.5 : 16.5} textAnchor="middle" fontSize={provider === 'github' ? 9 : 13} fontWeight="700" fill="#fff" stroke="none">
         {provider === 'github' ? 'GH' : provider[0]!.toUpperCase()}
       </text>
     </svg>
