@@ -2,19 +2,9 @@
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import type { CorbadoGlobal } from '../../src/Corbado.ts';
 
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-];
+import { CHROMIUM_ARGS, chromiumPath } from '../../tests/e2e/chromium.ts';
 
-export function chromiumPath(): string {
-  return process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-}
+export { CHROMIUM_ARGS, chromiumPath };
 
 /** `jsFlags` go to V8 (e.g. "--jitless" for the memory leak check). */
 export function launchChromium(jsFlags?: string): Promise<Browser> {
