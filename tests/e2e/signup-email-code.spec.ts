@@ -160,3 +160,25 @@ test.describe('pro-1 sign-up with an e-mail code', () => {
     await expect(view.getByText('Bitte gib einen gültigen Namen ein.')).toBeVisible();
   });
 });
+
+test.describe('back navigation during sign-up', () => {
+  test('asks first: completing returns to the step, starting over resets the process', async ({ page }) => {
+    const email = uniqueEmail('abort');
+    await startSignup(page, email);
+    await expect(page).toHaveURL(/#email-verify$/);
+    const before = await page.evaluate(() => JSON.parse(localStorage.getItem('cbo_auth_process-pro-1')!).id as string);
+    const view = widget(page);
+    await page.goBack();
+    await expect(view.getByRole('heading', { name: 'Abort Signup?' })).toBeVisible();
+    await expect(view.getByText('Going back will restart the signup process and your current progress will be lost.')).toBeVisible();
+    await view.getByRole('button', { name: 'Yes, complete the signup' }).click();
+    await expect(view.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
+    await expect(page).toHaveURL(/#email-verify$/);
+    await page.goBack();
+    await view.getByRole('button', { name: 'No, start over' }).click();
+    await expect(view.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+    await expect(view.getByRole('textbox', { name: 'Email address' })).toHaveValue('');
+    const after = await page.evaluate(() => JSON.parse(localStorage.getItem('cbo_auth_process-pro-1')!).id as string);
+    expect(after).not.toBe(before);
+  });
+});

@@ -50,8 +50,3 @@ export function initialScreen(block: BlockType, verificationMethod?: Verificatio
     }
   }
 }
-
-/** Whether a block can show a screen; confirm-process-abort overlays any block. */
-export function isScreenOf(block: BlockType, screen: ScreenName): boolean {
-  return screen === 'confirm-process-abort' || !!SCREENS_OF_BLOCK[block]?.includes(screen);
-}
