@@ -1,7 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CHROMIUM_ARGS, chromiumPath } from './tests/e2e/chromium';
+import { CHROMIUM_ARGS, chromiumPath } from './e2e/chromium';
 
 // End to end: the built bundle, the demo pages and the real Frontend API on two origins, in Debian's
 // Chromium (never a downloaded browser). Ports differ from `npm start` so both can run at once.
@@ -10,8 +10,8 @@ const API_PORT = Number(process.env.E2E_API_PORT ?? 3102);
 process.env.E2E_API_URL = `http://localhost:${API_PORT}`;
 
 export default defineConfig({
-  testDir: 'tests/e2e',
-  globalSetup: './tests/e2e/globalSetup.ts',
+  testDir: 'e2e',
+  globalSetup: './e2e/globalSetup.ts',
   timeout: 30_000,
   expect: { timeout: 7_000 },
   workers: 2,

@@ -69,6 +69,8 @@ export default defineConfig(({ command }) => ({
     minify: true,
     sourcemap: false,
     reportCompressedSize: false,
+    // public/ holds the demo's static files (favicon); the library build ships only the bundle
+    copyPublicDir: false,
     lib: {
       entry: 'src/Corbado.ts',
       name: 'Corbado',

@@ -12,14 +12,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'ui', environment: 'happy-dom', include: ['src/ui/**/*.test.{ts,tsx}', 'src/*.test.ts'] },
+        test: { name: 'ui', environment: 'happy-dom', include: ['src/ui/**/*.test.{ts,tsx}', 'src/Corbado.test.ts'] },
       },
       {
         extends: true,
         test: {
           name: 'server',
           environment: 'node',
-          include: ['demo/server/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+          include: ['demo/server/**/*.test.ts', 'src/bundleSize.test.ts'],
           testTimeout: 20_000,
         },
       },

@@ -23,13 +23,19 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-/** Resolves a request path to a file under demo/ or dist/, or undefined (never outside them). */
-function fileFor(pathname: string): string | undefined {
+/** Resolves a request path to a file under public/, demo/ or dist/, or undefined (never outside them). */
+async function fileFor(pathname: string): Promise<string | undefined> {
   const clean = normalize(decodeURIComponent(pathname)).replace(/^(\.\.[/\\])+/, '');
   if (clean.startsWith('/dist/')) return join(ROOT, clean);
   const path = clean === '/' ? '/index.html' : clean;
+  const inPublic = join(ROOT, 'public', path);
+  if (await isFile(inPublic)) return inPublic;
   if (path.startsWith('/server/')) return undefined;
   return join(ROOT, 'demo', path);
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
 }
 
 export function startDemo(options: { port: number; host?: string; apiUrl: string }): Promise<DemoServer> {
@@ -41,7 +47,7 @@ export function startDemo(options: { port: number; host?: string; apiUrl: string
         response.end(`window.DEMO_CONFIG = ${JSON.stringify({ apiUrl: options.apiUrl })};\n`);
         return;
       }
-      const file = fileFor(url.pathname);
+      const file = await fileFor(url.pathname);
       const info = file ? await stat(file).catch(() => undefined) : undefined;
       if (!file || !info?.isFile() || !file.startsWith(ROOT)) {
         response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });

@@ -2,7 +2,7 @@
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import type { CorbadoGlobal } from '../../src/Corbado.ts';
 
-import { CHROMIUM_ARGS, chromiumPath } from '../../tests/e2e/chromium.ts';
+import { CHROMIUM_ARGS, chromiumPath } from '../../e2e/chromium.ts';
 
 export { CHROMIUM_ARGS, chromiumPath };
 

@@ -5,9 +5,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startApi, type RunningApi } from '../../demo/server/app';
-import { CorbadoApp } from '../../src/core/app';
-import { readStoredProcess, writeStoredProcess } from '../../src/core/storage';
+import { startApi, type RunningApi } from '../app.ts';
+import { CorbadoApp } from '../../../src/core/app';
+import { readStoredProcess, writeStoredProcess } from '../../../src/core/storage';
 
 let api: RunningApi;
 let folder: string;

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
-const file = new URL('../../dist/corbado.js', import.meta.url);
+const file = new URL('../dist/corbado.js', import.meta.url);
 const KB = 1024;
 
 describe.runIf(existsSync(file))('dist/corbado.js', () => {

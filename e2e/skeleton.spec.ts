@@ -13,6 +13,21 @@ test.describe('walking skeleton', () => {
     await expect(page).toHaveURL(/#login-init$/);
   });
 
+  test('every demo page loads without a missing file, favicon included', async ({ page }) => {
+    const failed: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    for (const path of ['/', '/signup.html', '/login.html', '/account.html', '/blank.html']) {
+      await page.goto(path);
+      await page.waitForLoadState('networkidle');
+    }
+    const icon = await page.request.get('/favicon.svg');
+    expect(icon.status()).toBe(200);
+    expect(icon.headers()['content-type']).toContain('image/svg+xml');
+    expect(failed).toEqual([]);
+  });
+
   test('the widget adds nothing to window but Corbado', async ({ page }) => {
     await page.goto('/blank.html');
     const before = await page.evaluate(() => Object.getOwnPropertyNames(window));
