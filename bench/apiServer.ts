@@ -12,7 +12,7 @@ if (!databasePath || !demoOrigin) {
 const api = await startApi({
   port: 0,
   host: '127.0.0.1',
-  databasePath,
+  database: databasePath,
   demoOrigin,
   logger: { info: () => undefined, error: (message, error) => console.error(message, error) },
 });

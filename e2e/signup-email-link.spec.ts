@@ -54,6 +54,9 @@ test.describe('pro-2 sign-up with an e-mail link', () => {
     await addAuthenticator(page);
     const email = uniqueEmail('link-reused');
     const link = await signUpToLinkSent(page, email);
+    // the first tab stops polling: once it had taken the finished sign-up, a later click would read
+    // "finished in another tab" (process-already-completed), not the used link
+    await page.close();
     const other = await browser.newContext();
     const first = await other.newPage();
     await first.goto(link);

@@ -1,6 +1,7 @@
 // `npm start`: the local Frontend API and the demo pages, on two origins on purpose.
-// Ports: API_PORT (default 3001) and DEMO_PORT (default 5173); DATABASE_PATH picks the database file.
+// Ports: API_PORT (default 3001) and DEMO_PORT (default 5173); DATABASE_PATH (SQLite) or DATABASE_URL (PostgreSQL) picks the database.
 import { startApi } from '../demo/server/app.ts';
+import { databaseFromEnv } from '../demo/server/settings.ts';
 import { startDemo } from '../demo/demoServer.ts';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
@@ -9,7 +10,7 @@ const demoOrigin = `http://localhost:${demoPort}`;
 
 const api = await startApi({
   port: apiPort,
-  databasePath: process.env.DATABASE_PATH ?? '.data/corbado.sqlite',
+  database: databaseFromEnv(process.env),
   publicUrl: process.env.PUBLIC_URL,
   demoOrigin,
 });

@@ -24,7 +24,7 @@ export async function startStack(): Promise<Stack> {
   const demo = await startDemo({ port: 0, apiUrl: proxy.url });
   const api = await startApi({
     port: 0,
-    databasePath,
+    database: databasePath,
     publicUrl: proxy.url,
     demoOrigin: demo.url,
     logger: { info: () => undefined, error: (message, error) => console.error(message, error) },

@@ -1,13 +1,16 @@
 // Wires the local Frontend API together: store -> senders -> flow engine -> HTTP routes.
+//
+// Two modes. Development (the default, `npm start`): a SQLite file, the dev outbox, the OAuth
+// simulator, the seeded demo projects. Production: what ProductionSettings lists is required, nothing
+// under /_dev exists, no project is seeded, no message is kept, and every answer carries security headers.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Account } from './account/Account.ts';
+import { ApiError } from './ApiError.ts';
 import type { SocialProvider } from './config/projectConfig.ts';
 import { DEFAULT_SEED_FILE, loadSeedProjects } from './config/seedProjects.ts';
 import { FlowEngine } from './flow/FlowEngine.ts';
-import { ApiError } from './http/ApiError.ts';
 import type { AppEnv } from './http/AppEnv.ts';
 import { registerAuthRoutes } from './http/authRoutes.ts';
 import { registerConfigRoutes } from './http/configRoutes.ts';
@@ -16,8 +19,12 @@ import { registerDevRoutes } from './http/devRoutes.ts';
 import { errorResponse } from './http/errorEnvelope.ts';
 import { registerMeRoutes } from './http/meRoutes.ts';
 import { requestResolver } from './http/requestContext.ts';
+import { securityHeaders } from './http/securityHeaders.ts';
+import { RateLimiter } from './limits/RateLimiter.ts';
 import { newId } from './randomValues.ts';
 import { Messenger, type Logger, type SmtpSettings } from './senders/Messenger.ts';
+import type { SmsSender } from './senders/SmsSender.ts';
+import { KeyStore } from './session/KeyStore.ts';
 import { Sessions } from './session/Sessions.ts';
 import { TokenSigner } from './session/TokenSigner.ts';
 import { ProviderClient, socialSettings, type ProviderSettings } from './social/providerClient.ts';
@@ -25,7 +32,12 @@ import { registerOAuthSimulator } from './social/simulator.ts';
 import { Store } from './store/Store.ts';
 
 export interface ApiOptions {
-  databasePath: string;
+  /** a SQLite file path, or a postgres:// URL */
+  database: string;
+  /** PostgreSQL only: a schema of its own (tests give each server one) */
+  databaseSchema?: string;
+  /** `production` requires publicUrl, smtp, sms and keyEncryptionSecret (default `development`) */
+  mode?: 'development' | 'production';
   /** public base URL of this API (frontendApiUrl); default: the origin each request came to */
   publicUrl?: string;
   /** origin of the demo pages; replaces ${DEMO_ORIGIN} in projects.json (default http://localhost:5173) */
@@ -33,7 +45,13 @@ export interface ApiOptions {
   /** clock in milliseconds (tests inject one) */
   now?: () => number;
   smtp?: SmtpSettings;
-  /** projects file (default demo/server/projects.json) */
+  /** where SMS go besides the dev outbox (production: required) */
+  sms?: SmsSender;
+  /** encrypts the signing key and secrets in the database (production: required, 32+ characters) */
+  keyEncryptionSecret?: string;
+  /** proxies in front that append to X-Forwarded-For (default 0: the socket address is the client) */
+  trustedProxies?: number;
+  /** projects file (default demo/server/projects.json); development only */
   seedFile?: string | URL;
   logger?: Logger;
   /**
@@ -41,7 +59,7 @@ export interface ApiOptions {
    * defaults, which point at the local simulator (see socialOverridesFromEnv for the environment).
    */
   socialProviders?: Partial<Record<SocialProvider, Partial<ProviderSettings>>>;
-  /** serve the OAuth simulator under /_dev/oauth/ (default true) */
+  /** serve the OAuth simulator under /_dev/oauth/ (development only; default true) */
   oauthSimulator?: boolean;
   /** the client secret the simulator expects (default SIMULATOR_CLIENT_SECRET) */
   simulatorClientSecret?: string;
@@ -58,57 +76,95 @@ const consoleLogger: Logger = {
   error: (message, error) => console.error(message, error),
 };
 
-export function createApi(options: ApiOptions): Api {
+/** What production refuses to start without; the message names every missing setting. */
+export async function checkProductionReadiness(options: ApiOptions, store: Store): Promise<void> {
+  const missing: string[] = [];
+  if (!options.publicUrl) missing.push('PUBLIC_URL (the public https URL of this API)');
+  if (!options.smtp) missing.push('SMTP_URL or SMTP_HOST (e-mail delivery)');
+  if (!options.sms) missing.push('SMS_WEBHOOK_URL or SMS_COMMAND (SMS delivery)');
+  if (!options.keyEncryptionSecret) missing.push('KEY_ENCRYPTION_SECRET (32+ characters; encrypts the signing key and secrets in the database)');
+  for (const { config } of await store.projects.list()) {
+    if (config.allowedOrigins.length === 0) missing.push(`allowedOrigins of project ${config.id}`);
+  }
+  if (missing.length > 0) throw new Error(`Production mode needs: ${missing.join('; ')}`);
+}
+
+export async function createApi(options: ApiOptions): Promise<Api> {
   const now = options.now ?? Date.now;
+  const production = options.mode === 'production';
   const demoOrigin = (options.demoOrigin ?? 'http://localhost:5173').replace(/\/$/, '');
   const publicUrl = options.publicUrl?.replace(/\/$/, '');
   const log = options.logger ?? consoleLogger;
 
-  const seeds = loadSeedProjects(options.seedFile ?? DEFAULT_SEED_FILE, demoOrigin);
-  const store = Store.open(options.databasePath);
-  store.transaction(() => seeds.forEach((project) => store.projects.upsertSeed(project, now())));
-  const signer = TokenSigner.load(store.keys, now());
-  const secretKey = store.keys.secret('verification-hmac', () => randomBytes(32).toString('hex'), now());
-  const messenger = new Messenger(store, log, options.smtp);
-  const sessions = new Sessions(store, signer);
-  const social = new ProviderClient(socialSettings(options.socialProviders));
-  const engine = new FlowEngine({ store, messenger, sessions, now, secretKey, social, log });
-  const account = new Account({ store, sessions, now });
-  const resolve = requestResolver(store, sessions, now, publicUrl);
+  const store = await Store.open(options.database, options.databaseSchema ? { schema: options.databaseSchema } : {});
+  try {
+    if (production) await checkProductionReadiness(options, store);
+    else {
+      const seeds = loadSeedProjects(options.seedFile ?? DEFAULT_SEED_FILE, demoOrigin);
+      await store.transaction(async () => {
+        for (const project of seeds) await store.projects.upsertSeed(project, now());
+      });
+    }
+    const keys = new KeyStore(store, options.keyEncryptionSecret);
+    const sealed = await keys.sealStoredKeys();
+    if (sealed > 0) log.info(`Encrypted ${sealed} key(s) that were stored in the clear`);
+    const signer = new TokenSigner(await keys.signingKey(now()));
+    const secretKey = await keys.secret('verification-hmac', now());
+    const messenger = new Messenger(store, log, {
+      ...(options.smtp ? { smtp: options.smtp } : {}),
+      ...(options.sms ? { sms: options.sms } : {}),
+      outbox: !production,
+    });
+    const sessions = new Sessions(store, signer);
+    const social = new ProviderClient(socialSettings(options.socialProviders));
+    const limiter = new RateLimiter(store, now);
+    const engine = new FlowEngine({ store, messenger, sessions, limiter, now, secretKey, social, log });
+    const account = new Account({ store, sessions, now });
+    const resolve = requestResolver(store, sessions, now, {
+      ...(publicUrl ? { publicUrl } : {}),
+      ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
+    });
 
-  const app = new Hono<AppEnv>();
-  app.use('*', async (c, next) => {
-    c.set('requestId', newId('req'));
-    c.set('startedAt', performance.now());
-    await next();
-  });
-  app.use('*', cors(store));
-  registerConfigRoutes(app, resolve, signer);
-  registerAuthRoutes(app, engine, resolve);
-  registerMeRoutes(app, account, resolve);
-  registerDevRoutes(app, store, demoOrigin, now);
-  if (options.oauthSimulator !== false) {
-    registerOAuthSimulator(app, { now, ...(options.simulatorClientSecret ? { clientSecret: options.simulatorClientSecret } : {}) });
+    const app = new Hono<AppEnv>();
+    app.use('*', async (c, next) => {
+      c.set('requestId', newId('req'));
+      c.set('startedAt', performance.now());
+      await next();
+    });
+    app.use('*', securityHeaders({ production, https: publicUrl?.startsWith('https:') ?? false }));
+    app.use('*', cors(store));
+    registerConfigRoutes(app, resolve, signer);
+    registerAuthRoutes(app, engine, resolve);
+    registerMeRoutes(app, account, resolve);
+    if (!production) {
+      registerDevRoutes(app, store, demoOrigin, now);
+      if (options.oauthSimulator !== false) {
+        registerOAuthSimulator(app, { now, ...(options.simulatorClientSecret ? { clientSecret: options.simulatorClientSecret } : {}) });
+      }
+    }
+
+    app.notFound((c) => errorResponse(c, ApiError.notFound(`No route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
+    app.onError((error, c) => {
+      if (error instanceof ApiError) return errorResponse(c, error);
+      log.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed`, error);
+      return errorResponse(c, new ApiError(500, 'internal_error', 'Internal server error'));
+    });
+
+    let closed = false;
+    return {
+      app,
+      store,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await messenger.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
   }
-
-  app.notFound((c) => errorResponse(c, ApiError.notFound(`No route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
-  app.onError((error, c) => {
-    if (error instanceof ApiError) return errorResponse(c, error);
-    log.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed`, error);
-    return errorResponse(c, new ApiError(500, 'internal_error', 'Internal server error'));
-  });
-
-  let closed = false;
-  return {
-    app,
-    store,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await messenger.close();
-      store.close();
-    },
-  };
 }
 
 export interface StartOptions extends ApiOptions {
@@ -119,15 +175,19 @@ export interface StartOptions extends ApiOptions {
 export interface RunningApi {
   url: string;
   port: number;
+  store: Store;
   close(): Promise<void>;
 }
 
 /** Starts the API on a port (0 = ephemeral). */
 export async function startApi(options: StartOptions): Promise<RunningApi> {
-  const api = createApi(options);
+  const api = await createApi(options);
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: api.app.fetch, port: options.port, ...(options.host ? { hostname: options.host } : {}) }, () => resolve(s));
-    s.once('error', reject);
+    s.once('error', (error) => {
+      void api.close();
+      reject(error);
+    });
   });
   const port = (server.address() as AddressInfo).port;
   const host = !options.host || options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
@@ -136,6 +196,7 @@ export async function startApi(options: StartOptions): Promise<RunningApi> {
   return {
     url,
     port,
+    store: api.store,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

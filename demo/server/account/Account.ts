@@ -7,8 +7,8 @@ import {
   registrationOptions,
   verifyRegistration,
 } from '../flow/passkeyCeremonies.ts';
-import { ApiError } from '../http/ApiError.ts';
-import { newId } from '../randomValues.ts';
+import { ApiError } from '../ApiError.ts';
+import { insertCredential } from '../flow/completion.ts';
 import type { Sessions } from '../session/Sessions.ts';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
@@ -28,13 +28,13 @@ function timestamp(ms: number): string {
 export class Account {
   constructor(private readonly deps: AccountDeps) {}
 
-  me(session: SessionRecord) {
-    const user = this.deps.store.users.get(session.userId)!;
+  async me(session: SessionRecord) {
+    const user = (await this.deps.store.users.get(session.userId))!;
     return {
       id: user.id,
       fullName: user.fullName,
-      identifiers: this.deps.store.users.listIdentifiers(user.id).map((i) => ({ id: i.id, value: i.value, type: i.type, status: i.status })),
-      socialAccounts: this.deps.store.socialAccounts.listByUser(user.id).map((a) => ({
+      identifiers: (await this.deps.store.users.listIdentifiers(user.id)).map((i) => ({ id: i.id, value: i.value, type: i.type, status: i.status })),
+      socialAccounts: (await this.deps.store.socialAccounts.listByUser(user.id)).map((a) => ({
         providerType: a.provider,
         identifierValue: a.email,
         avatarUrl: a.avatarUrl,
@@ -43,8 +43,8 @@ export class Account {
     };
   }
 
-  passkeys(session: SessionRecord) {
-    const passkeys = this.deps.store.credentials.listByUser(session.userId).map(toPasskey);
+  async passkeys(session: SessionRecord) {
+    const passkeys = (await this.deps.store.credentials.listByUser(session.userId)).map(toPasskey);
     return { passkeys, paging: { page: 1, totalPages: 1, totalItems: passkeys.length } };
   }
 
@@ -52,58 +52,40 @@ export class Account {
     if (!project.passkeys || client.isUserVerifyingPlatformAuthenticatorAvailable === false) {
       return { attestationOptions: '', appendNotAllowedReason: 'passkeys_not_supported' };
     }
-    const user = this.deps.store.users.get(session.userId)!;
+    const user = (await this.deps.store.users.get(session.userId))!;
     const name = session.orig;
     const options = await registrationOptions(
       project,
       { handle: user.userHandle, name, displayName: user.fullName || name },
-      this.deps.store.credentials.listByUser(user.id),
+      await this.deps.store.credentials.listByUser(user.id),
     );
-    this.deps.store.sessions.setChallenge(session.id, options.challenge);
+    await this.deps.store.sessions.setChallenge(session.id, options.challenge);
     return { attestationOptions: options.json };
   }
 
   async appendFinish(project: ProjectConfig, session: SessionRecord, attestationResponse: string, userAgent: string | undefined): Promise<void> {
     const response = parseRegistrationResponse(attestationResponse, 'attestationResponse');
-    const challenge = this.deps.store.sessions.takeChallenge(session.id); // single use, before any await
+    const challenge = await this.deps.store.sessions.takeChallenge(session.id); // single use, before the verification
     const failed = new ApiError(400, 'passkey_verification_failed', 'Bad request', 'The passkey could not be verified');
     if (!challenge) throw failed;
     const credential = await verifyRegistration(project, response, challenge, userAgent, this.deps.now());
-    if (!credential || this.deps.store.credentials.findByCredentialId(project.id, credential.credentialId)) throw failed;
-    const user = this.deps.store.users.get(session.userId);
+    if (!credential || (await this.deps.store.credentials.findByCredentialId(project.id, credential.credentialId))) throw failed;
+    const user = await this.deps.store.users.get(session.userId);
     if (!user) throw ApiError.unauthorized();
-    this.deps.store.credentials.insert({
-      id: newId('cre'),
-      projectId: project.id,
-      userId: user.id,
-      credentialId: credential.credentialId,
-      publicKey: new Uint8Array(Buffer.from(credential.publicKey, 'base64url')),
-      userHandle: user.userHandle,
-      aaguid: credential.aaguid,
-      backupEligible: credential.backupEligible,
-      backupState: credential.backupState,
-      transports: credential.transports,
-      signCount: credential.signCount,
-      attestationType: credential.attestationType,
-      sourceBrowser: credential.sourceBrowser,
-      sourceOS: credential.sourceOS,
-      status: 'active',
-      createdAt: credential.createdAt,
-      lastUsedAt: credential.createdAt,
-    });
+    await insertCredential(this.deps.store, project, user.id, user.userHandle, credential);
   }
 
-  deletePasskey(session: SessionRecord, id: string): { id: string } {
-    if (!this.deps.store.credentials.deleteOwned(id, session.userId)) throw ApiError.notFound('No such passkey');
+  async deletePasskey(session: SessionRecord, id: string): Promise<{ id: string }> {
+    if (!(await this.deps.store.credentials.deleteOwned(id, session.userId))) throw ApiError.notFound('No such passkey');
     return { id };
   }
 
-  refresh(project: ProjectConfig, session: SessionRecord, issuer: string): { shortSession: string } {
-    return { shortSession: this.deps.sessions.shortSession(project, session.userId, session.orig, issuer, this.deps.now()) };
+  async refresh(project: ProjectConfig, session: SessionRecord, issuer: string): Promise<{ shortSession: string }> {
+    return { shortSession: await this.deps.sessions.shortSession(project, session.userId, session.orig, issuer, this.deps.now()) };
   }
 
-  logout(session: SessionRecord | undefined): void {
-    if (session) this.deps.sessions.end(session, this.deps.now());
+  async logout(session: SessionRecord | undefined): Promise<void> {
+    if (session) await this.deps.sessions.end(session, this.deps.now());
   }
 }
 

@@ -1,6 +1,7 @@
 // A project's configuration: its type, defaults, validation and the ${DEMO_ORIGIN} placeholder.
-import { ApiError } from '../http/ApiError.ts';
-import { arr, bool, int, obj, oneOf, optional, str, type Issue } from '../http/schema.ts';
+import { ApiError } from '../ApiError.ts';
+import { arr, bool, int, obj, oneOf, optional, str, type Issue } from '../schema.ts';
+import { rateLimitsSchema, resolveRateLimits, type RateLimits } from './rateLimits.ts';
 
 export const IDENTIFIER_TYPES = ['email', 'phone', 'username'] as const;
 export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
@@ -39,6 +40,8 @@ export interface ProjectConfig {
   hideBadge: boolean;
   emailLinkUrl: string;
   processLifetimeSeconds: number;
+  /** abuse limits (config/rateLimits.ts): every limit, defaults filled in */
+  limits: RateLimits;
 }
 
 export const PROJECT_ID_PATTERN = /^pro-\d+$/;
@@ -101,6 +104,7 @@ const partialSchema = obj({
   hideBadge: optional(bool()),
   emailLinkUrl: optional(str({ min: 1, max: 500 })),
   processLifetimeSeconds: optional(int({ min: 60, max: 7 * 86_400 })),
+  limits: optional(rateLimitsSchema),
 });
 
 function expand(value: string, demoOrigin: string): string {
@@ -208,5 +212,6 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
     hideBadge: partial.hideBadge ?? false,
     emailLinkUrl,
     processLifetimeSeconds: partial.processLifetimeSeconds ?? 3600,
+    limits: resolveRateLimits(partial.limits),
   };
 }

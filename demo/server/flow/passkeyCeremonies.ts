@@ -9,8 +9,8 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { ProjectConfig } from '../config/projectConfig.ts';
-import { ApiError } from '../http/ApiError.ts';
-import { anyObject, obj, optional, parseWith, str } from '../http/schema.ts';
+import { ApiError } from '../ApiError.ts';
+import { anyObject, obj, optional, parseWith, str } from '../schema.ts';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
 import type { PendingCredential } from './processState.ts';
 import { userAgentSource } from './userAgentSource.ts';

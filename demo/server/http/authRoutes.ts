@@ -9,7 +9,7 @@ import { LONG_SESSION_COOKIE } from '../session/Sessions.ts';
 import type { AppEnv } from './AppEnv.ts';
 import { escapeHtml, htmlDocument, sendHtml, sendRedirect } from './html.ts';
 import { readJson, type RequestResolver } from './requestContext.ts';
-import { anyObject, arr, bool, num, obj, oneOf, optional, parseWith, str } from './schema.ts';
+import { anyObject, arr, bool, num, obj, oneOf, optional, parseWith, str } from '../schema.ts';
 
 const identifierType = oneOf(IDENTIFIER_TYPES);
 const verificationMethod = oneOf(VERIFICATIONS.filter((v) => v !== 'none') as ['email-otp', 'email-link', 'phone-otp']);
@@ -74,9 +74,12 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
   }
 
   app.post('/v2/auth/process/init', async (c) => {
-    const project = resolve.project(c); // a stale X-Corbado-Process-ID header is ignored here
+    const project = await resolve.project(c); // a stale X-Corbado-Process-ID header is ignored here
     const body = parseWith(schemas.processInit, await readJson(c));
-    const result = engine.initProcess(project, body, resolve.frontendApiUrl(c));
+    const result = await engine.initProcess(
+      { project, frontendApiUrl: resolve.frontendApiUrl(c), userAgent: c.req.header('user-agent'), clientIp: resolve.clientIp(c) },
+      body,
+    );
     return c.json({
       token: result.token,
       expiresAt: result.expiresAt,
@@ -85,80 +88,80 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
     });
   });
 
-  app.get('/v2/auth/process', (c) => reply(c, engine.getProcess(resolve.flowCall(c), c.req.query('preferredBlock'))));
-  app.post('/v2/auth/process/reset', (c) => reply(c, engine.resetProcess(resolve.flowCall(c))));
-  app.post('/v2/auth/process/complete', (c) => reply(c, engine.completeProcess(resolve.flowCall(c))));
-  app.post('/v2/auth/block/skip', (c) => reply(c, engine.skipBlock(resolve.flowCall(c))));
+  app.get('/v2/auth/process', async (c) => reply(c, await engine.getProcess(await resolve.flowRequest(c), c.req.query('preferredBlock'))));
+  app.post('/v2/auth/process/reset', async (c) => reply(c, await engine.resetProcess(await resolve.flowRequest(c))));
+  app.post('/v2/auth/process/complete', async (c) => reply(c, await engine.completeProcess(await resolve.flowRequest(c))));
+  app.post('/v2/auth/block/skip', async (c) => reply(c, await engine.skipBlock(await resolve.flowRequest(c))));
 
   app.post('/v2/auth/events', async (c) => {
-    resolve.flowCall(c);
+    await engine.requireProcess(await resolve.flowRequest(c));
     parseWith(schemas.event, await readJson(c));
     return c.body(null, 204);
   });
 
   app.post('/v2/auth/signup/init', async (c) => {
-    const call = resolve.flowCall(c);
-    return reply(c, engine.signupInit(call, parseWith(schemas.signupInit, await readJson(c))));
+    const call = await resolve.flowRequest(c);
+    return reply(c, await engine.signupInit(call, parseWith(schemas.signupInit, await readJson(c))));
   });
 
   app.post('/v2/auth/login/init', async (c) => {
-    const call = resolve.flowCall(c);
-    return reply(c, engine.loginInit(call, parseWith(schemas.loginInit, await readJson(c))));
+    const call = await resolve.flowRequest(c);
+    return reply(c, await engine.loginInit(call, parseWith(schemas.loginInit, await readJson(c))));
   });
 
   app.post('/v2/auth/identifier/verify/start', async (c) => {
-    const call = resolve.flowCall(c);
-    return reply(c, engine.verifyStart(call, parseWith(schemas.verifyStart, await readJson(c))));
+    const call = await resolve.flowRequest(c);
+    return reply(c, await engine.verifyStart(call, parseWith(schemas.verifyStart, await readJson(c))));
   });
 
   app.post('/v2/auth/identifier/verify/finish', async (c) => {
-    const call = resolve.flowCall(c);
-    return reply(c, engine.verifyFinish(call, parseWith(schemas.verifyFinish, await readJson(c))));
+    const call = await resolve.flowRequest(c);
+    return reply(c, await engine.verifyFinish(call, parseWith(schemas.verifyFinish, await readJson(c))));
   });
 
-  app.get('/v2/auth/identifier/verify/status', (c) => reply(c, engine.verificationStatus(resolve.flowCall(c))));
+  app.get('/v2/auth/identifier/verify/status', async (c) => reply(c, await engine.verificationStatus(await resolve.flowRequest(c))));
 
   app.post('/v2/auth/identifier/update', async (c) => {
-    const call = resolve.flowCall(c);
-    return reply(c, engine.updateIdentifier(call, parseWith(schemas.identifierUpdate, await readJson(c))));
+    const call = await resolve.flowRequest(c);
+    return reply(c, await engine.updateIdentifier(call, parseWith(schemas.identifierUpdate, await readJson(c))));
   });
 
   app.post('/v2/auth/phone/collect', async (c) => {
-    const call = resolve.flowCall(c);
-    return reply(c, engine.collect(call, 'phone', parseWith(schemas.phoneCollect, await readJson(c)).phone));
+    const call = await resolve.flowRequest(c);
+    return reply(c, await engine.collect(call, 'phone', parseWith(schemas.phoneCollect, await readJson(c)).phone));
   });
 
   app.post('/v2/auth/username/collect', async (c) => {
-    const call = resolve.flowCall(c);
-    return reply(c, engine.collect(call, 'username', parseWith(schemas.usernameCollect, await readJson(c)).username));
+    const call = await resolve.flowRequest(c);
+    return reply(c, await engine.collect(call, 'username', parseWith(schemas.usernameCollect, await readJson(c)).username));
   });
 
   app.post('/v2/auth/passkey/append/start', async (c) => {
-    const call = resolve.flowCall(c);
+    const call = await resolve.flowRequest(c);
     parseWith(schemas.passkeyStart, await readJson(c));
     return reply(c, await engine.passkeyAppendStart(call));
   });
 
   app.post('/v2/auth/passkey/append/finish', async (c) => {
-    const call = resolve.flowCall(c);
+    const call = await resolve.flowRequest(c);
     const body = parseWith(schemas.signedChallenge, await readJson(c));
     return reply(c, await engine.passkeyAppendFinish(call, body.signedChallenge));
   });
 
   app.post('/v2/auth/passkey/login/start', async (c) => {
-    const call = resolve.flowCall(c);
+    const call = await resolve.flowRequest(c);
     parseWith(schemas.anyBody, await readJson(c));
     return reply(c, await engine.passkeyLoginStart(call));
   });
 
   app.post('/v2/auth/passkey/login/finish', async (c) => {
-    const call = resolve.flowCall(c);
+    const call = await resolve.flowRequest(c);
     const body = parseWith(schemas.signedChallenge, await readJson(c));
     return reply(c, await engine.passkeyLoginFinish(call, body.signedChallenge));
   });
 
   app.post('/v2/auth/passkey/mediation/finish', async (c) => {
-    const call = resolve.flowCall(c);
+    const call = await resolve.flowRequest(c);
     const body = parseWith(schemas.signedChallenge, await readJson(c));
     return reply(c, await engine.mediationFinish(call, body.signedChallenge));
   });
@@ -166,8 +169,8 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
   // Social sign-in (CONTRACT §8): start hands out the provider URL, the provider sends the browser to
   // the callback, which redirects back to the app; finish then logs in or signs up.
   app.post('/v2/auth/social/verify/start', async (c) => {
-    const call = resolve.flowCall(c);
-    return reply(c, engine.socialStart(call, parseWith(schemas.socialStart, await readJson(c))));
+    const call = await resolve.flowRequest(c);
+    return reply(c, await engine.socialStart(call, parseWith(schemas.socialStart, await readJson(c))));
   });
 
   app.get('/v2/auth/social/verify/callback', async (c) => {
@@ -181,9 +184,9 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
   });
 
   app.post('/v2/auth/social/verify/finish', async (c) => {
-    const call = resolve.flowCall(c);
+    const call = await resolve.flowRequest(c);
     parseWith(schemas.anyBody, await readJson(c));
-    return reply(c, engine.socialFinish(call));
+    return reply(c, await engine.socialFinish(call));
   });
 }
 

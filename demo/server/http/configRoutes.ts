@@ -6,8 +6,8 @@ import type { AppEnv } from './AppEnv.ts';
 import type { RequestResolver } from './requestContext.ts';
 
 export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver, signer: TokenSigner): void {
-  app.get('/v2/session-config', (c) => {
-    const project = resolve.project(c);
+  app.get('/v2/session-config', async (c) => {
+    const project = await resolve.project(c);
     return c.json({
       useSessionManagement: true,
       shortSessionCookieConfig: { ...project.shortSessionCookie, lifetimeSeconds: project.shortSessionLifetimeSeconds },
@@ -15,8 +15,8 @@ export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver
     });
   });
 
-  app.get('/v2/user-details-config', (c) => {
-    const project = resolve.project(c);
+  app.get('/v2/user-details-config', async (c) => {
+    const project = await resolve.project(c);
     return c.json({
       fullNameRequired: project.fullNameRequired,
       identifiers: IDENTIFIER_TYPES.filter((t) => project.identifiers[t].enabled).map((type) => ({ type })),

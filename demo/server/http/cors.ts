@@ -3,7 +3,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Store } from '../store/Store.ts';
 import type { AppEnv } from './AppEnv.ts';
-import { ApiError } from './ApiError.ts';
+import { ApiError } from '../ApiError.ts';
 import { errorResponse } from './errorEnvelope.ts';
 
 export const ALLOWED_METHODS = 'GET, POST, DELETE, PATCH, OPTIONS';
@@ -15,7 +15,7 @@ export function cors(store: Store): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const origin = c.req.header('origin');
     if (c.req.method === 'OPTIONS') {
-      if (!origin || !store.projects.allAllowedOrigins().has(origin)) {
+      if (!origin || !(await store.projects.allAllowedOrigins()).has(origin)) {
         const res = errorResponse(c, new ApiError(403, 'forbidden_origin', 'Forbidden', 'This origin is not allowed'));
         res.headers.set('Vary', 'Origin');
         return res;
@@ -36,7 +36,7 @@ export function cors(store: Store): MiddlewareHandler<AppEnv> {
     c.res.headers.append('Vary', 'Origin');
     if (!origin) return;
     const project = c.get('project');
-    const allowed = project ? project.allowedOrigins.includes(origin) : store.projects.allAllowedOrigins().has(origin);
+    const allowed = project ? project.allowedOrigins.includes(origin) : (await store.projects.allAllowedOrigins()).has(origin);
     if (allowed) {
       c.res.headers.set('Access-Control-Allow-Origin', origin);
       c.res.headers.set('Access-Control-Allow-Credentials', 'true');

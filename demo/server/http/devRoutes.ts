@@ -5,7 +5,7 @@ import { normalizedRecipient } from '../flow/identifierRules.ts';
 import type { OutboxMessage } from '../store/OutboxRepo.ts';
 import type { Store } from '../store/Store.ts';
 import type { AppEnv } from './AppEnv.ts';
-import { ApiError } from './ApiError.ts';
+import { ApiError } from '../ApiError.ts';
 import { escapeHtml } from './html.ts';
 import { readJson } from './requestContext.ts';
 
@@ -44,20 +44,20 @@ ${rows || '<tr><td colspan="7">No messages yet.</td></tr>'}
 }
 
 export function registerDevRoutes(app: Hono<AppEnv>, store: Store, demoOrigin: string, now: () => number): void {
-  app.get('/_dev/messages', (c) => {
+  app.get('/_dev/messages', async (c) => {
     const to = c.req.query('to');
-    return c.json(store.outbox.list(to ? normalizedRecipient(to) : undefined).map(toWire));
+    return c.json((await store.outbox.list(to ? normalizedRecipient(to) : undefined)).map(toWire));
   });
 
   app.get('/_dev', (c) => c.redirect('/_dev/'));
-  app.get('/_dev/', (c) => c.html(outboxPage(store.outbox.list())));
+  app.get('/_dev/', async (c) => c.html(outboxPage(await store.outbox.list())));
 
   app.post('/_dev/projects', async (c) => {
     const body = await readJson(c);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw ApiError.invalidRequest('The body must be a JSON object');
     if ('id' in body) throw ApiError.invalidRequest('The id is chosen by the server', [{ field: 'id', message: 'must not be given' }]);
     resolveProjectConfig('pro-0', body, demoOrigin); // validate before taking an id
-    const config = store.projects.createDev((id) => resolveProjectConfig(id, body, demoOrigin), now());
+    const config = await store.projects.create((id) => resolveProjectConfig(id, body, demoOrigin), now());
     return c.json({ id: config.id }, 201);
   });
 }

@@ -2,13 +2,14 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from './AppEnv.ts';
-import type { ApiError } from './ApiError.ts';
+import type { ApiError } from '../ApiError.ts';
 
 export function runtimeSeconds(c: Context<AppEnv>): number {
   return Math.round((performance.now() - (c.get('startedAt') ?? performance.now())) * 1000) / 1_000_000;
 }
 
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
+  if (error.retryAfterSeconds !== undefined) c.header('Retry-After', String(error.retryAfterSeconds));
   return c.json(
     {
       httpStatusCode: error.status,

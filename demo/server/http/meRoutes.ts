@@ -6,7 +6,7 @@ import { LONG_SESSION_COOKIE } from '../session/Sessions.ts';
 import type { AppEnv } from './AppEnv.ts';
 import { genericOk } from './errorEnvelope.ts';
 import { readJson, type RequestResolver } from './requestContext.ts';
-import { anyObject, bool, obj, optional, parseWith, str } from './schema.ts';
+import { anyObject, bool, obj, optional, parseWith, str } from '../schema.ts';
 
 const appendStartBody = obj({
   clientInformation: optional(obj({ isUserVerifyingPlatformAuthenticatorAvailable: optional(bool()) })),
@@ -14,36 +14,36 @@ const appendStartBody = obj({
 const appendFinishBody = obj({ attestationResponse: str({ min: 1, max: 100_000 }), clientInformation: optional(anyObject()) });
 
 export function registerMeRoutes(app: Hono<AppEnv>, account: Account, resolve: RequestResolver): void {
-  app.get('/v2/me', (c) => c.json(account.me(resolve.session(c).session)));
+  app.get('/v2/me', async (c) => c.json(await account.me((await resolve.session(c)).session)));
 
-  app.get('/v2/me/passkeys', (c) => c.json(account.passkeys(resolve.session(c).session)));
+  app.get('/v2/me/passkeys', async (c) => c.json(await account.passkeys((await resolve.session(c)).session)));
 
   app.post('/v2/me/passkeys/append/start', async (c) => {
-    const { project, session } = resolve.session(c);
+    const { project, session } = await resolve.session(c);
     const body = parseWith(appendStartBody, await readJson(c));
     return c.json(await account.appendStart(project, session, body.clientInformation ?? {}));
   });
 
   app.post('/v2/me/passkeys/append/finish', async (c) => {
-    const { project, session } = resolve.session(c);
+    const { project, session } = await resolve.session(c);
     const body = parseWith(appendFinishBody, await readJson(c));
     await account.appendFinish(project, session, body.attestationResponse, c.req.header('user-agent'));
     return c.json(genericOk(c));
   });
 
-  app.delete('/v2/me/passkeys/:credentialID', (c) => {
-    const { session } = resolve.session(c);
-    return c.json(account.deletePasskey(session, c.req.param('credentialID')));
+  app.delete('/v2/me/passkeys/:credentialID', async (c) => {
+    const { session } = await resolve.session(c);
+    return c.json(await account.deletePasskey(session, c.req.param('credentialID')));
   });
 
-  app.post('/v2/me/refresh', (c) => {
-    const { project, session } = resolve.session(c);
-    return c.json(account.refresh(project, session, resolve.frontendApiUrl(c)), 200);
+  app.post('/v2/me/refresh', async (c) => {
+    const { project, session } = await resolve.session(c);
+    return c.json(await account.refresh(project, session, resolve.frontendApiUrl(c)), 200);
   });
 
-  app.post('/v2/me/logout', (c) => {
-    const { session } = resolve.optionalSession(c);
-    account.logout(session);
+  app.post('/v2/me/logout', async (c) => {
+    const { session } = await resolve.optionalSession(c);
+    await account.logout(session);
     deleteCookie(c, LONG_SESSION_COOKIE, { path: '/' });
     return c.body(null, 204);
   });

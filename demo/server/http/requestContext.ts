@@ -1,32 +1,42 @@
-// Resolving what a request refers to: its project (header), its process (header), its session
-// (bearer or cookie), its body (JSON) and the public URL of this API.
+// Resolving what a request refers to: its project (header), its process token (header), its session
+// (bearer or cookie), its body (JSON), the client's address and the public URL of this API.
+import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
+import { ApiError } from '../ApiError.ts';
 import { PROJECT_ID_PATTERN, type ProjectConfig } from '../config/projectConfig.ts';
-import type { FlowCall } from '../flow/FlowEngine.ts';
-import { sha256Hex } from '../randomValues.ts';
+import type { FlowRequest } from '../flow/FlowContext.ts';
 import { LONG_SESSION_COOKIE, type Sessions } from '../session/Sessions.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
 import type { Store } from '../store/Store.ts';
 import type { AppEnv } from './AppEnv.ts';
-import { ApiError } from './ApiError.ts';
 
 const MAX_BODY_CHARS = 200_000;
 
 export interface RequestResolver {
-  project(c: Context<AppEnv>): ProjectConfig;
-  flowCall(c: Context<AppEnv>): FlowCall;
-  session(c: Context<AppEnv>): { project: ProjectConfig; session: SessionRecord };
-  optionalSession(c: Context<AppEnv>): { project: ProjectConfig; session: SessionRecord | undefined };
+  project(c: Context<AppEnv>): Promise<ProjectConfig>;
+  flowRequest(c: Context<AppEnv>): Promise<FlowRequest>;
+  session(c: Context<AppEnv>): Promise<{ project: ProjectConfig; session: SessionRecord }>;
+  optionalSession(c: Context<AppEnv>): Promise<{ project: ProjectConfig; session: SessionRecord | undefined }>;
   frontendApiUrl(c: Context<AppEnv>): string;
+  clientIp(c: Context<AppEnv>): string;
 }
 
-export function requestResolver(store: Store, sessions: Sessions, now: () => number, publicUrl?: string): RequestResolver {
+export interface ResolverOptions {
+  publicUrl?: string;
+  /**
+   * How many proxies in front of this API append to X-Forwarded-For (0: none, the socket's address is
+   * the client's). With n, the n-th address from the right is the client's.
+   */
+  trustedProxies?: number;
+}
+
+export function requestResolver(store: Store, sessions: Sessions, now: () => number, options: ResolverOptions = {}): RequestResolver {
   const resolver: RequestResolver = {
-    project(c) {
+    async project(c) {
       const id = c.req.header('x-corbado-projectid')?.trim();
       if (!id) throw new ApiError(400, 'project_id_missing', 'Bad request', 'The X-Corbado-ProjectID header is missing');
-      const project = PROJECT_ID_PATTERN.test(id) ? store.projects.get(id) : undefined;
+      const project = PROJECT_ID_PATTERN.test(id) ? await store.projects.get(id) : undefined;
       if (!project) throw new ApiError(404, 'project_not_found', 'Not found', `Project ${id.slice(0, 40)} does not exist`);
       c.set('project', project);
       const origin = c.req.header('origin');
@@ -36,38 +46,53 @@ export function requestResolver(store: Store, sessions: Sessions, now: () => num
       return project;
     },
 
-    flowCall(c) {
-      const project = resolver.project(c);
+    async flowRequest(c) {
+      const project = await resolver.project(c);
       const token = c.req.header('x-corbado-process-id')?.trim();
       if (!token) throw ApiError.processNotAvailable('The X-Corbado-Process-ID header is missing');
-      const process = store.processes.findByTokenHash(sha256Hex(token));
-      if (!process || process.projectId !== project.id) throw ApiError.processNotAvailable('Unknown process');
-      if (process.endedAt !== null || process.expiresAt <= now()) throw ApiError.processNotAvailable('The process has expired');
-      return { project, process, processToken: token, frontendApiUrl: resolver.frontendApiUrl(c), userAgent: c.req.header('user-agent') };
+      return { project, processToken: token, frontendApiUrl: resolver.frontendApiUrl(c), userAgent: c.req.header('user-agent'), clientIp: resolver.clientIp(c) };
     },
 
-    optionalSession(c) {
-      const project = resolver.project(c);
+    async optionalSession(c) {
+      const project = await resolver.project(c);
       const bearer = /^Bearer\s+(.*)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
       const candidates = [bearer, getCookie(c, LONG_SESSION_COOKIE)].filter((t): t is string => !!t);
       for (const token of candidates) {
-        const session = sessions.find(project, token, now());
+        const session = await sessions.find(project, token, now());
         if (session) return { project, session };
       }
       return { project, session: undefined };
     },
 
-    session(c) {
-      const { project, session } = resolver.optionalSession(c);
+    async session(c) {
+      const { project, session } = await resolver.optionalSession(c);
       if (!session) throw ApiError.unauthorized();
       return { project, session };
     },
 
     frontendApiUrl(c) {
-      return publicUrl ?? new URL(c.req.url).origin;
+      return options.publicUrl ?? new URL(c.req.url).origin;
+    },
+
+    clientIp(c) {
+      const hops = options.trustedProxies ?? 0;
+      if (hops > 0) {
+        const forwarded = (c.req.header('x-forwarded-for') ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+        const client = forwarded[forwarded.length - hops];
+        if (client) return client;
+      }
+      return socketAddress(c) ?? 'unknown';
     },
   };
   return resolver;
+}
+
+function socketAddress(c: Context<AppEnv>): string | undefined {
+  try {
+    return getConnInfo(c).remote.address?.replace(/^::ffff:/, '');
+  } catch {
+    return undefined; // not served by a socket (app.request in a test)
+  }
 }
 
 /** The JSON body; an empty body counts as {} (body-less POSTs). */

@@ -1,11 +1,14 @@
-// Sends e-mails and SMS: every message lands in the dev outbox; e-mails also go out over SMTP when
-// SMTP settings are given. SMS are never sent anywhere else.
+// Sends e-mails and SMS. In development every message lands in the dev outbox; e-mails also go out
+// over SMTP and SMS through an SmsSender when those are configured. Production has no outbox: messages
+// only go to SMTP and the SMS sender. Deliveries start once the process transaction has committed, so
+// a request that fails sends nothing.
 import nodemailer, { type Transporter } from 'nodemailer';
 import { normalizedRecipient } from '../flow/identifierRules.ts';
 import { newId } from '../randomValues.ts';
 import type { OutboxMessage } from '../store/OutboxRepo.ts';
 import type { Store } from '../store/Store.ts';
 import type { MessageText } from './messageTexts.ts';
+import type { SmsSender } from './SmsSender.ts';
 
 export interface SmtpSettings {
   url?: string;
@@ -21,6 +24,13 @@ export interface Logger {
   error(message: string, error?: unknown): void;
 }
 
+export interface MessengerOptions {
+  smtp?: SmtpSettings;
+  sms?: SmsSender;
+  /** keep every message (code and link included) in the dev outbox */
+  outbox: boolean;
+}
+
 export class Messenger {
   private readonly transport: Transporter | undefined;
   private readonly from: string;
@@ -29,8 +39,9 @@ export class Messenger {
   constructor(
     private readonly store: Store,
     private readonly log: Logger,
-    smtp?: SmtpSettings,
+    private readonly options: MessengerOptions,
   ) {
+    const smtp = options.smtp;
     this.from = smtp?.from ?? 'Demo <no-reply@localhost>';
     if (smtp?.url) this.transport = nodemailer.createTransport(smtp.url);
     else if (smtp?.host) {
@@ -43,31 +54,37 @@ export class Messenger {
     }
   }
 
-  email(projectId: string, to: string, message: MessageText, extra: { code?: string; link?: string }, now: number): OutboxMessage {
-    const stored = this.record({ projectId, channel: 'email', to, ...message, ...extra, createdAt: now });
-    if (this.transport) {
-      const sending = this.transport
-        .sendMail({ from: this.from, to, subject: message.subject, text: message.text })
-        .catch((error: unknown) => this.log.error(`SMTP delivery to ${to} failed`, error))
-        .finally(() => this.inFlight.delete(sending));
-      this.inFlight.add(sending);
+  async email(projectId: string, to: string, message: MessageText, extra: { code?: string; link?: string }, now: number): Promise<void> {
+    await this.record({ projectId, channel: 'email', to, ...message, ...extra, createdAt: now });
+    const transport = this.transport;
+    if (transport) {
+      this.deliver(`e-mail to ${to}`, () => transport.sendMail({ from: this.from, to, subject: message.subject, text: message.text }));
     }
-    return stored;
   }
 
-  sms(projectId: string, to: string, message: MessageText, extra: { code?: string }, now: number): OutboxMessage {
-    return this.record({ projectId, channel: 'sms', to, ...message, ...extra, createdAt: now });
+  async sms(projectId: string, to: string, message: MessageText, extra: { code?: string }, now: number): Promise<void> {
+    await this.record({ projectId, channel: 'sms', to, ...message, ...extra, createdAt: now });
+    const sender = this.options.sms;
+    if (sender) this.deliver(`SMS to ${to}`, () => sender.send({ to, text: message.text, projectId }));
   }
 
-  /** Waits for SMTP deliveries still under way (graceful shutdown). */
+  /** Waits for deliveries still under way (graceful shutdown). */
   async close(): Promise<void> {
     await Promise.allSettled([...this.inFlight]);
     this.transport?.close();
   }
 
-  private record(message: Omit<OutboxMessage, 'id'>): OutboxMessage {
-    const stored = { id: newId('msg'), ...message };
-    this.store.outbox.insert(stored, normalizedRecipient(message.to));
-    return stored;
+  /** Starts a delivery after commit; a failure is logged without the message (it holds the code). */
+  private deliver(what: string, send: () => Promise<unknown>): void {
+    this.store.afterCommit(() => {
+      const sending = send()
+        .catch((error: unknown) => this.log.error(`Delivery of the ${what} failed`, error instanceof Error ? error.message : String(error)))
+        .finally(() => this.inFlight.delete(sending));
+      this.inFlight.add(sending);
+    });
+  }
+
+  private async record(message: Omit<OutboxMessage, 'id'>): Promise<void> {
+    if (this.options.outbox) await this.store.outbox.insert({ id: newId('msg'), ...message }, normalizedRecipient(message.to));
   }
 }

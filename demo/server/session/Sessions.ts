@@ -19,9 +19,9 @@ export class Sessions {
     private readonly signer: TokenSigner,
   ) {}
 
-  start(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number): StartedSession {
+  async start(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number): Promise<StartedSession> {
     const longSession = newSecretToken();
-    this.store.sessions.insert({
+    await this.store.sessions.insert({
       id: newId('ses'),
       tokenHash: sha256Hex(longSession),
       projectId: project.id,
@@ -32,15 +32,15 @@ export class Sessions {
       revokedAt: null,
     });
     return {
-      shortSession: this.shortSession(project, userId, orig, issuer, nowMs),
+      shortSession: await this.shortSession(project, userId, orig, issuer, nowMs),
       longSession,
       longSessionMaxAgeSeconds: project.longSessionLifetimeSeconds,
     };
   }
 
-  shortSession(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number): string {
-    const user = this.store.users.get(userId);
-    const identifiers = this.store.users.listIdentifiers(userId);
+  async shortSession(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number): Promise<string> {
+    const user = await this.store.users.get(userId);
+    const identifiers = await this.store.users.listIdentifiers(userId);
     const iat = Math.floor(nowMs / 1000);
     return this.signer.sign({
       iss: issuer,
@@ -58,14 +58,14 @@ export class Sessions {
   }
 
   /** The live session a long-session token belongs to, in this project. */
-  find(project: ProjectConfig, token: string, nowMs: number): SessionRecord | undefined {
+  async find(project: ProjectConfig, token: string, nowMs: number): Promise<SessionRecord | undefined> {
     if (!token) return undefined;
-    const session = this.store.sessions.findByTokenHash(sha256Hex(token));
+    const session = await this.store.sessions.findByTokenHash(sha256Hex(token));
     if (!session || session.projectId !== project.id || session.revokedAt !== null || session.expiresAt <= nowMs) return undefined;
-    return this.store.users.get(session.userId) ? session : undefined;
+    return (await this.store.users.get(session.userId)) ? session : undefined;
   }
 
-  end(session: SessionRecord, nowMs: number): void {
-    this.store.sessions.revoke(session.id, nowMs);
+  async end(session: SessionRecord, nowMs: number): Promise<void> {
+    await this.store.sessions.revoke(session.id, nowMs);
   }
 }

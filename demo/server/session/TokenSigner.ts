@@ -1,7 +1,7 @@
-// ES256 JSON Web Tokens with node:crypto. The key pair lives in the database (KeysRepo), so tokens
-// issued before a restart still verify after it.
+// ES256 JSON Web Tokens with node:crypto. The key pair lives in the database (KeyStore), so tokens
+// issued before a restart, or by another instance, verify everywhere.
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
-import type { KeysRepo, SigningKeyRecord } from '../store/KeysRepo.ts';
+import type { SigningKeyRecord } from '../store/KeysRepo.ts';
 
 export type JwtClaims = Record<string, string | number | undefined>;
 
@@ -20,10 +20,6 @@ export class TokenSigner {
     this.privateKey = createPrivateKey(record.privateKeyPem);
     this.publicKey = createPublicKey(this.privateKey);
     this.publicJwk = JSON.parse(record.publicJwk) as JsonWebKey;
-  }
-
-  static load(keys: KeysRepo, now: number): TokenSigner {
-    return new TokenSigner(keys.signingKey(generateSigningKey, now));
   }
 
   sign(claims: JwtClaims): string {
@@ -58,7 +54,7 @@ export class TokenSigner {
   }
 }
 
-function generateSigningKey(): SigningKeyRecord {
+export function generateSigningKey(): SigningKeyRecord {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   return {
     kid: `key-${randomBytes(8).toString('hex')}`,

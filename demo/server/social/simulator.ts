@@ -6,7 +6,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import { SOCIAL_PROVIDERS, type SocialProvider } from '../config/projectConfig.ts';
-import { ApiError } from '../http/ApiError.ts';
+import { ApiError } from '../ApiError.ts';
 import type { AppEnv } from '../http/AppEnv.ts';
 import { escapeHtml, htmlDocument, sendHtml, sendRedirect } from '../http/html.ts';
 import { SIMULATOR_CLIENT_SECRET } from './providerClient.ts';

@@ -1,4 +1,4 @@
-import type { Db } from './openDatabase.ts';
+import type { Database } from './Database.ts';
 
 export interface CredentialRecord {
   id: string;
@@ -41,16 +41,14 @@ interface Row {
 }
 
 export class CredentialsRepo {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Database) {}
 
-  insert(c: CredentialRecord): void {
-    this.db
-      .prepare(
-        `INSERT INTO credentials (id, project_id, user_id, credential_id, public_key, user_handle, aaguid, backup_eligible,
-           backup_state, transports, sign_count, attestation_type, source_browser, source_os, status, created_at, last_used_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
+  async insert(c: CredentialRecord): Promise<void> {
+    await this.db.run(
+      `INSERT INTO credentials (id, project_id, user_id, credential_id, public_key, user_handle, aaguid, backup_eligible,
+         backup_state, transports, sign_count, attestation_type, source_browser, source_os, status, created_at, last_used_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
         c.id,
         c.projectId,
         c.userId,
@@ -68,30 +66,27 @@ export class CredentialsRepo {
         c.status,
         c.createdAt,
         c.lastUsedAt,
-      );
+      ],
+    );
   }
 
-  listByUser(userId: string): CredentialRecord[] {
-    const rows = this.db.prepare('SELECT * FROM credentials WHERE user_id = ? ORDER BY created_at, rowid').all(userId) as Row[];
+  async listByUser(userId: string): Promise<CredentialRecord[]> {
+    const rows = await this.db.all<Row>('SELECT * FROM credentials WHERE user_id = ? ORDER BY created_at, id', [userId]);
     return rows.map(toRecord);
   }
 
-  findByCredentialId(projectId: string, credentialId: string): CredentialRecord | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM credentials WHERE project_id = ? AND credential_id = ?')
-      .get(projectId, credentialId) as Row | undefined;
+  async findByCredentialId(projectId: string, credentialId: string): Promise<CredentialRecord | undefined> {
+    const row = await this.db.get<Row>('SELECT * FROM credentials WHERE project_id = ? AND credential_id = ?', [projectId, credentialId]);
     return row && toRecord(row);
   }
 
-  recordUse(id: string, signCount: number, backupState: boolean, now: number): void {
-    this.db
-      .prepare('UPDATE credentials SET sign_count = ?, backup_state = ?, last_used_at = ? WHERE id = ?')
-      .run(signCount, backupState ? 1 : 0, now, id);
+  async recordUse(id: string, signCount: number, backupState: boolean, now: number): Promise<void> {
+    await this.db.run('UPDATE credentials SET sign_count = ?, backup_state = ?, last_used_at = ? WHERE id = ?', [signCount, backupState ? 1 : 0, now, id]);
   }
 
   /** Deletes a user's own credential; false when there is none with that id. */
-  deleteOwned(id: string, userId: string): boolean {
-    return this.db.prepare('DELETE FROM credentials WHERE id = ? AND user_id = ?').run(id, userId).changes > 0;
+  async deleteOwned(id: string, userId: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM credentials WHERE id = ? AND user_id = ?', [id, userId])) > 0;
   }
 }
 

@@ -1,6 +1,6 @@
 // The OAuth `state` values handed to providers. Only their SHA-256 is stored; each is single-use and
 // leads the provider's callback (a plain browser navigation without headers) back to its process.
-import type { Db } from './openDatabase.ts';
+import type { Database } from './Database.ts';
 
 export interface OAuthStateRecord {
   stateHash: string;
@@ -21,21 +21,25 @@ interface Row {
 }
 
 export class OAuthStatesRepo {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Database) {}
 
-  insert(s: Omit<OAuthStateRecord, 'usedAt'>): void {
-    this.db
-      .prepare('INSERT INTO oauth_states (state_hash, process_id, provider, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
-      .run(s.stateHash, s.processId, s.provider, s.createdAt, s.expiresAt);
+  async insert(s: Omit<OAuthStateRecord, 'usedAt'>): Promise<void> {
+    await this.db.run('INSERT INTO oauth_states (state_hash, process_id, provider, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', [
+      s.stateHash,
+      s.processId,
+      s.provider,
+      s.createdAt,
+      s.expiresAt,
+    ]);
   }
 
   /** Marks the state used and returns it, or undefined when it is unknown, used or expired. Atomic. */
-  consume(stateHash: string, now: number): OAuthStateRecord | undefined {
-    const changed = this.db
-      .prepare('UPDATE oauth_states SET used_at = ? WHERE state_hash = ? AND used_at IS NULL AND expires_at > ?')
-      .run(now, stateHash, now).changes;
-    if (changed !== 1) return undefined;
-    const row = this.db.prepare('SELECT * FROM oauth_states WHERE state_hash = ?').get(stateHash) as Row;
+  async consume(stateHash: string, now: number): Promise<OAuthStateRecord | undefined> {
+    const row = await this.db.get<Row>(
+      'UPDATE oauth_states SET used_at = ? WHERE state_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING *',
+      [now, stateHash, now],
+    );
+    if (!row) return undefined;
     return {
       stateHash: row.state_hash,
       processId: row.process_id,
@@ -47,7 +51,7 @@ export class OAuthStatesRepo {
   }
 
   /** A new social start on the same process invalidates the older states. */
-  revokeForProcess(processId: string, now: number): void {
-    this.db.prepare('UPDATE oauth_states SET used_at = ? WHERE process_id = ? AND used_at IS NULL').run(now, processId);
+  async revokeForProcess(processId: string, now: number): Promise<void> {
+    await this.db.run('UPDATE oauth_states SET used_at = ? WHERE process_id = ? AND used_at IS NULL', [now, processId]);
   }
 }

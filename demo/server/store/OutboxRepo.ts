@@ -1,4 +1,4 @@
-import type { Db } from './openDatabase.ts';
+import type { Database } from './Database.ts';
 
 export interface OutboxMessage {
   id: string;
@@ -25,26 +25,22 @@ interface Row {
 }
 
 export class OutboxRepo {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Database) {}
 
-  insert(m: OutboxMessage, recipientNormalized: string): void {
-    this.db
-      .prepare(
-        `INSERT INTO outbox_messages (id, project_id, channel, recipient, recipient_normalized, subject, text, code, link, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(m.id, m.projectId, m.channel, m.to, recipientNormalized, m.subject, m.text, m.code ?? null, m.link ?? null, m.createdAt);
+  async insert(m: OutboxMessage, recipientNormalized: string): Promise<void> {
+    await this.db.run(
+      `INSERT INTO outbox_messages (id, project_id, channel, recipient, recipient_normalized, subject, text, code, link, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [m.id, m.projectId, m.channel, m.to, recipientNormalized, m.subject, m.text, m.code ?? null, m.link ?? null, m.createdAt],
+    );
   }
 
   /** Newest first; `recipientNormalized` filters by recipient. */
-  list(recipientNormalized?: string, limit = 200): OutboxMessage[] {
-    const rows = (
+  async list(recipientNormalized?: string, limit = 200): Promise<OutboxMessage[]> {
+    const rows =
       recipientNormalized === undefined
-        ? this.db.prepare('SELECT * FROM outbox_messages ORDER BY seq DESC LIMIT ?').all(limit)
-        : this.db
-            .prepare('SELECT * FROM outbox_messages WHERE recipient_normalized = ? ORDER BY seq DESC LIMIT ?')
-            .all(recipientNormalized, limit)
-    ) as Row[];
+        ? await this.db.all<Row>('SELECT * FROM outbox_messages ORDER BY seq DESC LIMIT ?', [limit])
+        : await this.db.all<Row>('SELECT * FROM outbox_messages WHERE recipient_normalized = ? ORDER BY seq DESC LIMIT ?', [recipientNormalized, limit]);
     return rows.map((r) => ({
       id: r.id,
       projectId: r.project_id,

@@ -1,5 +1,5 @@
 import type { ProcessState } from '../flow/processState.ts';
-import type { Db } from './openDatabase.ts';
+import type { Database } from './Database.ts';
 
 export interface ProcessRecord {
   id: string;
@@ -20,32 +20,45 @@ interface Row {
 }
 
 export class ProcessesRepo {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Database) {}
 
-  insert(p: { id: string; tokenHash: string; projectId: string; state: ProcessState; createdAt: number; expiresAt: number }): void {
-    this.db
-      .prepare(
-        'INSERT INTO processes (id, token_hash, project_id, state, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)',
-      )
-      .run(p.id, p.tokenHash, p.projectId, JSON.stringify(p.state), p.createdAt, p.expiresAt);
+  async insert(p: { id: string; tokenHash: string; projectId: string; state: ProcessState; createdAt: number; expiresAt: number }): Promise<void> {
+    await this.db.run('INSERT INTO processes (id, token_hash, project_id, state, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)', [
+      p.id,
+      p.tokenHash,
+      p.projectId,
+      JSON.stringify(p.state),
+      p.createdAt,
+      p.expiresAt,
+    ]);
   }
 
-  findByTokenHash(tokenHash: string): ProcessRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM processes WHERE token_hash = ?').get(tokenHash) as Row | undefined;
+  /**
+   * The process a token belongs to. Inside a transaction it stays locked until commit, so two
+   * requests on one process (on any instance) run one after the other.
+   */
+  async lockByTokenHash(tokenHash: string): Promise<ProcessRecord | undefined> {
+    const row = await this.db.get<Row>(`SELECT * FROM processes WHERE token_hash = ?${this.db.forUpdate}`, [tokenHash]);
     return row && toRecord(row);
   }
 
-  get(id: string): ProcessRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM processes WHERE id = ?').get(id) as Row | undefined;
+  async get(id: string): Promise<ProcessRecord | undefined> {
+    const row = await this.db.get<Row>('SELECT * FROM processes WHERE id = ?', [id]);
     return row && toRecord(row);
   }
 
-  saveState(id: string, state: ProcessState): void {
-    this.db.prepare('UPDATE processes SET state = ? WHERE id = ?').run(JSON.stringify(state), id);
+  /** The process by id, locked until commit inside a transaction. */
+  async lock(id: string): Promise<ProcessRecord | undefined> {
+    const row = await this.db.get<Row>(`SELECT * FROM processes WHERE id = ?${this.db.forUpdate}`, [id]);
+    return row && toRecord(row);
   }
 
-  end(id: string, now: number): void {
-    this.db.prepare('UPDATE processes SET ended_at = ? WHERE id = ? AND ended_at IS NULL').run(now, id);
+  async saveState(id: string, state: ProcessState): Promise<void> {
+    await this.db.run('UPDATE processes SET state = ? WHERE id = ?', [JSON.stringify(state), id]);
+  }
+
+  async end(id: string, now: number): Promise<void> {
+    await this.db.run('UPDATE processes SET ended_at = ? WHERE id = ? AND ended_at IS NULL', [now, id]);
   }
 }
 

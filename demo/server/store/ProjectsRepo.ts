@@ -1,45 +1,67 @@
 import type { ProjectConfig } from '../config/projectConfig.ts';
-import type { Db } from './openDatabase.ts';
+import { resolveRateLimits } from '../config/rateLimits.ts';
+import type { Database } from './Database.ts';
 
-/** First numeric id handed out by POST /_dev/projects, well above the seeds' ids. */
-const FIRST_DEV_PROJECT_NUMBER = 1000;
+/** First numeric id handed out to created projects, well above the seeds' ids. */
+const FIRST_CREATED_PROJECT_NUMBER = 1000;
+
+/** seed: projects.json; dev: created while running (POST /_dev/projects or the admin command) */
+export type ProjectSource = 'seed' | 'dev';
 
 export class ProjectsRepo {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Database) {}
 
   /** Seeds are re-applied at every start so edits to projects.json take effect. */
-  upsertSeed(config: ProjectConfig, now: number): void {
-    this.db
-      .prepare(
-        `INSERT INTO projects (id, config, source, created_at, updated_at) VALUES (?, ?, 'seed', ?, ?)
-         ON CONFLICT(id) DO UPDATE SET config = excluded.config, source = 'seed', updated_at = excluded.updated_at`,
-      )
-      .run(config.id, JSON.stringify(config), now, now);
+  async upsertSeed(config: ProjectConfig, now: number): Promise<void> {
+    await this.db.run(
+      `INSERT INTO projects (id, config, source, created_at, updated_at) VALUES (?, ?, 'seed', ?, ?)
+       ON CONFLICT(id) DO UPDATE SET config = excluded.config, source = 'seed', updated_at = excluded.updated_at`,
+      [config.id, JSON.stringify(config), now, now],
+    );
   }
 
-  /** Inserts a dev project under a fresh numeric id, built by `build(id)`. */
-  createDev(build: (id: string) => ProjectConfig, now: number): ProjectConfig {
-    return this.db.transaction(() => {
-      const rows = this.db.prepare('SELECT id FROM projects').all() as { id: string }[];
-      const highest = rows.reduce((max, r) => Math.max(max, Number(r.id.slice(4)) || 0), FIRST_DEV_PROJECT_NUMBER - 1);
+  /** Inserts a project under a fresh numeric id, built by `build(id)`. */
+  create(build: (id: string) => ProjectConfig, now: number): Promise<ProjectConfig> {
+    return this.db.transaction(async () => {
+      await this.db.lockKey('projects:create');
+      const rows = await this.db.all<{ id: string }>('SELECT id FROM projects');
+      const highest = rows.reduce((max, r) => Math.max(max, Number(r.id.slice(4)) || 0), FIRST_CREATED_PROJECT_NUMBER - 1);
       const config = build(`pro-${highest + 1}`);
-      this.db
-        .prepare(`INSERT INTO projects (id, config, source, created_at, updated_at) VALUES (?, ?, 'dev', ?, ?)`)
-        .run(config.id, JSON.stringify(config), now, now);
+      await this.db.run(`INSERT INTO projects (id, config, source, created_at, updated_at) VALUES (?, ?, 'dev', ?, ?)`, [
+        config.id,
+        JSON.stringify(config),
+        now,
+        now,
+      ]);
       return config;
-    })();
+    });
   }
 
-  get(id: string): ProjectConfig | undefined {
-    const row = this.db.prepare('SELECT config FROM projects WHERE id = ?').get(id) as { config: string } | undefined;
-    return row ? (JSON.parse(row.config) as ProjectConfig) : undefined;
+  /** Replaces a project's configuration; false when there is no such project. */
+  async update(config: ProjectConfig, now: number): Promise<boolean> {
+    return (await this.db.run('UPDATE projects SET config = ?, updated_at = ? WHERE id = ?', [JSON.stringify(config), now, config.id])) === 1;
+  }
+
+  async get(id: string): Promise<ProjectConfig | undefined> {
+    const row = await this.db.get<{ config: string }>('SELECT config FROM projects WHERE id = ?', [id]);
+    return row ? parseConfig(row.config) : undefined;
+  }
+
+  async list(): Promise<{ config: ProjectConfig; source: ProjectSource }[]> {
+    const rows = await this.db.all<{ config: string; source: ProjectSource }>('SELECT config, source FROM projects ORDER BY created_at, id');
+    return rows.map((r) => ({ config: parseConfig(r.config), source: r.source }));
   }
 
   /** Every origin any project allows (preflights carry no project header). */
-  allAllowedOrigins(): Set<string> {
-    const rows = this.db.prepare('SELECT config FROM projects').all() as { config: string }[];
+  async allAllowedOrigins(): Promise<Set<string>> {
     const origins = new Set<string>();
-    for (const row of rows) for (const o of (JSON.parse(row.config) as ProjectConfig).allowedOrigins) origins.add(o);
+    for (const { config } of await this.list()) for (const o of config.allowedOrigins) origins.add(o);
     return origins;
   }
+}
+
+/** A stored configuration; one stored before a setting existed gets that setting's default. */
+function parseConfig(json: string): ProjectConfig {
+  const config = JSON.parse(json) as ProjectConfig;
+  return { ...config, limits: resolveRateLimits(config.limits) };
 }

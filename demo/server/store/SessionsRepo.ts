@@ -1,4 +1,4 @@
-import type { Db } from './openDatabase.ts';
+import type { Database } from './Database.ts';
 
 export interface SessionRecord {
   id: string;
@@ -10,21 +10,33 @@ export interface SessionRecord {
   revokedAt: number | null;
 }
 
-export class SessionsRepo {
-  constructor(private readonly db: Db) {}
+interface Row {
+  id: string;
+  project_id: string;
+  user_id: string;
+  orig: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
 
-  insert(s: SessionRecord & { tokenHash: string }): void {
-    this.db
-      .prepare(
-        'INSERT INTO sessions (id, token_hash, project_id, user_id, orig, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(s.id, s.tokenHash, s.projectId, s.userId, s.orig, s.createdAt, s.expiresAt);
+export class SessionsRepo {
+  constructor(private readonly db: Database) {}
+
+  async insert(s: SessionRecord & { tokenHash: string }): Promise<void> {
+    await this.db.run('INSERT INTO sessions (id, token_hash, project_id, user_id, orig, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+      s.id,
+      s.tokenHash,
+      s.projectId,
+      s.userId,
+      s.orig,
+      s.createdAt,
+      s.expiresAt,
+    ]);
   }
 
-  findByTokenHash(tokenHash: string): SessionRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM sessions WHERE token_hash = ?').get(tokenHash) as
-      | { id: string; project_id: string; user_id: string; orig: string; created_at: number; expires_at: number; revoked_at: number | null }
-      | undefined;
+  async findByTokenHash(tokenHash: string): Promise<SessionRecord | undefined> {
+    const row = await this.db.get<Row>('SELECT * FROM sessions WHERE token_hash = ?', [tokenHash]);
     return (
       row && {
         id: row.id,
@@ -38,22 +50,20 @@ export class SessionsRepo {
     );
   }
 
-  revoke(id: string, now: number): void {
-    this.db.prepare('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, id);
+  async revoke(id: string, now: number): Promise<void> {
+    await this.db.run('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, id]);
   }
 
-  setChallenge(id: string, challenge: string | null): void {
-    this.db.prepare('UPDATE sessions SET webauthn_challenge = ? WHERE id = ?').run(challenge, id);
+  async setChallenge(id: string, challenge: string | null): Promise<void> {
+    await this.db.run('UPDATE sessions SET webauthn_challenge = ? WHERE id = ?', [challenge, id]);
   }
 
   /** Reads and clears the pending WebAuthn challenge in one step (single use). */
-  takeChallenge(id: string): string | null {
-    return this.db.transaction(() => {
-      const row = this.db.prepare('SELECT webauthn_challenge FROM sessions WHERE id = ?').get(id) as
-        | { webauthn_challenge: string | null }
-        | undefined;
-      this.db.prepare('UPDATE sessions SET webauthn_challenge = NULL WHERE id = ?').run(id);
+  takeChallenge(id: string): Promise<string | null> {
+    return this.db.transaction(async () => {
+      const row = await this.db.get<{ webauthn_challenge: string | null }>(`SELECT webauthn_challenge FROM sessions WHERE id = ?${this.db.forUpdate}`, [id]);
+      await this.db.run('UPDATE sessions SET webauthn_challenge = NULL WHERE id = ?', [id]);
       return row?.webauthn_challenge ?? null;
-    })();
+    });
   }
 }

@@ -1,6 +1,6 @@
 // Provider accounts linked to users (social sign-in). One row per project, provider and provider subject.
 import type { SocialProvider } from '../config/projectConfig.ts';
-import type { Db } from './openDatabase.ts';
+import type { Database } from './Database.ts';
 
 export interface SocialAccountRecord {
   id: string;
@@ -30,34 +30,35 @@ interface Row {
 }
 
 export class SocialAccountsRepo {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Database) {}
 
-  insert(a: SocialAccountRecord): void {
-    this.db
-      .prepare(
-        `INSERT INTO social_accounts (id, project_id, user_id, provider, subject, email, full_name, avatar_url, created_at, last_used_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(a.id, a.projectId, a.userId, a.provider, a.subject, a.email, a.fullName, a.avatarUrl, a.createdAt, a.lastUsedAt);
+  async insert(a: SocialAccountRecord): Promise<void> {
+    await this.db.run(
+      `INSERT INTO social_accounts (id, project_id, user_id, provider, subject, email, full_name, avatar_url, created_at, last_used_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [a.id, a.projectId, a.userId, a.provider, a.subject, a.email, a.fullName, a.avatarUrl, a.createdAt, a.lastUsedAt],
+    );
   }
 
-  find(projectId: string, provider: SocialProvider, subject: string): SocialAccountRecord | undefined {
-    const row = this.db
-      .prepare('SELECT * FROM social_accounts WHERE project_id = ? AND provider = ? AND subject = ?')
-      .get(projectId, provider, subject) as Row | undefined;
+  async find(projectId: string, provider: SocialProvider, subject: string): Promise<SocialAccountRecord | undefined> {
+    const row = await this.db.get<Row>('SELECT * FROM social_accounts WHERE project_id = ? AND provider = ? AND subject = ?', [projectId, provider, subject]);
     return row && toRecord(row);
   }
 
-  listByUser(userId: string): SocialAccountRecord[] {
-    const rows = this.db.prepare('SELECT * FROM social_accounts WHERE user_id = ? ORDER BY created_at, rowid').all(userId) as Row[];
+  async listByUser(userId: string): Promise<SocialAccountRecord[]> {
+    const rows = await this.db.all<Row>('SELECT * FROM social_accounts WHERE user_id = ? ORDER BY created_at, id', [userId]);
     return rows.map(toRecord);
   }
 
   /** A later sign-in refreshes what the provider says about the account. */
-  recordUse(id: string, profile: { email: string; fullName: string; avatarUrl: string }, now: number): void {
-    this.db
-      .prepare('UPDATE social_accounts SET email = ?, full_name = ?, avatar_url = ?, last_used_at = ? WHERE id = ?')
-      .run(profile.email, profile.fullName, profile.avatarUrl, now, id);
+  async recordUse(id: string, profile: { email: string; fullName: string; avatarUrl: string }, now: number): Promise<void> {
+    await this.db.run('UPDATE social_accounts SET email = ?, full_name = ?, avatar_url = ?, last_used_at = ? WHERE id = ?', [
+      profile.email,
+      profile.fullName,
+      profile.avatarUrl,
+      now,
+      id,
+    ]);
   }
 }
 

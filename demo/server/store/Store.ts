@@ -1,11 +1,15 @@
-// The storage layer: one object holding every repository over one SQLite connection.
+// The storage layer: one object holding every repository over one database, SQLite or PostgreSQL.
+// Nothing above it knows which engine runs below.
 import { CredentialsRepo } from './CredentialsRepo.ts';
+import type { Database } from './Database.ts';
 import { KeysRepo } from './KeysRepo.ts';
 import { OAuthStatesRepo } from './OAuthStatesRepo.ts';
-import { openDatabase, type Db } from './openDatabase.ts';
+import { openDatabase } from './openDatabase.ts';
 import { OutboxRepo } from './OutboxRepo.ts';
+import type { PostgresOptions } from './PostgresDatabase.ts';
 import { ProcessesRepo } from './ProcessesRepo.ts';
 import { ProjectsRepo } from './ProjectsRepo.ts';
+import { RateLimitsRepo } from './RateLimitsRepo.ts';
 import { SessionsRepo } from './SessionsRepo.ts';
 import { SocialAccountsRepo } from './SocialAccountsRepo.ts';
 import { UsersRepo } from './UsersRepo.ts';
@@ -22,8 +26,9 @@ export class Store {
   readonly outbox: OutboxRepo;
   readonly socialAccounts: SocialAccountsRepo;
   readonly oauthStates: OAuthStatesRepo;
+  readonly rateLimits: RateLimitsRepo;
 
-  private constructor(private readonly db: Db) {
+  constructor(readonly db: Database) {
     this.projects = new ProjectsRepo(db);
     this.processes = new ProcessesRepo(db);
     this.users = new UsersRepo(db);
@@ -34,18 +39,25 @@ export class Store {
     this.outbox = new OutboxRepo(db);
     this.socialAccounts = new SocialAccountsRepo(db);
     this.oauthStates = new OAuthStatesRepo(db);
+    this.rateLimits = new RateLimitsRepo(db);
   }
 
-  static open(path: string): Store {
-    return new Store(openDatabase(path));
+  /** A SQLite file path, or a postgres:// URL. */
+  static async open(location: string, options: PostgresOptions = {}): Promise<Store> {
+    return new Store(await openDatabase(location, undefined, options));
   }
 
-  /** Runs `fn` in one SQLite transaction (synchronous; nested calls become savepoints). */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+  /** Runs `fn` in one transaction; every repository call in it (at any depth) belongs to it. */
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.db.transaction(fn);
   }
 
-  close(): void {
-    if (this.db.open) this.db.close();
+  /** Runs `fn` after the current transaction commits (deliveries that must not happen on rollback). */
+  afterCommit(fn: () => void): void {
+    this.db.afterCommit(fn);
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
   }
 }

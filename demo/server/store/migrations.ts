@@ -1,4 +1,5 @@
 // Numbered schema migrations. Append new entries; never edit one that has shipped.
+// One text for both engines, in SQLite's type names; PostgresDatabase.toPostgresDdl maps the types.
 export interface Migration {
   version: number;
   name: string;
@@ -158,6 +159,18 @@ export const MIGRATIONS: Migration[] = [
         used_at     INTEGER                      -- set by the callback (single use) or a newer start
       );
       CREATE INDEX oauth_states_process ON oauth_states(process_id);
+    `,
+  },
+  {
+    version: 5,
+    name: 'rate limits',
+    sql: `
+      CREATE TABLE rate_limit_hits (
+        key  TEXT NOT NULL,                      -- limit name and subject, e.g. send:email:id:pro-1:ada@example.com
+        at   INTEGER NOT NULL                    -- when it happened (ms)
+      );
+      CREATE INDEX rate_limit_hits_key ON rate_limit_hits(key, at);
+      CREATE INDEX rate_limit_hits_at ON rate_limit_hits(at);
     `,
   },
 ];

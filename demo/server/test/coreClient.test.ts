@@ -1,32 +1,25 @@
 // @vitest-environment happy-dom
 // @vitest-environment-options { "url": "http://localhost:5199/" }
 // The real core (API client, flow, session) against the real local Frontend API over HTTP.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startApi, type RunningApi } from '../app.ts';
+import type { RunningApi } from '../app.ts';
+import { startTestServer, type TestServer } from './helpers/testServer.ts';
 import { CorbadoApp } from '../../../src/core/app';
 import { readStoredProcess, writeStoredProcess } from '../../../src/core/storage';
 
+let server: TestServer;
 let api: RunningApi;
-let folder: string;
 const apps: CorbadoApp[] = [];
 
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'corbado-flow-'));
-  api = await startApi({
-    port: 0,
-    databasePath: join(folder, 'db.sqlite'),
-    demoOrigin: 'http://localhost:5199',
-    seedFile: join(process.cwd(), 'demo/server/projects.json'),
-    logger: { info() {}, error() {} },
-  });
+  // happy-dom's import.meta.url is not a file URL: name the projects file by path
+  server = await startTestServer({ api: { demoOrigin: 'http://localhost:5199', seedFile: join(process.cwd(), 'demo/server/projects.json') } });
+  api = server.api;
 });
 afterAll(async () => {
   apps.forEach((app) => app.dispose());
-  await api.close();
-  rmSync(folder, { recursive: true, force: true });
+  await server.stop();
 });
 beforeEach(() => {
   localStorage.clear();

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // Transport rules: error envelope, headers, CORS, process handling, dev endpoints.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, DEMO_ORIGIN, outbox, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
+import { Client, DEMO_ORIGIN, dropTestDatabase, outbox, startTestServer, testDatabase, uniqueEmail, type TestServer } from './helpers/testServer.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -329,12 +329,12 @@ describe('dev endpoints', () => {
 describe('unexpected failures', () => {
   it('turns an exception into a 500 envelope without details and logs it', async () => {
     const { createApi } = await import('../app.ts');
-    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { mkdtempSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'fapi-500-'));
     const logged: string[] = [];
-    const api = createApi({ databasePath: join(dir, 'db.sqlite'), logger: { info() {}, error: (m) => logged.push(m) } });
+    const api = await createApi({ ...testDatabase(dir), logger: { info() {}, error: (m) => logged.push(m) } });
     try {
       api.app.get('/boom', () => {
         throw new Error('secret internals');
@@ -347,7 +347,7 @@ describe('unexpected failures', () => {
       expect(logged.join()).toContain('/boom');
     } finally {
       await api.close();
-      rmSync(dir, { recursive: true, force: true });
+      await dropTestDatabase(dir);
     }
   });
 });

@@ -309,6 +309,7 @@ describe('logged-in user', () => {
 
   it('adds a passkey, refuses a replay, deletes it', async () => {
     const { client } = await loggedIn();
+    server.clock.advance(1000); // the list is in creation order
     const start = await client.request('POST', '/v2/me/passkeys/append/start', { clientInformation: { isUserVerifyingPlatformAuthenticatorAvailable: true } });
     expect(start.status).toBe(200);
     const options = JSON.parse(start.body.attestationOptions).publicKey;

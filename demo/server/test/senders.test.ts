@@ -1,11 +1,7 @@
 // Messages: language, SMS, and delivery over SMTP in addition to the dev outbox.
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi } from '../app.ts';
 import { Client, latestLink, outbox, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
 
 let server: TestServer;
@@ -139,15 +135,9 @@ describe('SMTP', () => {
   });
 
   it('also delivers e-mails over SMTP when configured', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fapi-smtp-'));
     const port = (smtp.address() as { port: number }).port;
-    const api = await startApi({
-      port: 0,
-      host: '127.0.0.1',
-      databasePath: join(dir, 'db.sqlite'),
-      smtp: { host: '127.0.0.1', port, from: 'Demo <demo@localhost>' },
-      logger: { info() {}, error() {} },
-    });
+    const server = await startTestServer({ api: { smtp: { host: '127.0.0.1', port, from: 'Demo <demo@localhost>' } } });
+    const api = server.api;
     try {
       const client = new Client(api.url, 'pro-1');
       await client.init({}, 'signup-init');
@@ -159,8 +149,7 @@ describe('SMTP', () => {
       expect(received[0]).toContain(`To: ${email}`);
       expect(received[0]).toContain(stored!.code);
     } finally {
-      await api.close();
-      rmSync(dir, { recursive: true, force: true });
+      await server.stop();
     }
   });
 });

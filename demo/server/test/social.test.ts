@@ -1,11 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // Social sign-in against the local OAuth simulator, over real HTTP: start, the provider's consent page,
 // the callback, finish, and the simulator's own endpoints.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi } from '../app.ts';
 import { ProviderClient, SIMULATOR_CLIENT_SECRET, socialOverridesFromEnv, socialSettings } from '../social/providerClient.ts';
 import { simulatedSubject } from '../social/simulator.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
@@ -341,6 +337,7 @@ describe('sign-up and log-in with a provider', () => {
   it('links another provider with the same verified e-mail address to the user', async () => {
     const email = uniqueEmail('social-link');
     const first = await socialSignIn('pro-1', { email, name: 'Lin Link' });
+    server.clock.advance(1000); // the accounts are listed in the order they were linked
     const { client, finished } = await socialSignIn('pro-1', { email, name: 'Lin on GitHub' }, { provider: 'github', authType: 'login', passkeys: true });
     // a log-in on a passkey-capable device without a passkey offers one, skippable
     expect(finished.block).toBe('passkey-append');
@@ -537,15 +534,10 @@ describe('failures', () => {
 
 describe('the provider client', () => {
   it('answers in-band when the provider cannot be reached or refuses the client', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fapi-social-'));
-    const api = await startApi({
-      port: 0,
-      host: '127.0.0.1',
-      databasePath: join(dir, 'db.sqlite'),
-      demoOrigin: DEMO_ORIGIN,
-      logger: { info: () => {}, error: () => {} },
-      socialProviders: { google: { clientSecret: 'not-the-simulator-secret' }, github: { tokenUrl: 'http://127.0.0.1:9/token' } },
+    const server = await startTestServer({
+      api: { socialProviders: { google: { clientSecret: 'not-the-simulator-secret' }, github: { tokenUrl: 'http://127.0.0.1:9/token' } } },
     });
+    const api = server.api;
     try {
       for (const provider of ['google', 'github'] as const) {
         const client = new Client(api.url, 'pro-1');
@@ -570,8 +562,7 @@ describe('the provider client', () => {
         expect(resumed.data.error.code, provider).toBe('social_login_failed');
       }
     } finally {
-      await api.close();
-      rmSync(dir, { recursive: true, force: true });
+      await server.stop();
     }
   });
 

@@ -1,15 +1,16 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // The database file: migrations on a fresh file, restarts keeping users, sessions, keys and projects.
-import Database from 'better-sqlite3';
 import { createPublicKey, verify } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startApi } from '../app.ts';
-import { MIGRATIONS } from '../store/migrations.ts';
-import { migrate, openDatabase } from '../store/openDatabase.ts';
-import { Client, jwtPayload, latestCode, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
+import type { Database } from '../store/Database.ts';
+import { migrate } from '../store/migrate.ts';
+import { MIGRATIONS, type Migration } from '../store/migrations.ts';
+import { openDatabase } from '../store/openDatabase.ts';
+import { numberedPlaceholders, toPostgresDdl } from '../store/PostgresDatabase.ts';
+import { Client, dropTestDatabase, jwtPayload, latestCode, startTestServer, testDatabase, uniqueEmail, type TestServer } from './helpers/testServer.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -17,8 +18,8 @@ function tempDir(): string {
   dirs.push(dir);
   return dir;
 }
-afterEach(() => {
-  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+afterEach(async () => {
+  while (dirs.length) await dropTestDatabase(dirs.pop()!);
 });
 
 function verifyJwt(token: string, jwk: Record<string, unknown>): boolean {
@@ -40,36 +41,65 @@ async function signUp(server: TestServer): Promise<{ email: string; client: Clie
   return { email, client, shortSession: completed.data.shortSession };
 }
 
+/** A fresh, empty database of the engine the suite runs on (SQLite file, or a PostgreSQL schema). */
+function emptyDatabase(migrations: Migration[] = MIGRATIONS, dir = tempDir()): Promise<Database> {
+  const { database, databaseSchema } = testDatabase(dir);
+  return openDatabase(database, migrations, databaseSchema ? { schema: databaseSchema } : {});
+}
+
+async function tableNames(db: Database): Promise<string[]> {
+  const rows =
+    db.dialect === 'sqlite'
+      ? await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")
+      : await db.all<{ name: string }>('SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema()');
+  return rows.map((r) => r.name);
+}
+
 describe('migrations', () => {
-  it('creates every table on a fresh file and records the versions', () => {
-    const path = join(tempDir(), 'nested', 'fresh.sqlite');
-    const db = openDatabase(path);
-    const versions = (db.prepare('SELECT version FROM schema_migrations ORDER BY version').all() as { version: number }[]).map((r) => r.version);
-    expect(versions).toEqual(MIGRATIONS.map((m) => m.version));
-    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
-    for (const table of ['projects', 'processes', 'users', 'identifiers', 'credentials', 'verification_secrets', 'sessions', 'signing_keys', 'outbox_messages']) {
-      expect(tables).toContain(table);
+  it('creates every table on a fresh database and records the versions', async () => {
+    const db = await emptyDatabase();
+    try {
+      const versions = (await db.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version);
+      expect(versions).toEqual(MIGRATIONS.map((m) => m.version));
+      const tables = await tableNames(db);
+      for (const table of ['projects', 'processes', 'users', 'identifiers', 'credentials', 'verification_secrets', 'sessions', 'signing_keys', 'outbox_messages', 'rate_limit_hits']) {
+        expect(tables).toContain(table);
+      }
+      if (db.dialect === 'sqlite') expect(await db.get('PRAGMA journal_mode')).toEqual({ journal_mode: 'wal' });
+    } finally {
+      await db.close();
     }
-    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    db.close();
   });
 
-  it('runs only the migrations a file has not seen yet', () => {
-    const path = join(tempDir(), 'partial.sqlite');
-    const db = new Database(path);
-    expect(migrate(db, MIGRATIONS.slice(0, 1))).toEqual([1]);
-    expect(migrate(db, MIGRATIONS)).toEqual(MIGRATIONS.slice(1).map((m) => m.version));
-    expect(migrate(db, MIGRATIONS)).toEqual([]);
-    db.close();
+  it('runs only the migrations a database has not seen yet', async () => {
+    const dir = tempDir();
+    const { database, databaseSchema } = testDatabase(dir);
+    const options = databaseSchema ? { schema: databaseSchema } : {};
+    const ran: number[][] = [];
+    for (const migrations of [MIGRATIONS.slice(0, 1), MIGRATIONS, MIGRATIONS]) {
+      const db = await openDatabase(database, [], options);
+      ran.push(await migrate(db, migrations));
+      await db.close();
+    }
+    expect(ran).toEqual([[1], MIGRATIONS.slice(1).map((m) => m.version), []]);
   });
 
-  it('rolls back a failing migration as a whole', () => {
-    const db = new Database(join(tempDir(), 'broken.sqlite'));
-    const broken = [{ version: 1, name: 'broken', sql: 'CREATE TABLE a (x); CREATE TABLE oops (' }];
-    expect(() => migrate(db, broken)).toThrow();
-    expect(db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'a'").get()).toEqual({ n: 0 });
-    expect(db.prepare('SELECT count(*) AS n FROM schema_migrations').get()).toEqual({ n: 0 });
-    db.close();
+  it('rolls back a failing migration as a whole', async () => {
+    const broken = [{ version: 1, name: 'broken', sql: 'CREATE TABLE a (x INTEGER); CREATE TABLE oops (' }];
+    const dir = tempDir();
+    await expect(emptyDatabase(broken, dir)).rejects.toThrow();
+    const db = await emptyDatabase([], dir);
+    try {
+      expect(await tableNames(db)).not.toContain('a');
+      expect(await db.get('SELECT count(*) AS n FROM schema_migrations')).toEqual({ n: 0 });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('maps the SQLite type names of the migrations to PostgreSQL', () => {
+    expect(toPostgresDdl('seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, key BLOB')).toBe('seq BIGSERIAL PRIMARY KEY, at BIGINT NOT NULL, key BYTEA');
+    expect(numberedPlaceholders("SELECT * FROM t WHERE a = ? AND b = '?' AND c = ?")).toBe("SELECT * FROM t WHERE a = $1 AND b = '?' AND c = $2");
   });
 });
 
@@ -133,24 +163,24 @@ describe('restart', () => {
   it('applies edits of the projects file at every start', async () => {
     const dir = tempDir();
     const seedFile = join(dir, 'projects.json');
-    const original = JSON.parse(readFileSync(new URL('../projects.json', import.meta.url), 'utf8')) as Record<string, unknown>[];
+    const original = JSON.parse(readFileSync(new URL('../projects.json', import.meta.url), 'utf8')) as { projects: Record<string, unknown>[] };
     writeFileSync(seedFile, JSON.stringify(original));
-    const options = { port: 0, host: '127.0.0.1', databasePath: join(dir, 'db.sqlite'), seedFile, demoOrigin: 'http://demo.test:8080', logger: { info() {}, error() {} } };
-    const first = await startApi(options);
+    const options = { dir, api: { seedFile, demoOrigin: 'http://demo.test:8080' } };
+    const first = await startTestServer(options);
     const before = await new Client(first.url, 'pro-1', 'http://demo.test:8080').request('GET', '/v2/session-config');
     expect(before.status).toBe(200);
-    await first.close();
+    await first.stop(true);
 
-    original[0] = { ...original[0], appName: 'Renamed App', allowedOrigins: ['${DEMO_ORIGIN}', 'https://extra.example'] };
+    original.projects[0] = { ...original.projects[0], appName: 'Renamed App', allowedOrigins: ['${DEMO_ORIGIN}', 'https://extra.example'] };
     writeFileSync(seedFile, JSON.stringify(original));
-    const second = await startApi(options);
+    const second = await startTestServer(options);
     try {
       const client = new Client(second.url, 'pro-1', 'https://extra.example');
       const res = await client.init({}, 'signup-init');
       expect(res.body.processResponse.common.appName).toBe('Renamed App');
       expect((await new Client(second.url, 'pro-1', 'http://localhost:5173').request('GET', '/v2/session-config')).status).toBe(403);
     } finally {
-      await second.close();
+      await second.stop();
     }
   });
 
@@ -159,14 +189,13 @@ describe('restart', () => {
     const server = await startTestServer({ dir });
     const { client, email } = await signUp(server);
     const code = (await (await fetch(`${server.url}/_dev/messages?to=${encodeURIComponent(email)}`)).json()) as { code: string }[];
-    await server.stop(true);
-    const db = new Database(join(dir, 'db.sqlite'), { readonly: true });
+    const db = server.api.store.db;
     const dump = JSON.stringify([
-      db.prepare('SELECT * FROM verification_secrets').all(),
-      db.prepare('SELECT * FROM sessions').all(),
-      db.prepare('SELECT * FROM processes').all(),
+      await db.all('SELECT * FROM verification_secrets'),
+      await db.all('SELECT * FROM sessions'),
+      await db.all('SELECT * FROM processes'),
     ]);
-    db.close();
+    await server.stop();
     expect(dump).not.toContain(client.longSession!);
     expect(dump).not.toContain(client.processToken!);
     expect(dump).not.toContain(`"${code[0]!.code}"`);

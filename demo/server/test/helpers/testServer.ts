@@ -1,12 +1,46 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // Starts the real API on an ephemeral port with a throw-away database, and a small HTTP client that
 // sends the headers the widget sends.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApi, type RunningApi } from '../../app.ts';
+import pg from 'pg';
+import { startApi, type RunningApi, type StartOptions } from '../../app.ts';
 
 export const DEMO_ORIGIN = 'http://localhost:5173';
+
+/**
+ * Where test servers keep their data: a SQLite file in the test's folder, or, with TEST_DATABASE_URL
+ * set (scripts/test-postgres.ts), a PostgreSQL schema named after that folder, so that a restart on the
+ * same folder finds the same data.
+ */
+export interface TestDatabase {
+  database: string;
+  databaseSchema?: string;
+}
+
+export const POSTGRES_URL = process.env.TEST_DATABASE_URL;
+
+export function testDatabase(dir: string): TestDatabase {
+  if (!POSTGRES_URL) return { database: join(dir, 'db.sqlite') };
+  return { database: POSTGRES_URL, databaseSchema: `t_${createHash('sha256').update(dir).digest('hex').slice(0, 24)}` };
+}
+
+/** Removes a test database (the folder's files, or the PostgreSQL schema). */
+export async function dropTestDatabase(dir: string): Promise<void> {
+  const { databaseSchema } = testDatabase(dir);
+  if (POSTGRES_URL && databaseSchema) {
+    const client = new pg.Client({ connectionString: POSTGRES_URL });
+    await client.connect();
+    try {
+      await client.query(`DROP SCHEMA IF EXISTS ${databaseSchema} CASCADE`);
+    } finally {
+      await client.end();
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+}
 
 export interface TestClock {
   now: number;
@@ -16,7 +50,6 @@ export interface TestClock {
 export interface TestServer {
   url: string;
   clock: TestClock;
-  dbPath: string;
   dir: string;
   api: RunningApi;
   /** stops the server; `keepFiles` leaves the database for a restart */
@@ -25,25 +58,33 @@ export interface TestServer {
 
 const silentLogger = { info: () => {}, error: () => {} };
 
-export async function startTestServer(options: { dir?: string; clock?: TestClock; logger?: typeof silentLogger } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { dir?: string; clock?: TestClock; logger?: typeof silentLogger; api?: Partial<StartOptions> } = {},
+): Promise<TestServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'fapi-test-'));
-  const dbPath = join(dir, 'db.sqlite');
   const clock: TestClock = options.clock ?? {
     now: Date.now(),
     advance(ms: number) {
       this.now += ms;
     },
   };
-  const api = await startApi({ port: 0, host: '127.0.0.1', databasePath: dbPath, demoOrigin: DEMO_ORIGIN, now: () => clock.now, logger: options.logger ?? silentLogger });
+  const api = await startApi({
+    port: 0,
+    host: '127.0.0.1',
+    ...testDatabase(dir),
+    demoOrigin: DEMO_ORIGIN,
+    now: () => clock.now,
+    logger: options.logger ?? silentLogger,
+    ...options.api,
+  });
   return {
     url: api.url,
     clock,
-    dbPath,
     dir,
     api,
     async stop(keepFiles = false) {
       await api.close();
-      if (!keepFiles) rmSync(dir, { recursive: true, force: true });
+      if (!keepFiles) await dropTestDatabase(dir);
     },
   };
 }

@@ -1,4 +1,5 @@
-// An HTTP-level error. The global error handler turns it into the error envelope (CONTRACT §2.1).
+// An error that ends a request with a non-2xx status. Raised by the flows, the account and the
+// configuration below the routes; the HTTP layer turns it into the error envelope (CONTRACT §2.1).
 import type { Issue } from './schema.ts';
 
 export type ErrorType =
@@ -10,15 +11,20 @@ export type ErrorType =
   | 'unauthorized'
   | 'forbidden_origin'
   | 'passkey_verification_failed'
+  | 'too_many_requests'
   | 'internal_error';
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 429 | 500;
 
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 500,
+    readonly status: ErrorStatus,
     readonly type: ErrorType,
     message: string,
     readonly details?: string,
     readonly validation?: Issue[],
+    /** 429: seconds until the request may be made again (the Retry-After header) */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -38,5 +44,9 @@ export class ApiError extends Error {
 
   static unauthorized(details = 'A valid session is required'): ApiError {
     return new ApiError(401, 'unauthorized', 'Unauthorized', details);
+  }
+
+  static tooManyRequests(details: string, retryAfterSeconds: number): ApiError {
+    return new ApiError(429, 'too_many_requests', 'Too many requests', details, undefined, Math.max(1, Math.ceil(retryAfterSeconds)));
   }
 }

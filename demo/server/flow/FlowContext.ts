@@ -1,0 +1,133 @@
+// What every flow module works with: the dependencies, the project, the locked process and what the
+// request tells about its origin. One context per request; the engine creates it inside the process
+// transaction, so nothing else changes the process while a module works on it.
+import type { IdentifierType, ProjectConfig } from '../config/projectConfig.ts';
+import type { RateLimiter } from '../limits/RateLimiter.ts';
+import type { Logger, Messenger } from '../senders/Messenger.ts';
+import type { Sessions } from '../session/Sessions.ts';
+import type { ProviderClient } from '../social/providerClient.ts';
+import type { CredentialRecord } from '../store/CredentialsRepo.ts';
+import type { ProcessRecord } from '../store/ProcessesRepo.ts';
+import type { Store } from '../store/Store.ts';
+import type { BlockBody, BlockExtras, ProcessResponse, RenderContext } from './blockBodies.ts';
+import { canonicalIdentifier, normalizedIdentifier } from './identifierRules.ts';
+import { primaryIdentifier } from './nextStep.ts';
+import type { ProcessState } from './processState.ts';
+import { requestError, type RequestError } from './requestErrors.ts';
+
+export interface FlowDeps {
+  store: Store;
+  messenger: Messenger;
+  sessions: Sessions;
+  limiter: RateLimiter;
+  now: () => number;
+  /** HMAC key for one-time codes and link tokens */
+  secretKey: string;
+  /** OAuth providers (the local simulator unless configured otherwise) */
+  social: ProviderClient;
+  log?: Logger;
+}
+
+/** One request on a process, as the HTTP layer hands it over. */
+export interface FlowRequest {
+  project: ProjectConfig;
+  /** the X-Corbado-Process-ID token */
+  processToken: string;
+  /** this API's public URL: the issuer of sessions and the base of e-mail links */
+  frontendApiUrl: string;
+  userAgent: string | undefined;
+  /** the client's address, for the per-address limits */
+  clientIp: string;
+}
+
+export interface FlowOutcome {
+  response: ProcessResponse;
+  /** set when the completed block was delivered: the long session for the HttpOnly cookie */
+  longSession?: { token: string; maxAgeSeconds: number };
+}
+
+export class FlowContext {
+  constructor(
+    readonly deps: FlowDeps,
+    readonly request: FlowRequest,
+    public process: ProcessRecord,
+  ) {}
+
+  get project(): ProjectConfig {
+    return this.request.project;
+  }
+
+  get state(): ProcessState {
+    return this.process.state;
+  }
+
+  get store(): Store {
+    return this.deps.store;
+  }
+
+  now(): number {
+    return this.deps.now();
+  }
+
+  /** An in-band business error in the project's language. */
+  error(code: string, type?: IdentifierType): RequestError {
+    return requestError(code, this.project.language, type);
+  }
+
+  /**
+   * A social sign-in error on an init block: data.error (CONTRACT §8: the client then skips finish) and
+   * the same error as blockBody.error, which is what the client shows as a popup.
+   */
+  socialError(code: string): BlockExtras {
+    const error = this.error(code);
+    return { dataError: error, error };
+  }
+
+  render(): RenderContext {
+    return { project: this.project, state: this.state, nowMs: this.now() };
+  }
+
+  save(): Promise<void> {
+    return this.store.processes.saveState(this.process.id, this.state);
+  }
+
+  wrap(blockBody: BlockBody): ProcessResponse {
+    return {
+      blockBody,
+      common: { appName: this.project.appName, frontendApiUrl: this.request.frontendApiUrl, hideBadge: this.project.hideBadge },
+    };
+  }
+
+  /** Format and availability of an identifier value; undefined when it can be used. */
+  async identifierProblem(type: IdentifierType, value: string): Promise<{ error: RequestError } | undefined> {
+    const canonical = canonicalIdentifier(type, value);
+    if (!canonical) return { error: this.error('identifier_invalid_format', type) };
+    if (await this.store.users.findIdentifier(this.project.id, type, normalizedIdentifier(type, canonical))) {
+      return { error: this.error('identifier_already_in_use', type) };
+    }
+    return undefined;
+  }
+
+  async activePasskeys(userId: string): Promise<CredentialRecord[]> {
+    return (await this.store.credentials.listByUser(userId)).filter((c) => c.status === 'active');
+  }
+
+  /** Log-in: the user's identifiers become the process's; the one typed in is the one codes go to. */
+  async loadUser(userId: string, orig: { type: IdentifierType; value: string }): Promise<void> {
+    const s = this.state;
+    s.userId = userId;
+    s.orig = orig;
+    s.identifiers = {};
+    for (const identifier of await this.store.users.listIdentifiers(userId)) {
+      if (identifier.type === orig.type && identifier.value !== orig.value) continue;
+      s.identifiers[identifier.type] ??= { value: identifier.value, verified: identifier.status === 'verified' };
+    }
+  }
+
+  /** The identifier a passkey is named after: the log-in identifier, or sign-up's primary one. */
+  passkeyIdentifier(): { type: IdentifierType; value: string } {
+    const s = this.state;
+    if (s.authType === 'login' && s.orig) return s.orig;
+    return primaryIdentifier(s, this.project) ?? { type: 'email', value: '' };
+  }
+}

@@ -1,0 +1,186 @@
+// The end of a process: sign-up creates the user (identifiers, passkey, provider account) in one
+// transaction, log-in confirms what it verified, and the completed block hands out the sessions once.
+import { randomBytes } from 'node:crypto';
+import type { ProjectConfig } from '../config/projectConfig.ts';
+import { newId } from '../randomValues.ts';
+import { UniqueViolation } from '../store/Database.ts';
+import type { Store } from '../store/Store.ts';
+import { completedBlock, type BlockExtras } from './blockBodies.ts';
+import type { FlowContext, FlowOutcome } from './FlowContext.ts';
+import { normalizedIdentifier } from './identifierRules.ts';
+import { primaryIdentifier } from './nextStep.ts';
+import type { PendingCredential, SocialIdentity } from './processState.ts';
+
+const IDENTIFIER_TYPES = ['email', 'phone', 'username'] as const;
+
+/** The completed block, with a new session; the process is over afterwards. */
+export async function deliverCompleted(ctx: FlowContext): Promise<FlowOutcome> {
+  const s = ctx.state;
+  const now = ctx.now();
+  const session = await ctx.deps.sessions.start(ctx.project, s.userId!, s.orig!.value, ctx.request.frontendApiUrl, now);
+  s.deliveredAt = now;
+  await ctx.save();
+  const block = completedBlock(
+    s.authType,
+    {
+      shortSession: session.shortSession,
+      ...(ctx.project.environment === 'dev' ? { longSession: session.longSession } : {}),
+    },
+    s.passkeyOperation,
+  );
+  return {
+    response: ctx.wrap(block),
+    longSession: { token: session.longSession, maxAgeSeconds: session.longSessionMaxAgeSeconds },
+  };
+}
+
+/**
+ * Sign-up completion: the user, its identifiers, the appended passkey and the provider account, all or
+ * nothing. An identifier someone registered meanwhile sends the process back to signup-init.
+ */
+export async function createUser(ctx: FlowContext): Promise<BlockExtras | undefined> {
+  const { project, store } = ctx;
+  const s = ctx.state;
+  const entered = IDENTIFIER_TYPES.filter((t) => !!s.identifiers[t]?.value);
+  const takenNow = async () => {
+    const taken: (typeof IDENTIFIER_TYPES)[number][] = [];
+    for (const t of entered) {
+      if (await store.users.findIdentifier(project.id, t, normalizedIdentifier(t, s.identifiers[t]!.value))) taken.push(t);
+    }
+    return taken;
+  };
+  const social = s.socialAccount;
+  let taken = await takenNow();
+  if (taken.length === 0 && !(social && (await store.socialAccounts.find(project.id, social.provider, social.subject)))) {
+    try {
+      await store.transaction(() => insertUser(ctx, entered));
+      return undefined;
+    } catch (error) {
+      // another instance created the same identifier between the check and the insert
+      if (!(error instanceof UniqueViolation)) throw error;
+      taken = await takenNow();
+    }
+  }
+  if (social) {
+    // taken meanwhile (another tab or sign-up): start over rather than join someone else's account
+    s.block = 'signup-init';
+    s.passkey = 'undecided';
+    s.pendingCredential = null;
+    s.identifiers = {};
+    s.fullName = '';
+    s.socialAccount = null;
+    return ctx.socialError('social_account_conflict');
+  }
+  // someone else registered the identifier meanwhile: back to the start with the values kept
+  s.block = 'signup-init';
+  s.passkey = 'undecided';
+  s.pendingCredential = null;
+  for (const t of entered) s.identifiers[t]!.verified = false;
+  const conflicting = taken.length > 0 ? taken : entered;
+  return { identifierErrors: Object.fromEntries(conflicting.map((t) => [t, ctx.error('identifier_already_in_use', t)])) };
+}
+
+async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER_TYPES)[number][]): Promise<void> {
+  const { project, store } = ctx;
+  const s = ctx.state;
+  const now = ctx.now();
+  const userId = newId('usr');
+  const userHandle = s.userHandle ?? randomBytes(32).toString('base64url');
+  await store.users.insertUser({ id: userId, projectId: project.id, fullName: s.fullName, userHandle, createdAt: now });
+  for (const type of entered) {
+    const identifier = s.identifiers[type]!;
+    await store.users.insertIdentifier(
+      project.id,
+      {
+        id: newId('ide'),
+        userId,
+        type,
+        value: identifier.value,
+        normalized: normalizedIdentifier(type, identifier.value),
+        // usernames cannot be verified; other identifiers are verified only by a code or link
+        status: identifier.verified || type === 'username' ? 'verified' : 'pending',
+      },
+      now,
+    );
+  }
+  const pending = s.pendingCredential;
+  if (pending && !(await store.credentials.findByCredentialId(project.id, pending.credentialId))) {
+    await insertCredential(store, project, userId, userHandle, pending);
+  }
+  if (s.socialAccount) await linkSocialAccount(ctx, userId, s.socialAccount);
+  // the state changes only once every row is in (a conflict above leaves it as it was)
+  s.pendingCredential = null;
+  s.socialAccount = null;
+  s.userId = userId;
+  s.userHandle = userHandle;
+  s.orig = primaryIdentifier(s, project) ?? null;
+}
+
+/** Log-in completion: identifiers verified during the log-in become verified on the user. */
+export async function confirmLogin(ctx: FlowContext): Promise<undefined> {
+  const s = ctx.state;
+  if (!s.userId) return undefined;
+  if (s.socialAccount) {
+    await linkSocialAccount(ctx, s.userId, s.socialAccount);
+    s.socialAccount = null;
+  }
+  for (const identifier of await ctx.store.users.listIdentifiers(s.userId)) {
+    const entered = s.identifiers[identifier.type];
+    if (identifier.status === 'pending' && entered?.verified && entered.value === identifier.value) {
+      await ctx.store.users.markIdentifierVerified(identifier.id);
+    }
+  }
+  return undefined;
+}
+
+/** Writes a verified registration (sign-up's pending one, or an append during log-in) to the user. */
+export async function insertCredential(
+  store: Store,
+  project: ProjectConfig,
+  userId: string,
+  userHandle: string,
+  c: PendingCredential,
+): Promise<void> {
+  await store.credentials.insert({
+    id: newId('cre'),
+    projectId: project.id,
+    userId,
+    credentialId: c.credentialId,
+    publicKey: new Uint8Array(Buffer.from(c.publicKey, 'base64url')),
+    userHandle,
+    aaguid: c.aaguid,
+    backupEligible: c.backupEligible,
+    backupState: c.backupState,
+    transports: c.transports,
+    signCount: c.signCount,
+    attestationType: c.attestationType,
+    sourceBrowser: c.sourceBrowser,
+    sourceOS: c.sourceOS,
+    status: 'active',
+    createdAt: c.createdAt,
+    lastUsedAt: c.createdAt,
+  });
+}
+
+/** Links (or refreshes) the provider account of a social sign-in to the user; inside the completion. */
+async function linkSocialAccount(ctx: FlowContext, userId: string, account: SocialIdentity): Promise<void> {
+  const { store, project } = ctx;
+  const now = ctx.now();
+  const existing = await store.socialAccounts.find(project.id, account.provider, account.subject);
+  if (existing) {
+    if (existing.userId === userId) await store.socialAccounts.recordUse(existing.id, account, now);
+    return;
+  }
+  await store.socialAccounts.insert({
+    id: newId('soc'),
+    projectId: project.id,
+    userId,
+    provider: account.provider,
+    subject: account.subject,
+    email: account.email,
+    fullName: account.fullName,
+    avatarUrl: account.avatarUrl,
+    createdAt: now,
+    lastUsedAt: now,
+  });
+}

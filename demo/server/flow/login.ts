@@ -1,0 +1,41 @@
+// Log-in by identifier: find the account, then its passkey or a code or link to one of its identifiers.
+import type { IdentifierType } from '../config/projectConfig.ts';
+import type { FlowContext, FlowOutcome } from './FlowContext.ts';
+import { canonicalIdentifier, normalizedIdentifier } from './identifierRules.ts';
+import { loginVerifications, verifyStep } from './nextStep.ts';
+import { enter, respond } from './transitions.ts';
+
+export async function loginInit(ctx: FlowContext, body: { identifierValue: string; isPhone: boolean }): Promise<FlowOutcome> {
+  const s = ctx.state;
+  if (s.block !== 'signup-init' && s.block !== 'login-init') return respond(ctx, { error: ctx.error('unexpected_step') });
+  const { project } = ctx;
+  s.authType = 'login';
+  s.block = 'login-init';
+  s.social = null;
+  s.socialAccount = null;
+  s.loginValue = body.identifierValue;
+  s.loginIsPhone = body.isPhone;
+  const raw = body.identifierValue.trim();
+  const type: IdentifierType = body.isPhone ? 'phone' : raw.includes('@') ? 'email' : 'username';
+  const cfg = project.identifiers[type];
+  const canonical = cfg.enabled && cfg.loginIdentifier ? canonicalIdentifier(type, raw) : undefined;
+  const found = canonical ? await ctx.store.users.findIdentifier(project.id, type, normalizedIdentifier(type, canonical)) : undefined;
+  if (!found) {
+    await ctx.save();
+    return respond(ctx, { fieldError: ctx.error('login_identifier_unknown_user') });
+  }
+  await ctx.loadUser(found.userId, { type, value: found.value });
+  if (project.passkeys && (await ctx.activePasskeys(found.userId)).length > 0) {
+    s.block = 'passkey-verify';
+    await ctx.save();
+    return respond(ctx);
+  }
+  const fallback = loginVerifications(s, project, type)[0];
+  if (!fallback) {
+    s.userId = null;
+    s.identifiers = {};
+    await ctx.save();
+    return respond(ctx, { dataError: ctx.error('no_fallback_available') });
+  }
+  return respond(ctx, await enter(ctx, verifyStep(fallback)));
+}

@@ -1,0 +1,109 @@
+// Passkeys in a process: appending one (sign-up, or offered after a log-in) and logging in with one,
+// by the passkey-verify block or the autofill (conditional UI) challenge of the init blocks. Each
+// challenge is single use: it is cleared before the response is verified, whatever the outcome.
+import { randomBytes } from 'node:crypto';
+import { passkeyAppendBlock, passkeyVerifyBlock } from './blockBodies.ts';
+import { insertCredential } from './completion.ts';
+import type { FlowContext, FlowOutcome } from './FlowContext.ts';
+import {
+  authenticationOptions,
+  parseAuthenticationResponse,
+  parseRegistrationResponse,
+  registrationOptions,
+  verifyAuthentication,
+  verifyRegistration,
+} from './passkeyCeremonies.ts';
+import { advance, enter, respond } from './transitions.ts';
+
+export async function passkeyAppendStart(ctx: FlowContext): Promise<FlowOutcome> {
+  const s = ctx.state;
+  if (s.block !== 'passkey-append') return respond(ctx, { error: ctx.error('unexpected_step') });
+  const identifier = ctx.passkeyIdentifier();
+  const loggedIn = s.authType === 'login' && s.userId ? await ctx.store.users.get(s.userId) : undefined;
+  const handle = loggedIn?.userHandle ?? s.userHandle ?? randomBytes(32).toString('base64url');
+  const exclude = loggedIn ? await ctx.activePasskeys(loggedIn.id) : [];
+  const options = await registrationOptions(ctx.project, { handle, name: identifier.value, displayName: s.fullName || identifier.value }, exclude);
+  if (s.authType === 'signup') s.userHandle ??= handle;
+  s.appendChallenge = options.challenge;
+  await ctx.save();
+  return { response: ctx.wrap(passkeyAppendBlock(ctx.render(), { challenge: options.json })) };
+}
+
+export async function passkeyAppendFinish(ctx: FlowContext, signedChallenge: string): Promise<FlowOutcome> {
+  const response = parseRegistrationResponse(signedChallenge, 'signedChallenge');
+  const s = ctx.state;
+  const failed = () => respond(ctx, { error: ctx.error('passkey_verification_failed') });
+  const challenge = s.appendChallenge;
+  if (s.block !== 'passkey-append' || !challenge) return failed();
+  s.appendChallenge = null;
+  await ctx.save();
+  const credential = await verifyRegistration(ctx.project, response, challenge, ctx.request.userAgent, ctx.now());
+  if (!credential || (await ctx.store.credentials.findByCredentialId(ctx.project.id, credential.credentialId))) return failed();
+  const identifier = ctx.passkeyIdentifier();
+  const user = s.authType === 'login' && s.userId ? await ctx.store.users.get(s.userId) : undefined;
+  if (user) await insertCredential(ctx.store, ctx.project, user.id, user.userHandle, credential);
+  else s.pendingCredential = credential;
+  s.passkey = 'appended';
+  s.passkeyOperation = { operationType: 'append', identifierValue: identifier.value, identifierType: identifier.type, ceremonyType: 'local' };
+  return respond(ctx, await advance(ctx));
+}
+
+export async function passkeyLoginStart(ctx: FlowContext): Promise<FlowOutcome> {
+  const s = ctx.state;
+  if (s.block !== 'passkey-verify' || !s.userId) return respond(ctx, { error: ctx.error('unexpected_step') });
+  const options = await authenticationOptions(ctx.project, await ctx.activePasskeys(s.userId));
+  s.loginChallenge = options.challenge;
+  await ctx.save();
+  return { response: ctx.wrap(passkeyVerifyBlock(ctx.render(), { challenge: options.json })) };
+}
+
+export async function passkeyLoginFinish(ctx: FlowContext, signedChallenge: string): Promise<FlowOutcome> {
+  const response = parseAuthenticationResponse(signedChallenge, 'signedChallenge');
+  const s = ctx.state;
+  const failed = () => respond(ctx, { error: ctx.error('passkey_verification_failed') });
+  const challenge = s.loginChallenge;
+  if (s.block !== 'passkey-verify' || !challenge || !s.userId) return failed();
+  s.loginChallenge = null;
+  await ctx.save();
+  const credential = await ctx.store.credentials.findByCredentialId(ctx.project.id, response.id);
+  if (!credential || credential.userId !== s.userId || credential.status !== 'active') return failed();
+  const result = await verifyAuthentication(ctx.project, response, challenge, credential);
+  if (!result) return failed();
+  await ctx.store.credentials.recordUse(credential.id, result.signCount, result.backupState, ctx.now());
+  s.passkeyOperation = { operationType: 'verify', identifierValue: s.orig!.value, identifierType: s.orig!.type, ceremonyType: 'local' };
+  return respond(ctx, await enter(ctx, { block: 'completed' }));
+}
+
+/** Conditional UI (autofill) log-in with the challenge bound to the process at login-init. */
+export async function mediationFinish(ctx: FlowContext, signedChallenge: string): Promise<FlowOutcome> {
+  const response = parseAuthenticationResponse(signedChallenge, 'signedChallenge');
+  const s = ctx.state;
+  const onInit = () => s.block === 'signup-init' || s.block === 'login-init';
+  const failed = async (): Promise<FlowOutcome> => {
+    if (onInit()) {
+      s.authType = 'login';
+      s.block = 'login-init';
+      await ctx.save();
+    }
+    return respond(ctx, { fieldError: ctx.error('invalid_conditional_ui_login') });
+  };
+  const challenge = s.conditionalChallenge;
+  if (!onInit() || !challenge) return failed();
+  s.conditionalChallenge = null;
+  await ctx.save();
+  const credential = await ctx.store.credentials.findByCredentialId(ctx.project.id, response.id);
+  if (!credential || credential.status !== 'active') return failed();
+  const userHandle = response.response.userHandle;
+  if (userHandle && userHandle !== credential.userHandle) return failed();
+  const result = await verifyAuthentication(ctx.project, response, challenge, credential);
+  if (!result) return failed();
+  await ctx.store.credentials.recordUse(credential.id, result.signCount, result.backupState, ctx.now());
+  const identifiers = await ctx.store.users.listIdentifiers(credential.userId);
+  const orig =
+    identifiers.find((i) => ctx.project.identifiers[i.type].enabled && ctx.project.identifiers[i.type].loginIdentifier) ?? identifiers[0];
+  if (!orig) return failed();
+  s.authType = 'login';
+  await ctx.loadUser(credential.userId, { type: orig.type, value: orig.value });
+  s.passkeyOperation = { operationType: 'verify', identifierValue: orig.value, identifierType: orig.type, ceremonyType: 'local' };
+  return respond(ctx, await enter(ctx, { block: 'completed' }));
+}

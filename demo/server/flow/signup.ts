@@ -1,0 +1,103 @@
+// Sign-up: the entered identifiers and name (signup-init), identifiers asked for later (username-collect,
+// phone-collect), and changing an entered identifier on a verify or passkey screen.
+import { ApiError } from '../ApiError.ts';
+import type { IdentifierType } from '../config/projectConfig.ts';
+import { collectBlock } from './blockBodies.ts';
+import type { FlowContext, FlowOutcome } from './FlowContext.ts';
+import { canonicalIdentifier, normalizedIdentifier } from './identifierRules.ts';
+import { passkeyPossible, signupHasVerification } from './nextStep.ts';
+import type { RequestError } from './requestErrors.ts';
+import { advance, respond } from './transitions.ts';
+
+export const FULL_NAME_MAX = 100;
+
+export async function signupInit(
+  ctx: FlowContext,
+  body: { identifiers: { type: IdentifierType; identifier: string }[]; fullName?: string },
+): Promise<FlowOutcome> {
+  const { project } = ctx;
+  if (!project.publicSignup) throw ApiError.invalidRequest('Public sign-up is disabled for this project');
+  const signupTypes = (['email', 'phone', 'username'] as const).filter(
+    (t) => project.identifiers[t].enabled && project.identifiers[t].collectAt === 'signup',
+  );
+  const given = new Map<IdentifierType, string>();
+  body.identifiers.forEach((entry, i) => {
+    if (!signupTypes.includes(entry.type as never)) {
+      throw ApiError.invalidRequest(`Identifier type ${entry.type} is not collected at sign-up`, [
+        { field: `identifiers[${i}].type`, message: 'is not enabled for sign-up in this project' },
+      ]);
+    }
+    if (given.has(entry.type)) {
+      throw ApiError.invalidRequest(`Identifier type ${entry.type} given twice`, [{ field: `identifiers[${i}].type`, message: 'is given twice' }]);
+    }
+    given.set(entry.type, entry.identifier);
+  });
+  const s = ctx.state;
+  if (s.block !== 'signup-init' && s.block !== 'login-init') return respond(ctx, { error: ctx.error('unexpected_step') });
+  s.authType = 'signup';
+  s.block = 'signup-init';
+  s.identifiers = {};
+  s.social = null;
+  s.socialAccount = null;
+  const identifierErrors: Partial<Record<IdentifierType, RequestError>> = {};
+  for (const type of signupTypes) {
+    const raw = (given.get(type) ?? '').trim();
+    if (!raw) {
+      if (project.identifiers[type].required) identifierErrors[type] = ctx.error('missing_identifier_type', type);
+      continue;
+    }
+    const problem = await ctx.identifierProblem(type, raw);
+    if (problem) identifierErrors[type] = problem.error;
+    s.identifiers[type] = { value: problem ? raw : canonicalIdentifier(type, raw)!, verified: false };
+  }
+  const fullName = (body.fullName ?? '').trim();
+  const fullNameError =
+    project.fullNameRequired && (!fullName || fullName.length > FULL_NAME_MAX) ? ctx.error('missing_full_name') : undefined;
+  s.fullName = fullName.slice(0, FULL_NAME_MAX);
+  if (fullNameError || Object.keys(identifierErrors).length > 0) {
+    await ctx.save();
+    return respond(ctx, { identifierErrors, ...(fullNameError ? { fullNameError } : {}) });
+  }
+  if (!passkeyPossible(s, project) && !signupHasVerification(s, project)) {
+    await ctx.save();
+    return respond(ctx, { dataError: ctx.error('no_fallback_available') });
+  }
+  s.passkey = 'undecided';
+  return respond(ctx, await advance(ctx));
+}
+
+export async function collect(ctx: FlowContext, type: 'username' | 'phone', raw: string): Promise<FlowOutcome> {
+  const s = ctx.state;
+  const block = type === 'username' ? 'username-collect' : 'phone-collect';
+  if (s.block !== block) return respond(ctx, { error: ctx.error('unexpected_step') });
+  const value = raw.trim();
+  const problem = value ? await ctx.identifierProblem(type, value) : { error: ctx.error('missing_identifier_type', type) };
+  if (problem) return { response: ctx.wrap(collectBlock(ctx.render(), block, { dataError: problem.error, collectValue: raw })) };
+  s.identifiers[type] = { value: canonicalIdentifier(type, value)!, verified: false };
+  return respond(ctx, await advance(ctx));
+}
+
+/** Changes an entered identifier (edit on a verify screen or passkey-append); no code is sent. */
+export async function updateIdentifier(ctx: FlowContext, body: { identifierType: IdentifierType; value: string }): Promise<FlowOutcome> {
+  const type = body.identifierType;
+  if (!ctx.project.identifiers[type].enabled) {
+    throw ApiError.invalidRequest(`Identifier type ${type} is not enabled`, [{ field: 'identifierType', message: 'is not enabled in this project' }]);
+  }
+  const s = ctx.state;
+  const editable = s.block === 'email-verify' || s.block === 'phone-verify' || s.block === 'passkey-append';
+  if (s.authType !== 'signup' || !editable || !s.identifiers[type]) {
+    return respond(ctx, { error: ctx.error(s.authType === 'login' ? 'identifier_not_allowed' : 'unexpected_step', type) });
+  }
+  const value = body.value.trim();
+  const canonical = canonicalIdentifier(type, value);
+  if (canonical && normalizedIdentifier(type, canonical) === normalizedIdentifier(type, s.identifiers[type]!.value)) return respond(ctx);
+  const problem = value ? await ctx.identifierProblem(type, value) : { error: ctx.error('identifier_invalid_format', type) };
+  if (problem) return respond(ctx, { error: problem.error });
+  s.identifiers[type] = { value: canonical!, verified: false };
+  if (type === 'email' || type === 'phone') {
+    await ctx.store.secrets.revokeOpen(ctx.process.id, type, ctx.now());
+    delete s.lastSentAt[type];
+  }
+  await ctx.save();
+  return respond(ctx);
+}

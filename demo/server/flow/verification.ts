@@ -1,0 +1,111 @@
+// Codes and links: (re)sending them on a verify block, choosing a verification from passkey-append or
+// passkey-verify, and checking what the user entered or the link carried.
+import { ApiError } from '../ApiError.ts';
+import type { IdentifierType, VerificationMethod } from '../config/projectConfig.ts';
+import type { LimitedSubject } from '../limits/RateLimiter.ts';
+import { equalHex, hmacHex } from '../randomValues.ts';
+import { RETRY_DELAY_SECONDS, verifyBlock } from './blockBodies.ts';
+import type { FlowContext, FlowOutcome } from './FlowContext.ts';
+import { normalizedIdentifier } from './identifierRules.ts';
+import { loginVerifications, pendingVerifications, verifyStep } from './nextStep.ts';
+import { verifyTypeOf, type VerifiableType } from './processState.ts';
+import { sendVerification } from './sendVerification.ts';
+import { advance, enter, respond } from './transitions.ts';
+
+export const MAX_CODE_ATTEMPTS = 5;
+
+const VERIFY_TYPE_OF_METHOD: Record<VerificationMethod, VerifiableType> = {
+  'email-otp': 'email',
+  'email-link': 'email',
+  'phone-otp': 'phone',
+};
+
+export async function verifyStart(ctx: FlowContext, body: { identifierType: IdentifierType; verificationType: VerificationMethod }): Promise<FlowOutcome> {
+  const type = verifiableType(body.identifierType, body.verificationType);
+  const s = ctx.state;
+  const configured = ctx.project.identifiers[type];
+  if (!s.identifiers[type]?.value || !configured.enabled || configured.verification !== body.verificationType) {
+    return respond(ctx, { error: ctx.error('identifier_not_allowed', type) });
+  }
+  if (verifyTypeOf(s.block) === type) {
+    const lastSent = s.lastSentAt[type];
+    if (lastSent !== undefined && ctx.now() < lastSent + RETRY_DELAY_SECONDS * 1000) {
+      return respond(ctx, { dataError: ctx.error('verification_retry_too_early') });
+    }
+    await sendVerification(ctx, type);
+    await ctx.save();
+    return respond(ctx);
+  }
+  if (s.block === 'passkey-append' && s.authType === 'signup' && pendingVerifications(s, ctx.project).includes(type)) {
+    s.passkey = 'declined';
+    return respond(ctx, await enter(ctx, verifyStep(type)));
+  }
+  if (s.block === 'passkey-verify' && loginVerifications(s, ctx.project, s.orig?.type ?? 'email').includes(type)) {
+    return respond(ctx, await enter(ctx, verifyStep(type)));
+  }
+  return respond(ctx, { error: ctx.error('unexpected_step') });
+}
+
+export async function verifyFinish(
+  ctx: FlowContext,
+  body: { identifierType: IdentifierType; verificationType: VerificationMethod; code: string; isNewDevice?: boolean },
+): Promise<FlowOutcome> {
+  const type = verifiableType(body.identifierType, body.verificationType);
+  const s = ctx.state;
+  const method = body.verificationType;
+  const invalid = (): Promise<FlowOutcome> | FlowOutcome => {
+    const dataError = ctx.error(`invalid_challenge_solution_${method}`);
+    if (verifyTypeOf(s.block) === type || method === 'email-link') {
+      return { response: ctx.wrap(verifyBlock(ctx.render(), type, { dataError })) };
+    }
+    return respond(ctx, { error: dataError });
+  };
+  if (verifyTypeOf(s.block) !== type || ctx.project.identifiers[type].verification !== method) return invalid();
+  const entered = s.identifiers[type]!;
+  const attempts: LimitedSubject[] = [
+    { limit: 'codeAttemptsPerIdentifier', subject: normalizedIdentifier(type, entered.value) },
+    { limit: 'codeAttemptsPerIp', subject: ctx.request.clientIp },
+  ];
+  await ctx.deps.limiter.check(ctx.project, attempts);
+  const now = ctx.now();
+  const secretHash = hmacHex(ctx.deps.secretKey, body.code);
+  const secret =
+    method === 'email-link'
+      ? await ctx.store.secrets.findByHash(ctx.process.id, method, secretHash)
+      : await ctx.store.secrets.latest(ctx.process.id, type, method);
+  const usable =
+    secret &&
+    secret.usedAt === null &&
+    secret.revokedAt === null &&
+    secret.expiresAt > now &&
+    secret.attempts < MAX_CODE_ATTEMPTS &&
+    secret.identifierValue === entered.value;
+  if (!usable) {
+    await ctx.deps.limiter.record(ctx.project, attempts);
+    return invalid();
+  }
+  if (!equalHex(secret.secretHash, secretHash)) {
+    await ctx.store.secrets.recordFailedAttempt(secret.id);
+    await ctx.deps.limiter.record(ctx.project, attempts);
+    return invalid();
+  }
+  if (!(await ctx.store.secrets.consume(secret.id, now))) return invalid();
+  entered.verified = true;
+  const extras = await advance(ctx);
+  if (method === 'email-link' && body.isNewDevice === true) {
+    // The other tab (still polling verify/status) continues; this one shows "continue there".
+    return { response: ctx.wrap(verifyBlock(ctx.render(), 'email', { continueOnOtherDevice: { reason: 'email-link-verified' } })) };
+  }
+  return respond(ctx, extras);
+}
+
+/** The identifier type a verification method works on; 400 for a mismatched pair. */
+function verifiableType(identifierType: IdentifierType, method: VerificationMethod): VerifiableType {
+  const type = VERIFY_TYPE_OF_METHOD[method];
+  if (identifierType !== type) {
+    throw ApiError.invalidRequest(`${method} cannot verify a ${identifierType}`, [
+      { field: 'verificationType', message: `does not fit identifierType ${identifierType}` },
+    ]);
+  }
+  return type;
+}

@@ -1,0 +1,62 @@
+// The server's settings from the environment (README: "Environment"), for main.ts and the admin command.
+import type { StartOptions } from './app.ts';
+import type { SmtpSettings } from './senders/Messenger.ts';
+import { CommandSmsSender, WebhookSmsSender, type SmsSender } from './senders/SmsSender.ts';
+import { socialOverridesFromEnv } from './social/providerClient.ts';
+
+export const DEFAULT_DATABASE_PATH = '.data/corbado.sqlite';
+
+/** DATABASE_URL (postgres://…) wins over DATABASE_PATH (a SQLite file). */
+export function databaseFromEnv(env: NodeJS.ProcessEnv): string {
+  return env.DATABASE_URL || env.DATABASE_PATH || DEFAULT_DATABASE_PATH;
+}
+
+export function isProduction(env: NodeJS.ProcessEnv, argv: readonly string[]): boolean {
+  return argv.includes('--production') || env.CORBADO_ENV === 'production';
+}
+
+function smtpFromEnv(env: NodeJS.ProcessEnv): SmtpSettings | undefined {
+  if (env.SMTP_URL) return { url: env.SMTP_URL, ...(env.SMTP_FROM ? { from: env.SMTP_FROM } : {}) };
+  if (!env.SMTP_HOST) return undefined;
+  return {
+    host: env.SMTP_HOST,
+    ...(env.SMTP_PORT ? { port: Number(env.SMTP_PORT) } : {}),
+    ...(env.SMTP_USER ? { user: env.SMTP_USER } : {}),
+    ...(env.SMTP_PASS ? { pass: env.SMTP_PASS } : {}),
+    ...(env.SMTP_FROM ? { from: env.SMTP_FROM } : {}),
+  };
+}
+
+function smsFromEnv(env: NodeJS.ProcessEnv): SmsSender | undefined {
+  if (env.SMS_WEBHOOK_URL) return new WebhookSmsSender(env.SMS_WEBHOOK_URL, env.SMS_WEBHOOK_TOKEN || undefined);
+  if (env.SMS_COMMAND) return new CommandSmsSender(env.SMS_COMMAND);
+  return undefined;
+}
+
+function port(env: NodeJS.ProcessEnv): number {
+  const value = Number(env.API_PORT ?? 3001);
+  if (!Number.isInteger(value) || value < 0 || value > 65_535) throw new Error(`API_PORT must be a port number, got ${env.API_PORT}`);
+  return value;
+}
+
+export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly string[]): StartOptions {
+  const smtp = smtpFromEnv(env);
+  const sms = smsFromEnv(env);
+  const proxies = Number(env.TRUSTED_PROXIES ?? 0);
+  if (!Number.isInteger(proxies) || proxies < 0) throw new Error(`TRUSTED_PROXIES must be a whole number, got ${env.TRUSTED_PROXIES}`);
+  return {
+    port: port(env),
+    ...(env.API_HOST ? { host: env.API_HOST } : {}),
+    database: databaseFromEnv(env),
+    mode: isProduction(env, argv) ? 'production' : 'development',
+    ...(env.PUBLIC_URL ? { publicUrl: env.PUBLIC_URL } : {}),
+    demoOrigin: env.DEMO_ORIGIN ?? 'http://localhost:5173',
+    ...(smtp ? { smtp } : {}),
+    ...(sms ? { sms } : {}),
+    ...(env.KEY_ENCRYPTION_SECRET ? { keyEncryptionSecret: env.KEY_ENCRYPTION_SECRET } : {}),
+    ...(proxies ? { trustedProxies: proxies } : {}),
+    socialProviders: socialOverridesFromEnv(env),
+    oauthSimulator: env.OAUTH_SIMULATOR !== 'off',
+    ...(env.OAUTH_SIMULATOR_CLIENT_SECRET ? { simulatorClientSecret: env.OAUTH_SIMULATOR_CLIENT_SECRET } : {}),
+  };
+}

@@ -1,0 +1,41 @@
+// The one thing the repositories talk to: SQL with `?` placeholders, run on SQLite or PostgreSQL.
+//
+// Transactions are ambient: inside `transaction(fn)`, every statement of the same database object that
+// runs in fn's async context (however deep the call chain) belongs to that transaction. So a
+// repository method is the same code in and out of a transaction, and nobody above the store knows
+// which engine runs below it.
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Database {
+  readonly dialect: Dialect;
+  /** every row */
+  all<T>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** the first row, or undefined */
+  get<T>(sql: string, params?: readonly unknown[]): Promise<T | undefined>;
+  /** runs a statement; resolves to the number of rows it changed */
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+  /** several statements without parameters (migrations) */
+  exec(sql: string): Promise<void>;
+  /**
+   * Runs fn in one transaction: committed when fn resolves, rolled back when it throws. Nested calls
+   * become savepoints. SQLite serialises transactions (one writer); PostgreSQL runs them concurrently,
+   * and `lockRow`/`lockKey` make concurrent ones wait for each other where they must.
+   */
+  transaction<T>(fn: () => Promise<T>): Promise<T>;
+  /** Inside a transaction: the suffix that locks the selected rows until commit ('' on SQLite). */
+  readonly forUpdate: string;
+  /** Inside a transaction: waits until no other transaction holds `key` (no-op on SQLite). */
+  lockKey(key: string): Promise<void>;
+  /** Runs `fn` once the current transaction has committed (at once outside a transaction). */
+  afterCommit(fn: () => void): void;
+  close(): Promise<void>;
+}
+
+/** Thrown for a unique-constraint violation, whatever the engine calls it. */
+export class UniqueViolation extends Error {
+  constructor(cause: unknown) {
+    super('unique constraint violated', { cause });
+    this.name = 'UniqueViolation';
+  }
+}

@@ -1,0 +1,184 @@
+// PostgreSQL behind the Database interface (DATABASE_URL=postgres://…): a connection pool, the same
+// SQL and the same migrations as SQLite. Any number of API instances can share one database.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
+import { UniqueViolation, type Database } from './Database.ts';
+import { MIGRATIONS, type Migration } from './migrations.ts';
+import { migrate } from './migrate.ts';
+
+interface Scope {
+  client: pg.PoolClient;
+  done: boolean;
+  savepoints: number;
+  afterCommit: (() => void)[];
+}
+
+export interface PostgresOptions {
+  /** connections in the pool (default 10) */
+  poolSize?: number;
+  /** a schema of its own (created if missing), e.g. one per test server */
+  schema?: string;
+}
+
+const INT8_OID = 20;
+
+export class PostgresDatabase implements Database {
+  readonly dialect = 'postgres' as const;
+  readonly forUpdate = ' FOR UPDATE';
+  private readonly scope = new AsyncLocalStorage<Scope>();
+  private readonly converted = new Map<string, string>();
+
+  private constructor(private readonly pool: pg.Pool) {}
+
+  static async open(url: string, migrations: Migration[] = MIGRATIONS, options: PostgresOptions = {}): Promise<PostgresDatabase> {
+    const schema = options.schema;
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`Invalid schema name ${schema}`);
+    if (schema) {
+      const setup = new pg.Client({ connectionString: url });
+      await setup.connect();
+      try {
+        await setup.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      } finally {
+        await setup.end();
+      }
+    }
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      ...(schema ? { options: `-c search_path=${schema}` } : {}),
+      // timestamps are milliseconds in BIGINT columns: numbers, not strings
+      types: {
+        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+          oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+      },
+    });
+    pool.on('error', () => {}); // an idle connection that dies is replaced on the next query
+    const db = new PostgresDatabase(pool);
+    try {
+      await migrate(db, migrations);
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return db;
+  }
+
+  async all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return (await this.query(sql, params)).rows as T[];
+  }
+
+  async get<T>(sql: string, params: readonly unknown[] = []): Promise<T | undefined> {
+    return (await this.query(sql, params)).rows[0] as T | undefined;
+  }
+
+  async run(sql: string, params: readonly unknown[] = []): Promise<number> {
+    return (await this.query(sql, params)).rowCount ?? 0;
+  }
+
+  async exec(sql: string): Promise<void> {
+    await (this.active()?.client ?? this.pool).query(toPostgresDdl(sql));
+  }
+
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    const outer = this.active();
+    if (outer) {
+      const name = `sp${++outer.savepoints}`;
+      await outer.client.query(`SAVEPOINT ${name}`);
+      try {
+        const result = await fn();
+        await outer.client.query(`RELEASE SAVEPOINT ${name}`);
+        return result;
+      } catch (error) {
+        await outer.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        throw error;
+      }
+    }
+    const client = await this.pool.connect();
+    const scope: Scope = { client, done: false, savepoints: 0, afterCommit: [] };
+    let broken = false;
+    try {
+      await client.query('BEGIN');
+      let result: T;
+      try {
+        result = await this.scope.run(scope, fn);
+      } catch (error) {
+        scope.done = true;
+        await client.query('ROLLBACK').catch(() => {
+          broken = true;
+        });
+        throw error;
+      }
+      scope.done = true;
+      await client.query('COMMIT');
+      for (const callback of scope.afterCommit) callback();
+      return result;
+    } catch (error) {
+      throw translate(error);
+    } finally {
+      scope.done = true;
+      client.release(broken);
+    }
+  }
+
+  async lockKey(key: string): Promise<void> {
+    const scope = this.active();
+    if (!scope) throw new Error('lockKey needs a transaction');
+    await scope.client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+  }
+
+  afterCommit(fn: () => void): void {
+    const scope = this.active();
+    if (scope) scope.afterCommit.push(fn);
+    else fn();
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  private active(): Scope | undefined {
+    const scope = this.scope.getStore();
+    return scope && !scope.done ? scope : undefined;
+  }
+
+  private async query(sql: string, params: readonly unknown[]): Promise<pg.QueryResult> {
+    let text = this.converted.get(sql);
+    if (text === undefined) {
+      text = numberedPlaceholders(sql);
+      this.converted.set(sql, text);
+    }
+    try {
+      return await (this.active()?.client ?? this.pool).query(text, params.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p)));
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+}
+
+function translate(error: unknown): unknown {
+  if (error instanceof UniqueViolation) return error;
+  return (error as { code?: string }).code === '23505' ? new UniqueViolation(error) : error;
+}
+
+/** `?` placeholders become `$1`, `$2`, … (never inside a quoted string). */
+export function numberedPlaceholders(sql: string): string {
+  let n = 0;
+  let quoted = false;
+  let out = '';
+  for (const ch of sql) {
+    if (ch === "'") quoted = !quoted;
+    out += ch === '?' && !quoted ? `$${++n}` : ch;
+  }
+  return out;
+}
+
+/**
+ * The migrations are written once, in the SQL both engines read, with SQLite's type names. PostgreSQL
+ * gets 64-bit integers (timestamps are milliseconds), BYTEA for blobs and a sequence for AUTOINCREMENT.
+ */
+export function toPostgresDdl(sql: string): string {
+  return sql
+    .replace(/\bINTEGER PRIMARY KEY AUTOINCREMENT\b/g, 'BIGSERIAL PRIMARY KEY')
+    .replace(/\bINTEGER\b/g, 'BIGINT')
+    .replace(/\bBLOB\b/g, 'BYTEA');
+}
