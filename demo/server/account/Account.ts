@@ -1,5 +1,6 @@
 // What a logged-in user can do with their session: read their profile and passkeys, add and delete
 // passkeys, refresh the short session and log out.
+import type { MeResponse, Passkey, PasskeyListResponse } from '../../../src/core/api/types.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import { aaguidName } from '../flow/aaguidNames.ts';
 import {
@@ -28,7 +29,7 @@ function timestamp(ms: number): string {
 export class Account {
   constructor(private readonly deps: AccountDeps) {}
 
-  async me(session: SessionRecord) {
+  async me(session: SessionRecord): Promise<MeResponse> {
     const user = (await this.deps.store.users.get(session.userId))!;
     return {
       id: user.id,
@@ -43,7 +44,7 @@ export class Account {
     };
   }
 
-  async passkeys(session: SessionRecord) {
+  async passkeys(session: SessionRecord): Promise<PasskeyListResponse> {
     const passkeys = (await this.deps.store.credentials.listByUser(session.userId)).map(toPasskey);
     return { passkeys, paging: { page: 1, totalPages: 1, totalItems: passkeys.length } };
   }
@@ -89,7 +90,7 @@ export class Account {
   }
 }
 
-function toPasskey(c: CredentialRecord) {
+function toPasskey(c: CredentialRecord): Passkey {
   return {
     id: c.id,
     credentialID: c.credentialId,

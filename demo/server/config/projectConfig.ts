@@ -1,15 +1,16 @@
 // A project's configuration: its type, defaults, validation and the ${DEMO_ORIGIN} placeholder.
+import type { IdentifierType, SocialProvider, VerificationMethod } from '../../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
 import { arr, bool, int, obj, oneOf, optional, str, type Issue } from '../schema.ts';
 import { rateLimitsSchema, resolveRateLimits, type RateLimits } from './rateLimits.ts';
 
-export const IDENTIFIER_TYPES = ['email', 'phone', 'username'] as const;
-export type IdentifierType = (typeof IDENTIFIER_TYPES)[number];
-export const VERIFICATIONS = ['none', 'email-otp', 'email-link', 'phone-otp'] as const;
+export type { IdentifierType, SocialProvider, VerificationMethod };
+
+export const IDENTIFIER_TYPES = ['email', 'phone', 'username'] as const satisfies readonly IdentifierType[];
+export const VERIFICATIONS = ['none', 'email-otp', 'email-link', 'phone-otp'] as const satisfies readonly (VerificationMethod | 'none')[];
 export type Verification = (typeof VERIFICATIONS)[number];
-export type VerificationMethod = Exclude<Verification, 'none'>;
-export const SOCIAL_PROVIDERS = ['google', 'microsoft', 'github'] as const;
-export type SocialProvider = (typeof SOCIAL_PROVIDERS)[number];
+
+export const SOCIAL_PROVIDERS = ['google', 'microsoft', 'github'] as const satisfies readonly SocialProvider[];
 
 export interface IdentifierConfig {
   enabled: boolean;

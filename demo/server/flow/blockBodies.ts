@@ -1,4 +1,18 @@
-// Builds the wire shapes of the blocks (CONTRACT §4.3). Pure: no storage, no side effects.
+// Builds the wire shapes of the blocks (CONTRACT §4.3), typed by the wire types the widget reads
+// (src/core/api/types.ts). Pure: no storage, no side effects.
+import type {
+  BlockBody,
+  CollectData,
+  CompletedData,
+  LoginInitData,
+  PasskeyAppendData,
+  PasskeyAppendedData,
+  PasskeyVerifyData,
+  RequestError,
+  SignupInitData,
+  SocialData,
+  VerifyIdentifierData,
+} from '../../../src/core/api/types.ts';
 import { IDENTIFIER_TYPES, type IdentifierType, type ProjectConfig, type VerificationMethod } from '../config/projectConfig.ts';
 import {
   loginVerifications,
@@ -6,29 +20,9 @@ import {
   pendingVerifications,
   primaryIdentifier,
 } from './nextStep.ts';
-import type { AuthType, BlockName, PasskeyOperation, ProcessState, VerifiableType } from './processState.ts';
-import type { RequestError } from './requestErrors.ts';
+import type { AuthType, PasskeyOperation, ProcessState, VerifiableType } from './processState.ts';
 
-export interface BlockBody {
-  block: BlockName;
-  authType: AuthType;
-  data: Record<string, unknown> & { blockType: BlockName };
-  alternatives?: BlockBody[];
-  error?: RequestError;
-  continueOnOtherDevice?: { reason: 'email-link-verified' | 'process-already-completed' };
-}
-
-export interface ProcessCommon {
-  appName: string;
-  frontendApiUrl: string;
-  hideBadge: boolean;
-}
-
-export interface ProcessResponse {
-  blockBody: BlockBody;
-  common: ProcessCommon;
-  newProcess?: { token: string; expiresAt: number };
-}
+export type { BlockBody, ProcessResponse } from '../../../src/core/api/types.ts';
 
 /** Errors and one-off values shown with a block; never stored in the process. */
 export interface BlockExtras {
@@ -70,14 +64,14 @@ function withError<T extends BlockBody>(body: T, extras: BlockExtras): T {
  * socialData of the init blocks. A failed round trip reads as finished (with data.error), so the client
  * keeps the process and shows the error instead of replacing an "initial" process.
  */
-function socialData(project: ProjectConfig, state: ProcessState, oauthUrl?: string): Record<string, unknown> {
+function socialData(project: ProjectConfig, state: ProcessState, oauthUrl?: string): SocialData {
   const status = !state.social ? 'initial' : state.social.status === 'started' ? 'started' : 'finished';
   return { providers: project.socialProviders, status, ...(oauthUrl && status === 'started' ? { oauthUrl } : {}) };
 }
 
 export function signupInitBlock(ctx: RenderContext, extras: BlockExtras = {}, withAlternatives = true): BlockBody {
   const { project, state } = ctx;
-  const data: BlockBody['data'] = {
+  const data: SignupInitData = {
     blockType: 'signup-init',
     identifiers: IDENTIFIER_TYPES.filter((t) => project.identifiers[t].enabled && project.identifiers[t].collectAt === 'signup').map(
       (type) => ({
@@ -111,7 +105,7 @@ export function conditionalUIChallenge(project: ProjectConfig, challenge: string
 
 export function loginInitBlock(ctx: RenderContext, extras: BlockExtras = {}, withAlternatives = true): BlockBody {
   const { project, state } = ctx;
-  const data: BlockBody['data'] = {
+  const data: LoginInitData = {
     blockType: 'login-init',
     identifierValue: state.loginValue,
     isPhone: state.loginIsPhone,
@@ -145,7 +139,7 @@ export function verifyBlock(ctx: RenderContext, type: VerifiableType, extras: Bl
   const lastSent = state.lastSentAt[type];
   const retryNotBefore = lastSent !== undefined ? Math.floor(lastSent / 1000) + RETRY_DELAY_SECONDS : Math.floor(nowMs / 1000);
   const block = type === 'email' ? 'email-verify' : 'phone-verify';
-  const data: BlockBody['data'] = {
+  const data: VerifyIdentifierData = {
     blockType: block,
     verificationMethod: verificationMethodFor(project, type),
     identifier: state.identifiers[type]?.value ?? '',
@@ -176,7 +170,7 @@ export function passkeyAppendBlock(ctx: RenderContext, extras: BlockExtras = {})
         autoSubmit: false,
         passkeyIconSet: 'default',
         variant: 'default',
-      },
+      } satisfies PasskeyAppendData,
       alternatives,
     },
     extras,
@@ -184,7 +178,8 @@ export function passkeyAppendBlock(ctx: RenderContext, extras: BlockExtras = {})
 }
 
 export function passkeyAppendedBlock(ctx: RenderContext, extras: BlockExtras = {}): BlockBody {
-  return withError({ block: 'passkey-appended', authType: ctx.state.authType, data: { blockType: 'passkey-appended' }, alternatives: [] }, extras);
+  const data: PasskeyAppendedData = { blockType: 'passkey-appended' };
+  return withError({ block: 'passkey-appended', authType: ctx.state.authType, data, alternatives: [] }, extras);
 }
 
 export function passkeyVerifyBlock(ctx: RenderContext, extras: BlockExtras = {}): BlockBody {
@@ -194,7 +189,7 @@ export function passkeyVerifyBlock(ctx: RenderContext, extras: BlockExtras = {})
     {
       block: 'passkey-verify',
       authType: 'login',
-      data: { blockType: 'passkey-verify', challenge: extras.challenge ?? '', identifierValue: state.orig?.value ?? '' },
+      data: { blockType: 'passkey-verify', challenge: extras.challenge ?? '', identifierValue: state.orig?.value ?? '' } satisfies PasskeyVerifyData,
       alternatives: loginVerifications(state, project, loginType).map((type) => verifyBlock(ctx, type)),
     },
     extras,
@@ -202,13 +197,14 @@ export function passkeyVerifyBlock(ctx: RenderContext, extras: BlockExtras = {})
 }
 
 export function collectBlock(ctx: RenderContext, block: 'username-collect' | 'phone-collect', extras: BlockExtras = {}): BlockBody {
-  const data: BlockBody['data'] = { blockType: block, value: extras.collectValue ?? '' };
+  const data: CollectData = { blockType: block, value: extras.collectValue ?? '' };
   if (extras.dataError) data.error = extras.dataError;
   return withError({ block, authType: ctx.state.authType, data, alternatives: [] }, extras);
 }
 
 export function completedStub(authType: AuthType): BlockBody {
-  return { block: 'completed', authType, data: { blockType: 'completed', shortSession: '' }, alternatives: [] };
+  const data: CompletedData = { blockType: 'completed', shortSession: '' };
+  return { block: 'completed', authType, data, alternatives: [] };
 }
 
 export function completedBlock(
@@ -224,7 +220,7 @@ export function completedBlock(
       shortSession: sessions.shortSession,
       ...(sessions.longSession !== undefined ? { longSession: sessions.longSession } : {}),
       ...(passkeyOperation ? { passkeyOperation } : {}),
-    },
+    } satisfies CompletedData,
     alternatives: [],
   };
 }

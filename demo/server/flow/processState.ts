@@ -1,10 +1,13 @@
 // The server-side state of one auth process, kept as JSON in the processes table.
+import type { AuthType, BlockType, PasskeyOperation } from '../../../src/core/api/types.ts';
 import type { IdentifierType, SocialProvider } from '../config/projectConfig.ts';
 
-export type AuthType = 'signup' | 'login';
+export type { AuthType };
 export type VerifiableType = 'email' | 'phone';
 
-export type BlockName =
+/** The blocks this server leads a process through (a subset of the wire's BlockType). */
+export type BlockName = Extract<
+  BlockType,
   | 'signup-init'
   | 'login-init'
   | 'passkey-append'
@@ -14,7 +17,8 @@ export type BlockName =
   | 'phone-verify'
   | 'username-collect'
   | 'phone-collect'
-  | 'completed';
+  | 'completed'
+>;
 
 export interface EnteredIdentifier {
   value: string;
@@ -36,12 +40,7 @@ export interface PendingCredential {
   createdAt: number;
 }
 
-export interface PasskeyOperation {
-  operationType: 'append' | 'verify';
-  identifierValue: string;
-  identifierType: IdentifierType;
-  ceremonyType: 'local' | 'cda' | 'security-key';
-}
+export type { PasskeyOperation };
 
 /** The provider account a social sign-in proved; linked to the user when the process completes. */
 export interface SocialIdentity {

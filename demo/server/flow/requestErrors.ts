@@ -1,11 +1,9 @@
 // In-band business errors (`requestError` {code, message}) in the project's language.
+import type { RequestError } from '../../../src/core/api/types.ts';
 import type { IdentifierType } from '../config/projectConfig.ts';
 import type { Language } from '../senders/messageTexts.ts';
 
-export interface RequestError {
-  code: string;
-  message: string;
-}
+export type { RequestError };
 
 const TEXTS: Record<string, { en: string; de: string }> = {
   missing_full_name: { en: 'Please enter your full name.', de: 'Bitte gib deinen vollständigen Namen ein.' },

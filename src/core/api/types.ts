@@ -1,4 +1,7 @@
-// Wire types of the Frontend API v2 (reference/frontend-api-v2.yaml), as this widget reads and sends them.
+// Wire types of the Frontend API v2 (reference/frontend-api-v2.yaml): the one definition, used by the
+// widget that reads and sends them and by the local Frontend API (demo/server) that produces them.
+// Type-only: importing this file adds nothing to the bundle. Block data are type aliases (not
+// interfaces) so that each is also a plain JSON record.
 
 export type IdentifierType = 'email' | 'phone' | 'username';
 export type VerificationMethod = 'email-link' | 'email-otp' | 'phone-otp';
@@ -44,27 +47,29 @@ export interface RequestError {
   message: string;
 }
 
-export interface SocialData {
+export type SocialData = {
   providers: SocialProvider[];
   status: SocialStatus;
   oauthUrl?: string;
   error?: RequestError;
-}
+};
 
-export interface IdentifierWithError {
+export type IdentifierWithError = {
   type: IdentifierType;
   identifier: string;
   error?: RequestError;
-}
+};
 
-export interface SignupInitData {
+export type SignupInitData = {
+  blockType?: 'signup-init';
   identifiers: IdentifierWithError[];
   fullName?: { fullName: string; error?: RequestError };
   socialData?: SocialData;
   error?: RequestError;
-}
+};
 
-export interface LoginInitData {
+export type LoginInitData = {
+  blockType?: 'login-init';
   identifierValue: string;
   isPhone: boolean;
   isPhoneAvailable: boolean;
@@ -74,46 +79,57 @@ export interface LoginInitData {
   conditionalUIChallenge?: string;
   fieldError?: RequestError;
   error?: RequestError;
-}
+};
 
-export interface VerifyIdentifierData {
+export type VerifyIdentifierData = {
+  blockType?: 'email-verify' | 'phone-verify' | 'post-signup-email-verify';
   verificationMethod: VerificationMethod;
   identifier: string;
   retryNotBefore?: number;
   error?: RequestError;
   isPostLoginVerification?: boolean;
-}
+  alternativeVerificationMethods?: { verificationType: VerificationMethod; identifier: string }[];
+};
 
-export interface PasskeyAppendData {
+export type PasskeyAppendData = {
+  blockType?: 'passkey-append';
   challenge: string;
   identifierValue: string;
   identifierType: IdentifierType;
   autoSubmit?: boolean;
+  passkeyIconSet?: 'default' | 'apple' | 'android' | 'windows';
   variant?: 'default' | 'after-hybrid' | 'after-error';
-}
+};
 
-export interface PasskeyVerifyData {
+export type PasskeyVerifyData = {
+  blockType?: 'passkey-verify';
   challenge: string;
   identifierValue: string;
   loginHint?: 'cda';
-}
+};
 
-export interface CollectData {
+export type CollectData = {
+  blockType?: 'username-collect' | 'phone-collect';
   /** the identifier the block asks for: username-collect -> username, phone-collect -> phone */
   value: string;
   error?: RequestError;
-}
+};
 
-export interface CompletedData {
+export type PasskeyOperation = {
+  operationType: 'append' | 'verify';
+  identifierValue: string;
+  identifierType: IdentifierType;
+  ceremonyType: 'local' | 'cda' | 'security-key';
+};
+
+export type CompletedData = {
+  blockType?: 'completed';
   shortSession: string;
   longSession?: string;
-  passkeyOperation?: {
-    operationType: 'append' | 'verify';
-    identifierValue: string;
-    identifierType: IdentifierType;
-    ceremonyType: 'local' | 'cda' | 'security-key';
-  };
-}
+  passkeyOperation?: PasskeyOperation;
+};
+
+export type PasskeyAppendedData = { blockType?: 'passkey-appended' };
 
 export type ContinueReason = 'email-link-verified' | 'process-already-completed';
 
@@ -188,6 +204,12 @@ export interface MeSocialAccount {
   fullName: string;
 }
 
+export interface AaguidDetails {
+  name: string;
+  iconLight: string;
+  iconDark: string;
+}
+
 export interface MeResponse {
   id: string;
   fullName: string;
@@ -203,6 +225,7 @@ export interface Passkey {
   backupEligible: boolean;
   backupState: boolean;
   authenticatorAAGUID: string;
+  aaguidDetails?: AaguidDetails;
   sourceOS: string;
   sourceBrowser: string;
   lastUsed: string;
