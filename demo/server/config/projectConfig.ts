@@ -108,8 +108,9 @@ const partialSchema = obj({
   limits: optional(rateLimitsSchema),
 });
 
-function expand(value: string, demoOrigin: string): string {
-  return value.split(DEMO_ORIGIN_PLACEHOLDER).join(demoOrigin);
+/** Replaces the placeholder; without a demo origin it stays (and fails the URL checks that follow). */
+function expand(value: string, demoOrigin: string | undefined): string {
+  return demoOrigin === undefined ? value : value.split(DEMO_ORIGIN_PLACEHOLDER).join(demoOrigin);
 }
 
 function isOrigin(value: string): boolean {
@@ -131,10 +132,12 @@ function isHttpUrl(value: string): boolean {
 }
 
 /**
- * Builds a full configuration from a partial one (a seed entry or a POST /_dev/projects body).
- * Throws a 400 ApiError listing every problem.
+ * Builds a full configuration from a partial one (a seed entry, a POST /_dev/projects body or the
+ * admin command's file). With a demo origin, origins and the e-mail link page default to the demo
+ * pages; without one (production projects) `allowedOrigins` must be given, and the link opens the
+ * first of them. Throws a 400 ApiError listing every problem.
  */
-export function resolveProjectConfig(id: string, input: unknown, demoOrigin: string): ProjectConfig {
+export function resolveProjectConfig(id: string, input: unknown, demoOrigin: string | undefined): ProjectConfig {
   const issues: Issue[] = [];
   const partial = partialSchema(input, '', issues);
   if (issues.length > 0) throw ApiError.invalidRequest('The project configuration is invalid', issues);
@@ -178,13 +181,18 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
     issues.push({ field: 'socialProviders', message: 'need the email identifier: social sign-in creates users by their e-mail address' });
   }
 
-  const allowedOrigins = (partial.allowedOrigins ?? [DEMO_ORIGIN_PLACEHOLDER]).map((o) => expand(o, demoOrigin));
+  if (demoOrigin === undefined && !partial.allowedOrigins?.length) {
+    issues.push({ field: 'allowedOrigins', message: 'is required: the origins of the pages that embed the widget' });
+  }
+  const allowedOrigins = (partial.allowedOrigins ?? (demoOrigin === undefined ? [] : [DEMO_ORIGIN_PLACEHOLDER])).map((o) => expand(o, demoOrigin));
   allowedOrigins.forEach((origin, i) => {
     if (!isOrigin(origin)) issues.push({ field: `allowedOrigins[${i}]`, message: 'must be an origin like https://example.com' });
   });
   // by default the link opens the demo's combined view for this project
-  const emailLinkUrl = expand(partial.emailLinkUrl ?? `${DEMO_ORIGIN_PLACEHOLDER}/?project=${id}`, demoOrigin);
-  if (!isHttpUrl(emailLinkUrl)) issues.push({ field: 'emailLinkUrl', message: 'must be an http(s) URL' });
+  const defaultLinkPage = demoOrigin === undefined ? `${allowedOrigins[0] ?? ''}/` : `${DEMO_ORIGIN_PLACEHOLDER}/?project=${id}`;
+  const emailLinkUrl = expand(partial.emailLinkUrl ?? defaultLinkPage, demoOrigin);
+  const linkDerivedFromMissingOrigins = demoOrigin === undefined && allowedOrigins.length === 0 && partial.emailLinkUrl === undefined;
+  if (!isHttpUrl(emailLinkUrl) && !linkDerivedFromMissingOrigins) issues.push({ field: 'emailLinkUrl', message: 'must be an http(s) URL' });
   const cookie = partial.shortSessionCookie ?? {};
   if (issues.length > 0) throw ApiError.invalidRequest('The project configuration is invalid', issues);
 
@@ -208,7 +216,8 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
       sameSite: cookie.sameSite ?? 'lax',
       path: cookie.path ?? '/',
     },
-    environment: partial.environment ?? 'dev',
+    // demo projects hand out the long session in the body as well; created ones only as a cookie
+    environment: partial.environment ?? (demoOrigin === undefined ? 'prod' : 'dev'),
     language: partial.language ?? 'en',
     hideBadge: partial.hideBadge ?? false,
     emailLinkUrl,

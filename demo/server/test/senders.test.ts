@@ -1,7 +1,6 @@
 // Messages: language, SMS, and delivery over SMTP in addition to the dev outbox.
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSmtpSink, waitForMessages, type SmtpSink } from './helpers/smtpSink.ts';
 import { Client, latestLink, outbox, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
 
 let server: TestServer;
@@ -97,59 +96,28 @@ describe('message texts', () => {
 });
 
 describe('SMTP', () => {
-  let smtp: Server;
-  const received: string[] = [];
-
+  let smtp: SmtpSink;
   beforeAll(async () => {
-    // a minimal SMTP server: enough of RFC 5321 for nodemailer to hand over one message
-    smtp = createServer((socket) => {
-      let inData = false;
-      let data = '';
-      socket.write('220 test ESMTP\r\n');
-      socket.on('data', (chunk) => {
-        for (const line of chunk.toString().split('\r\n')) {
-          if (inData) {
-            if (line === '.') {
-              inData = false;
-              received.push(data);
-              socket.write('250 queued\r\n');
-            } else data += `${line}\n`;
-            continue;
-          }
-          const verb = line.slice(0, 4).toUpperCase();
-          if (!line) continue;
-          if (verb === 'EHLO' || verb === 'HELO') socket.write('250 test\r\n');
-          else if (verb === 'DATA') {
-            inData = true;
-            socket.write('354 go ahead\r\n');
-          } else if (verb === 'QUIT') socket.end('221 bye\r\n');
-          else socket.write('250 ok\r\n');
-        }
-      });
-    });
-    smtp.listen(0, '127.0.0.1');
-    await once(smtp, 'listening');
+    smtp = await startSmtpSink();
   });
   afterAll(() => {
     smtp.close();
   });
 
   it('also delivers e-mails over SMTP when configured', async () => {
-    const port = (smtp.address() as { port: number }).port;
-    const server = await startTestServer({ api: { smtp: { host: '127.0.0.1', port, from: 'Demo <demo@localhost>' } } });
-    const api = server.api;
+    const smtpServer = await startTestServer({ api: { smtp: { host: '127.0.0.1', port: smtp.port, from: 'Demo <demo@localhost>' } } });
     try {
-      const client = new Client(api.url, 'pro-1');
+      const client = new Client(smtpServer.url, 'pro-1');
       await client.init({}, 'signup-init');
       const email = uniqueEmail('smtp');
       await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }], fullName: 'Mail Man' });
-      const [stored] = await outbox(api.url, email);
-      for (let i = 0; i < 100 && received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      const [stored] = await outbox(smtpServer.url, email);
+      const received = await waitForMessages(smtp, 1);
       expect(received).toHaveLength(1);
       expect(received[0]).toContain(`To: ${email}`);
       expect(received[0]).toContain(stored!.code);
     } finally {
-      await server.stop();
+      await smtpServer.stop();
     }
   });
 });

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startApi, type RunningApi, type StartOptions } from '../../app.ts';
+import type { Logger } from '../../senders/Messenger.ts';
 
 export const DEMO_ORIGIN = 'http://localhost:5173';
 
@@ -56,10 +57,10 @@ export interface TestServer {
   stop(keepFiles?: boolean): Promise<void>;
 }
 
-const silentLogger = { info: () => {}, error: () => {} };
+const silentLogger: Logger = { info: () => {}, error: () => {} };
 
 export async function startTestServer(
-  options: { dir?: string; clock?: TestClock; logger?: typeof silentLogger; api?: Partial<StartOptions> } = {},
+  options: { dir?: string; clock?: TestClock; logger?: Logger; api?: Partial<StartOptions> } = {},
 ): Promise<TestServer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'fapi-test-'));
   const clock: TestClock = options.clock ?? {

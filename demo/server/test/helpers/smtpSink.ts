@@ -1,0 +1,49 @@
+// A minimal SMTP server for tests: enough of RFC 5321 for nodemailer to hand over messages, which it
+// keeps as raw text.
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:net';
+
+export interface SmtpSink {
+  port: number;
+  received: string[];
+  close(): void;
+}
+
+export async function startSmtpSink(): Promise<SmtpSink> {
+  const received: string[] = [];
+  const smtp: Server = createServer((socket) => {
+    let inData = false;
+    let data = '';
+    socket.write('220 test ESMTP\r\n');
+    socket.on('data', (chunk) => {
+      for (const line of chunk.toString().split('\r\n')) {
+        if (inData) {
+          if (line === '.') {
+            inData = false;
+            received.push(data);
+            data = '';
+            socket.write('250 queued\r\n');
+          } else data += `${line}\n`;
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (!line) continue;
+        if (verb === 'EHLO' || verb === 'HELO') socket.write('250 test\r\n');
+        else if (verb === 'DATA') {
+          inData = true;
+          socket.write('354 go ahead\r\n');
+        } else if (verb === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write('250 ok\r\n');
+      }
+    });
+  });
+  smtp.listen(0, '127.0.0.1');
+  await once(smtp, 'listening');
+  return { port: (smtp.address() as { port: number }).port, received, close: () => smtp.close() };
+}
+
+/** Waits until `count` messages have arrived (deliveries start after the request's transaction). */
+export async function waitForMessages(sink: SmtpSink, count: number): Promise<string[]> {
+  for (let i = 0; i < 200 && sink.received.length < count; i++) await new Promise((r) => setTimeout(r, 20));
+  return sink.received;
+}

@@ -1,0 +1,83 @@
+// Frontend API instances the test starts itself (`tsx demo/server/main.ts` child processes), and a
+// round-robin load balancer in front of them that records which instance answered each request.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ApiInstance {
+  url: string;
+  /** stops the process (SIGTERM, then SIGKILL after 5 s) */
+  stop(): Promise<void>;
+}
+
+/** Starts `demo/server/main.ts` with `env` (API_PORT 0 picks a free port) and waits until it listens. */
+export async function startApiInstance(env: Record<string, string>): Promise<ApiInstance> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/server/main.ts'], {
+    env: { ...process.env, API_PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the API did not start in 20 s:\n${output}`)), 20_000);
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the API exited (${code}):\n${output}`));
+    });
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface LoadBalancer {
+  url: string;
+  /** set once the instances are up */
+  upstreams: string[];
+  /** which upstream answered, per request in arrival order (CORS preflights excluded) */
+  readonly served: { path: string; upstream: string }[];
+  close(): Promise<void>;
+}
+
+/**
+ * Sends request n to upstream n mod k, like a load balancer without sticky sessions. CORS preflights
+ * go along without taking a turn, so that the real requests alternate.
+ */
+export async function startLoadBalancer(): Promise<LoadBalancer> {
+  let next = 0;
+  const balancer: LoadBalancer = { url: '', upstreams: [], served: [], close: () => new Promise((r) => server.close(() => r())) };
+  const server: Server = createServer((incoming, outgoing) => {
+    const preflight = incoming.method === 'OPTIONS';
+    const upstream = balancer.upstreams[(preflight ? next : next++) % balancer.upstreams.length]!;
+    if (!preflight) balancer.served.push({ path: incoming.url ?? '', upstream });
+    const target = new URL(incoming.url ?? '/', upstream);
+    const forward = httpRequest(target, { method: incoming.method, headers: { ...incoming.headers, host: target.host } }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    forward.on('error', () => outgoing.writeHead(502).end());
+    incoming.pipe(forward);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  balancer.url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  return balancer;
+}
