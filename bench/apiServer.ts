@@ -1,18 +1,18 @@
 // The Frontend API as a child process for the server load test, so that the load generator does not
 // share an event loop (or a core) with the server. Prints one JSON line {"url": …} once listening.
-// Usage: tsx bench/apiServer.ts <databasePath> <demoOrigin>
+// Usage: tsx bench/apiServer.ts <database: SQLite path or postgres:// URL> <demoOrigin>
 import { startApi } from '../demo/server/app.ts';
 
-const [databasePath, demoOrigin] = process.argv.slice(2);
-if (!databasePath || !demoOrigin) {
-  console.error('usage: tsx bench/apiServer.ts <databasePath> <demoOrigin>');
+const [database, demoOrigin] = process.argv.slice(2);
+if (!database || !demoOrigin) {
+  console.error('usage: tsx bench/apiServer.ts <database> <demoOrigin>');
   process.exit(2);
 }
 
 const api = await startApi({
   port: 0,
   host: '127.0.0.1',
-  database: databasePath,
+  database,
   demoOrigin,
   logger: { info: () => undefined, error: (message, error) => console.error(message, error) },
 });

@@ -16,9 +16,23 @@ import { serverBench, type ServerResults } from './lib/serverLoad.ts';
 import { sizeBench, type SizeResults } from './lib/size.ts';
 import { startStack } from './lib/stack.ts';
 import { startupBench, type ScenarioResult } from './lib/startup.ts';
+import { postgresBin, startPostgresCluster } from '../scripts/postgresCluster.ts';
+import pg from 'pg';
 import { kb, ms, table } from './lib/table.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** An empty database on the benchmark's PostgreSQL cluster; its URL. */
+async function freshDatabase(clusterUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: clusterUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  return clusterUrl.replace(/\/[^/]*$/, `/${name}`);
+}
 const TMP = join(ROOT, 'bench', 'tmp');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 200);
@@ -41,7 +55,7 @@ const playwrightVersion = (JSON.parse(readFileSync(join(ROOT, 'node_modules', '@
 let size: SizeResults | undefined;
 let startup: ScenarioResult[] | undefined;
 let memory: { views: ViewMemory[]; leakCheck: ViewMemory[] } | undefined;
-let server: ServerResults | undefined;
+const servers: ServerResults[] = [];
 let chromiumVersion = 'not launched';
 
 if (ONLY.has('size')) {
@@ -84,8 +98,22 @@ if (ONLY.has('startup') || ONLY.has('memory')) {
 
 if (ONLY.has('server')) {
   mark('server');
-  say(`4/4 server, 20 clients, ${SECONDS} s per endpoint … (${elapsed()})`);
-  server = await serverBench({ durationMs: SECONDS * 1000, concurrency: 20, calibration: 1500, maxPool: 40_000 });
+  const load = { durationMs: SECONDS * 1000, concurrency: 20, calibration: 1500, maxPool: 40_000 };
+  say(`4/4 server on SQLite, 20 clients, ${SECONDS} s per endpoint … (${elapsed()})`);
+  servers.push(await serverBench(load));
+  const found = postgresBin();
+  if ('missing' in found) say(`    PostgreSQL figures skipped: ${found.missing}`);
+  else {
+    const cluster = await startPostgresCluster();
+    try {
+      for (const instances of [1, 2]) {
+        say(`    on PostgreSQL, ${instances} instance${instances > 1 ? 's' : ''} … (${elapsed()})`);
+        servers.push(await serverBench({ ...load, postgresUrl: await freshDatabase(cluster.url, `bench_${instances}`), instances }));
+      }
+    } finally {
+      cluster.stop();
+    }
+  }
 }
 
 const machine = machineInfo(ROOT, chromiumVersion, playwrightVersion);
@@ -170,20 +198,33 @@ if (memory) {
   );
 }
 
-if (server) {
+if (servers.length) {
   say();
-  const rows = [
-    ['POST /v2/auth/process/init', server.processInit] as const,
-    ['POST /v2/auth/identifier/verify/finish', server.verifyFinish] as const,
-  ];
+  const rows = servers.flatMap((server) => [
+    [server, 'POST /v2/auth/process/init', server.processInit] as const,
+    [server, 'POST /v2/auth/identifier/verify/finish', server.verifyFinish] as const,
+  ]);
   say(
     table(
-      `Server: ${server.concurrency} concurrent clients, ${server.durationMs / 1000} s each (${server.where})`,
-      ['endpoint', 'req/s', 'p50', 'p95', 'p99', 'requests', 'errors'],
-      rows.map(([name, result]) => [name, Math.round(result.rps), `${result.p50Ms.toFixed(1)} ms`, `${result.p95Ms.toFixed(1)} ms`, `${result.p99Ms.toFixed(1)} ms`, result.requests, result.errors]),
+      `Server: ${servers[0]!.concurrency} concurrent clients, ${servers[0]!.durationMs / 1000} s per endpoint, API in child processes, loopback`,
+      ['database', 'instances', 'endpoint', 'req/s', 'p50', 'p95', 'p99', 'requests', 'errors'],
+      rows.map(([server, name, result]) => [
+        server.database,
+        server.instances,
+        name,
+        Math.round(result.rps),
+        `${result.p50Ms.toFixed(1)} ms`,
+        `${result.p95Ms.toFixed(1)} ms`,
+        `${result.p99Ms.toFixed(1)} ms`,
+        result.requests,
+        result.errors,
+      ]),
     ),
   );
-  say(`  verify/finish: ${server.verifyFinish.kind}; ${server.verifyFinish.pool} processes prepared beforehand${server.verifyFinish.ranDry ? ' (the pool ran out before the window ended)' : ''}`);
+  for (const server of servers) {
+    say(`  ${server.database} × ${server.instances}, verify/finish: ${server.verifyFinish.pool} processes prepared beforehand${server.verifyFinish.ranDry ? ' (the pool ran out before the window ended)' : ''}`);
+  }
+  say(`  verify/finish: ${servers[0]!.verifyFinish.kind}`);
 }
 
 const results = {
@@ -204,7 +245,7 @@ const results = {
     views: memory.views,
     leakCheck: memory.leakCheck,
   },
-  server,
+  server: servers,
   totalSeconds: (performance.now() - started) / 1000,
 };
 writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);

@@ -11,7 +11,8 @@ export interface LoadRequest {
 }
 
 export interface LoadOptions {
-  baseUrl: string;
+  /** one API, or several instances of it: client i talks to instance i mod n (its own connection) */
+  baseUrl: string | string[];
   concurrency: number;
   durationMs: number;
   /** the next request of a client, or undefined when there is nothing left to send */
@@ -59,7 +60,7 @@ function send(agent: Agent, base: URL, item: LoadRequest): Promise<{ status: num
 }
 
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const base = new URL(options.baseUrl);
+  const bases = (Array.isArray(options.baseUrl) ? options.baseUrl : [options.baseUrl]).map((url) => new URL(url));
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency, maxFreeSockets: options.concurrency });
   const accept = options.accept ?? ((status) => status >= 200 && status < 300);
   const latencies: number[] = [];
@@ -79,7 +80,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       }
       const t0 = performance.now();
       try {
-        const { status, body } = await send(agent, base, item);
+        const { status, body } = await send(agent, bases[index % bases.length]!, item);
         const t1 = performance.now();
         latencies.push(t1 - t0);
         statuses[status] = (statuses[status] ?? 0) + 1;

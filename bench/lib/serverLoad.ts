@@ -1,4 +1,5 @@
-// Server throughput: the Frontend API in a child process, 20 closed-loop clients in this process.
+// Server throughput: the Frontend API in child processes (one, or two sharing a PostgreSQL database),
+// 20 closed-loop clients in this process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,6 +11,9 @@ import { runLoad, type LoadRequest, type LoadResult } from './load.ts';
 const BENCH = fileURLToPath(new URL('..', import.meta.url));
 
 export interface ServerResults {
+  /** 'SQLite', 'PostgreSQL' */
+  database: string;
+  instances: number;
   where: string;
   concurrency: number;
   durationMs: number;
@@ -23,8 +27,8 @@ interface Child {
   stop(): Promise<void>;
 }
 
-async function startChild(databasePath: string): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(BENCH, 'apiServer.ts'), databasePath, 'http://localhost:9'], {
+async function startChild(database: string): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(BENCH, 'apiServer.ts'), database, 'http://localhost:9'], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
@@ -98,31 +102,50 @@ function verifyLoad(pool: PendingVerification[]): () => LoadRequest | undefined 
 // a correct code completes the sign-up: the answer is the completed block (or passkey-append)
 const verified = (status: number, body: string) => status === 200 && /"block":"(completed|passkey-append)"/.test(body);
 
-export async function serverBench(options: { durationMs: number; concurrency: number; calibration: number; maxPool: number }): Promise<ServerResults> {
-  const databasePath = join(BENCH, 'tmp', `load-${process.pid}-${Date.now()}.sqlite`);
-  const child = await startChild(databasePath);
+export interface ServerBenchOptions {
+  durationMs: number;
+  concurrency: number;
+  calibration: number;
+  maxPool: number;
+  /** a postgres:// URL of an empty database; SQLite (a temporary file) without one */
+  postgresUrl?: string;
+  /** API instances sharing the database (default 1) */
+  instances?: number;
+}
+
+export async function serverBench(options: ServerBenchOptions): Promise<ServerResults> {
+  const sqlitePath = join(BENCH, 'tmp', `load-${process.pid}-${Date.now()}.sqlite`);
+  const database = options.postgresUrl ?? sqlitePath;
+  const count = options.instances ?? 1;
+  // one after the other: the first migrates the fresh database
+  const children: Child[] = [];
   try {
-    // warm-up: JIT, SQLite page cache, keep-alive sockets
-    await runLoad({ baseUrl: child.url, concurrency: options.concurrency, durationMs: 1500, next: processInitLoad });
-    const processInit = await runLoad({ baseUrl: child.url, concurrency: options.concurrency, durationMs: options.durationMs, next: processInitLoad });
+    for (let i = 0; i < count; i++) children.push(await startChild(database));
+    const urls = children.map((c) => c.url);
+    // warm-up: JIT, page cache, keep-alive sockets, connection pools
+    await runLoad({ baseUrl: urls, concurrency: options.concurrency, durationMs: 1500, next: processInitLoad });
+    const processInit = await runLoad({ baseUrl: urls, concurrency: options.concurrency, durationMs: options.durationMs, next: processInitLoad });
 
     // calibration: a small pool tells how many verifications the window will need
-    const sample = await buildPool(child.url, options.calibration, options.concurrency);
-    const calibration = await runLoad({ baseUrl: child.url, concurrency: options.concurrency, durationMs: options.durationMs, next: verifyLoad(sample), accept: verified });
+    const sample = await buildPool(urls[0]!, options.calibration, options.concurrency);
+    const calibration = await runLoad({ baseUrl: urls, concurrency: options.concurrency, durationMs: options.durationMs, next: verifyLoad(sample), accept: verified });
     const poolSize = Math.min(options.maxPool, Math.ceil((calibration.rps * options.durationMs * 1.8) / 1000));
     const poolStarted = performance.now();
-    const pool = await buildPool(child.url, poolSize, options.concurrency);
+    const pool = await buildPool(urls[0]!, poolSize, options.concurrency);
     const poolBuildMs = performance.now() - poolStarted;
-    const verify = await runLoad({ baseUrl: child.url, concurrency: options.concurrency, durationMs: options.durationMs, next: verifyLoad(pool), accept: verified });
+    const verify = await runLoad({ baseUrl: urls, concurrency: options.concurrency, durationMs: options.durationMs, next: verifyLoad(pool), accept: verified });
+    const engine = options.postgresUrl ? 'PostgreSQL' : 'SQLite';
     return {
-      where: 'API in a child process (node + tsx), load generator in the benchmark process, loopback 127.0.0.1',
+      database: engine,
+      instances: count,
+      where: `${count === 1 ? 'API in a child process' : `${count} API child processes on one database, client i on instance i mod ${count}`} (node + tsx), ${engine}, load generator in the benchmark process, loopback 127.0.0.1`,
       concurrency: options.concurrency,
       durationMs: options.durationMs,
       processInit,
       verifyFinish: { ...verify, pool: pool.length, poolBuildMs, kind: 'correct e-mail code, each on its own fresh process (completes the sign-up)' },
     };
   } finally {
-    await child.stop();
-    for (const suffix of ['', '-wal', '-shm']) rmSync(databasePath + suffix, { force: true });
+    await Promise.all(children.map((c) => c.stop()));
+    for (const suffix of ['', '-wal', '-shm']) rmSync(sqlitePath + suffix, { force: true });
   }
 }

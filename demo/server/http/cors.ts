@@ -40,6 +40,8 @@ export function cors(store: Store): MiddlewareHandler<AppEnv> {
     if (allowed) {
       c.res.headers.set('Access-Control-Allow-Origin', origin);
       c.res.headers.set('Access-Control-Allow-Credentials', 'true');
+      // the widget reads how long a rate-limited visitor has to wait
+      c.res.headers.set('Access-Control-Expose-Headers', 'Retry-After');
     }
   };
 }

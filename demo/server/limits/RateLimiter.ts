@@ -32,11 +32,8 @@ export class RateLimiter {
       for (const { limit, subject } of subjects) {
         const { max, windowSeconds } = project.limits[limit];
         const windowMs = windowSeconds * 1000;
-        const { count, oldest } = await this.store.rateLimits.count(key(project, limit, subject), windowMs, now);
-        if (count >= max) {
-          const retryAfterMs = (oldest ?? now) + windowMs - now;
-          throw ApiError.tooManyRequests(`Limit ${limit} reached (${max} per ${windowSeconds} s)`, retryAfterMs / 1000);
-        }
+        const { count, freesAt } = await this.store.rateLimits.count(key(project, limit, subject), windowMs, now);
+        if (count >= max) throw ApiError.tooManyRequests(`Limit ${limit} reached (${max} per ${windowSeconds} s)`, ((freesAt ?? now) - now) / 1000);
       }
     });
   }
@@ -44,7 +41,7 @@ export class RateLimiter {
   /** Counts one event against every subject, whatever the windows hold. */
   async record(project: ProjectConfig, subjects: LimitedSubject[]): Promise<void> {
     const now = this.now();
-    for (const { limit, subject } of subjects) await this.store.rateLimits.record(key(project, limit, subject), now);
+    for (const { limit, subject } of subjects) await this.store.rateLimits.record(key(project, limit, subject), project.limits[limit].windowSeconds * 1000, now);
   }
 }
 

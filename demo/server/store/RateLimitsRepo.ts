@@ -1,16 +1,23 @@
-// Sliding-window counters for the abuse limits: one row per counted event, kept in the database so
-// that limits hold across restarts and across every instance sharing it.
+// Sliding-window counters for the abuse limits, kept in the database so that limits hold across
+// restarts and across every instance sharing it. A window is counted in ten buckets: an event stays
+// counted until its whole bucket has left the window, so a limit errs by at most a tenth of its
+// window towards caution, and a key never has more than eleven rows however busy it is.
 import type { Database } from './Database.ts';
 
 export interface WindowCount {
   count: number;
-  /** when the oldest event still in the window happened (ms), if any */
-  oldest: number | undefined;
+  /** when the oldest counted bucket leaves the window (ms), if any */
+  freesAt: number | undefined;
 }
 
-/** Events older than this are deleted whatever their limit (the longest window is a day). */
-const KEEP_MS = 24 * 3_600_000;
-const PRUNE_EVERY = 500;
+export const BUCKETS_PER_WINDOW = 10;
+/** Buckets older than this are deleted whatever their limit (the longest window is a day). */
+const KEEP_MS = 2 * 24 * 3_600_000;
+const PRUNE_EVERY = 1000;
+
+function bucketMs(windowMs: number): number {
+  return Math.max(1, Math.ceil(windowMs / BUCKETS_PER_WINDOW));
+}
 
 export class RateLimitsRepo {
   private recorded = 0;
@@ -18,25 +25,27 @@ export class RateLimitsRepo {
   constructor(private readonly db: Database) {}
 
   /**
-   * The events of `key` in the window ending now. Inside a transaction, the key stays locked until
-   * commit, so two instances cannot both take the last free slot.
+   * The events of `key` in the window ending now. Inside a transaction on PostgreSQL, the key stays
+   * locked until commit, so two instances cannot both take the last free slot.
    */
   async count(key: string, windowMs: number, now: number): Promise<WindowCount> {
     if (this.db.dialect === 'postgres') await this.db.lockKey(`limit:${key}`);
-    const row = await this.db.get<{ n: number; oldest: number | null }>(
-      'SELECT COUNT(*) AS n, MIN(at) AS oldest FROM rate_limit_hits WHERE key = ? AND at > ?',
-      [key, now - windowMs],
+    const size = bucketMs(windowMs);
+    const row = await this.db.get<{ n: number | null; oldest: number | null }>(
+      'SELECT SUM(count) AS n, MIN(bucket) AS oldest FROM rate_limit_buckets WHERE key = ? AND bucket > ?',
+      [key, now - windowMs - size],
     );
-    return { count: Number(row?.n ?? 0), oldest: row?.oldest ?? undefined };
+    const oldest = row?.oldest ?? undefined;
+    return { count: Number(row?.n ?? 0), freesAt: oldest === undefined ? undefined : oldest + size + windowMs };
   }
 
-  async record(key: string, now: number): Promise<void> {
-    await this.db.run('INSERT INTO rate_limit_hits (key, at) VALUES (?, ?)', [key, now]);
-    if (++this.recorded % PRUNE_EVERY === 0) await this.db.run('DELETE FROM rate_limit_hits WHERE at <= ?', [now - KEEP_MS]);
-  }
-
-  /** Forgets a key's events (a successful verification clears the failed attempts before it). */
-  async clear(key: string): Promise<void> {
-    await this.db.run('DELETE FROM rate_limit_hits WHERE key = ?', [key]);
+  async record(key: string, windowMs: number, now: number): Promise<void> {
+    const size = bucketMs(windowMs);
+    await this.db.run(
+      `INSERT INTO rate_limit_buckets (key, bucket, count) VALUES (?, ?, 1)
+       ON CONFLICT (key, bucket) DO UPDATE SET count = rate_limit_buckets.count + 1`,
+      [key, Math.floor(now / size) * size],
+    );
+    if (++this.recorded % PRUNE_EVERY === 0) await this.db.run('DELETE FROM rate_limit_buckets WHERE bucket < ?', [now - KEEP_MS]);
   }
 }

@@ -165,12 +165,13 @@ export const MIGRATIONS: Migration[] = [
     version: 5,
     name: 'rate limits',
     sql: `
-      CREATE TABLE rate_limit_hits (
-        key  TEXT NOT NULL,                      -- limit name and subject, e.g. send:email:id:pro-1:ada@example.com
-        at   INTEGER NOT NULL                    -- when it happened (ms)
+      CREATE TABLE rate_limit_buckets (
+        key     TEXT NOT NULL,                   -- limit, project and subject, e.g. emailSendsPerIdentifier:pro-1:ada@example.com
+        bucket  INTEGER NOT NULL,                -- start of a tenth of the limit's window (ms)
+        count   INTEGER NOT NULL,
+        PRIMARY KEY (key, bucket)
       );
-      CREATE INDEX rate_limit_hits_key ON rate_limit_hits(key, at);
-      CREATE INDEX rate_limit_hits_at ON rate_limit_hits(at);
+      CREATE INDEX rate_limit_buckets_bucket ON rate_limit_buckets(bucket);
     `,
   },
 ];

@@ -62,7 +62,7 @@ describe('migrations', () => {
       const versions = (await db.all<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version);
       expect(versions).toEqual(MIGRATIONS.map((m) => m.version));
       const tables = await tableNames(db);
-      for (const table of ['projects', 'processes', 'users', 'identifiers', 'credentials', 'verification_secrets', 'sessions', 'signing_keys', 'outbox_messages', 'rate_limit_hits']) {
+      for (const table of ['projects', 'processes', 'users', 'identifiers', 'credentials', 'verification_secrets', 'sessions', 'signing_keys', 'outbox_messages', 'rate_limit_buckets']) {
         expect(tables).toContain(table);
       }
       if (db.dialect === 'sqlite') expect(await db.get('PRAGMA journal_mode')).toEqual({ journal_mode: 'wal' });
