@@ -1,5 +1,5 @@
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
-import { processNotFound, unhandledBackendError } from '../errors';
+import { processNotFound, tooManyRequests, unhandledBackendError } from '../errors';
 import type {
   ClientInformation,
   IdentifierType,
@@ -43,6 +43,7 @@ interface CallOptions {
 export async function toCatalogueError(error: unknown): Promise<unknown> {
   if (error instanceof DOMException && error.name === 'AbortError') return new RequestCancelled('cancelled');
   if (error instanceof HTTPError) {
+    if (error.response.status === 429) return tooManyRequests(retryAfterSeconds(error.response.headers.get('Retry-After')));
     let type = 'no_data_in_response';
     try {
       const body = (await error.response.json()) as { error?: { type?: unknown } };
@@ -56,6 +57,17 @@ export async function toCatalogueError(error: unknown): Promise<unknown> {
   // fetch rejects with a TypeError when the network or CORS fails: there is no response to read
   if (error instanceof TypeError) return unhandledBackendError('no_data_in_response');
   return error;
+}
+
+/**
+ * Retry-After in whole seconds: a number of seconds or an HTTP date (RFC 9110, 10.2.3); undefined when
+ * absent or unreadable. Cross-origin, the header is readable only when the server exposes it
+ * (Access-Control-Expose-Headers).
+ */
+function retryAfterSeconds(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = /^\s*\d+\s*$/.test(header) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
+  return Number.isNaN(seconds) ? undefined : Math.max(0, Math.ceil(seconds));
 }
 
 /**
