@@ -66,7 +66,8 @@ export async function toCatalogueError(error: unknown): Promise<unknown> {
  */
 function retryAfterSeconds(header: string | null): number | undefined {
   if (!header) return undefined;
-  const seconds = /^\s*\d+\s*$/.test(header) ? Number(header) : (Date.parse(header) - Date.now()) / 1000;
+  // "0" parses as a date in the past: 0 either way
+  const seconds = Number(header) || (Date.parse(header) - Date.now()) / 1000;
   return Number.isNaN(seconds) ? undefined : Math.max(0, Math.ceil(seconds));
 }
 
