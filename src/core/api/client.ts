@@ -1,5 +1,5 @@
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
-import { processNotFound, tooManyRequests, unhandledBackendError } from '../errors';
+import { CorbadoError, processNotFound, tooManyRequests, unhandledBackendError } from '../errors';
 import type {
   ClientInformation,
   IdentifierType,
@@ -54,9 +54,9 @@ export async function toCatalogueError(error: unknown): Promise<unknown> {
     return type === 'process_not_available' ? processNotFound() : unhandledBackendError(type);
   }
   if (error instanceof TimeoutError) return unhandledBackendError('timeout');
-  // fetch rejects with a TypeError when the network or CORS fails: there is no response to read
-  if (error instanceof TypeError) return unhandledBackendError('no_data_in_response');
-  return error;
+  // fetch rejects (browsers: with a TypeError) when the network or CORS fails, and a body may not
+  // parse: either way there is no answer to read
+  return error instanceof CorbadoError ? error : unhandledBackendError('no_data_in_response');
 }
 
 /**
