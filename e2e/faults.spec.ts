@@ -43,8 +43,6 @@ async function breakNext(page: Page, endpoint: string, fault: Fault): Promise<()
 test.describe('faults during a flow', () => {
   for (const fault of FAULTS) {
     test(`${fault} at sign-up submit, resend, code entry, passkey append and log-in submit`, async ({ page }) => {
-      // the clock runs as usual; it only jumps over the resend countdown
-      await page.clock.install();
       const authenticator = await addAuthenticator(page);
       const email = uniqueEmail(`fault-${fault.replace(/\W/g, '')}`);
       await page.goto(`/?timeout=${API_TIMEOUT}`);
@@ -77,7 +75,8 @@ test.describe('faults during a flow', () => {
         await expect(otpHeading).toBeVisible();
       }
 
-      // resend, once its countdown is over
+      // resend, once its countdown is over: the page's clock, installed now, runs as usual but jumps it
+      await page.clock.install();
       await page.clock.fastForward('00:31');
       lift = await breakNext(page, 'identifier/verify/start', fault);
       await view.getByRole('button', { name: 'Resend code' }).click();
