@@ -32,7 +32,10 @@
 
   Corbado.load({
     projectId,
-    frontendApiUrl: config.apiUrl,
+    // ?api= and ?timeout= point the page at another Frontend API and shorten the request timeout
+    // (the fault scenarios of the end-to-end tests use both)
+    frontendApiUrl: params.get('api') || config.apiUrl,
+    apiTimeout: Number(params.get('timeout')) || undefined,
     darkMode: params.get('dark') || 'off',
     defaultLanguage: params.get('lang') || 'en',
     autoDetectLanguage: !params.get('lang'),

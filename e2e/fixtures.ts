@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Page, type Route } from '@playwright/test';
 
 export { expect };
 
@@ -15,11 +15,11 @@ export interface OutboxMessage {
   createdAt: string;
 }
 
-/** The newest message the dev outbox holds for an address, waiting for it to arrive. */
-export async function latestMessage(to: string, after?: string): Promise<OutboxMessage> {
+/** The newest message the dev outbox of an API (the shared one by default) holds for an address, waiting for it to arrive. */
+export async function latestMessage(to: string, after?: string, api = API_URL): Promise<OutboxMessage> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const response = await fetch(`${API_URL}/_dev/messages?to=${encodeURIComponent(to)}`);
+    const response = await fetch(`${api}/_dev/messages?to=${encodeURIComponent(to)}`);
     const messages = (await response.json()) as OutboxMessage[];
     const newest = messages[0];
     if (newest && newest.id !== after) return newest;
@@ -72,3 +72,26 @@ export function widget(page: Page) {
 }
 
 export const test = base;
+
+/**
+ * Answers an intercepted API call with the Frontend API's error envelope, as the server itself would,
+ * CORS headers included (the request never reaches the server).
+ */
+export function fulfillApiError(route: Route, status: number, type: string, message: string, headers: Record<string, string> = {}) {
+  return route.fulfill({
+    status,
+    contentType: 'application/json',
+    headers: {
+      'Access-Control-Allow-Origin': route.request().headers().origin ?? '*',
+      'Access-Control-Allow-Credentials': 'true',
+      ...headers,
+    },
+    body: JSON.stringify({
+      httpStatusCode: status,
+      message,
+      requestData: { requestID: 'req-injected', link: '' },
+      runtime: 0,
+      error: { type, links: [] },
+    }),
+  });
+}

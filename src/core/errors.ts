@@ -15,7 +15,8 @@ export type ErrorKind =
   | 'invalidUserHandleType'
   | 'missingProvider'
   | 'emailLinkTokenMissing'
-  | 'webauthn';
+  | 'webauthn'
+  | 'tooManyRequests';
 
 export class CorbadoError extends Error {
   override readonly name = 'CorbadoError';
@@ -28,13 +29,21 @@ export class CorbadoError extends Error {
     readonly ignorable = false,
     /** the backend error type, for backend errors */
     readonly type?: string,
+    /** seconds to wait before trying again, when the server said so (HTTP 429, Retry-After) */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }
 
-  /** translation key of the user-facing text */
+  /** translation key of the user-facing text; its {minutes} placeholder is filled from translationValues */
   get translationKey(): string {
-    return `errors.${this.kind}`;
+    if (this.kind !== 'tooManyRequests') return `errors.${this.kind}`;
+    const wait = this.retryAfter;
+    return `errors.tooManyRequests.${wait === undefined ? 'later' : wait < 60 ? 'soon' : this.translationValues.minutes < 2 ? 'one' : 'other'}`;
+  }
+
+  get translationValues(): { minutes: number } {
+    return { minutes: Math.ceil((this.retryAfter ?? 0) / 60) };
   }
 }
 
@@ -43,6 +52,10 @@ export const processNotFound = () =>
 
 export const unhandledBackendError = (type: string) =>
   new CorbadoError('unhandledBackendError', `Unhandled backend error (${type})`, false, false, type);
+
+/** The server refused the call for now (HTTP 429): the visitor waits, nothing else changes. */
+export const tooManyRequests = (retryAfter?: number) =>
+  new CorbadoError('tooManyRequests', 'Too many requests', true, false, 'too_many_requests', retryAfter);
 
 export const unhandledFrontendError = (cause: unknown) =>
   cause instanceof CorbadoError

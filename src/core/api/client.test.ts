@@ -2,13 +2,14 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CorbadoError } from '../errors';
+import { t } from '../i18n/i18n';
 import { ApiClient } from './client';
 
 // A real HTTP server that records what arrives and answers what each test asks for.
 let server: Server;
 let base = '';
 let seen: { method?: string; url?: string; headers: IncomingHttpHeaders; body: string }[] = [];
-let answer: { status: number; body?: string; delay?: number } = { status: 200, body: '{}' };
+let answer: { status: number; body?: string; delay?: number; headers?: Record<string, string> } = { status: 200, body: '{}' };
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -17,7 +18,7 @@ beforeAll(async () => {
     request.on('end', () => {
       seen.push({ method: request.method, url: request.url, headers: request.headers, body });
       setTimeout(() => {
-        response.writeHead(answer.status, { 'Content-Type': 'application/json' });
+        response.writeHead(answer.status, { 'Content-Type': 'application/json', ...answer.headers });
         response.end(answer.body);
       }, answer.delay ?? 0);
     });
@@ -62,6 +63,64 @@ describe('ApiClient', () => {
     await expect(client().getProcess()).rejects.toMatchObject({ kind: 'unhandledBackendError', type: 'invalid_request' });
     answer = { status: 500, body: 'not json' };
     await expect(client().getProcess()).rejects.toMatchObject({ kind: 'unhandledBackendError', type: 'no_data_in_response' });
+  });
+
+  describe('HTTP 429', () => {
+    const envelope = JSON.stringify({
+      httpStatusCode: 429,
+      message: 'Too many requests',
+      requestData: { requestID: 'req-1', link: '' },
+      runtime: 0.001,
+      error: { type: 'too_many_requests', details: 'login/init per IP', links: [] },
+    });
+    const refused = async (headers: Record<string, string>) => {
+      answer = { status: 429, body: envelope, headers };
+      const error = await client().loginInit('ada@example.com', false).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(CorbadoError);
+      return error as CorbadoError;
+    };
+
+    it('becomes "too many requests" with the seconds of Retry-After, recoverable and shown', async () => {
+      const error = await refused({ 'Retry-After': '120' });
+      expect(error).toMatchObject({ kind: 'tooManyRequests', retryAfter: 120, recoverable: true, ignorable: false });
+      expect(t(error.translationKey, error.translationValues, 'en')).toBe('Too many attempts. Please try again in 2 minutes.');
+      expect(t(error.translationKey, error.translationValues, 'de')).toBe('Zu viele Versuche. Bitte versuche es in 2 Minuten erneut.');
+    });
+
+    it('says one minute in the singular, and less than a minute below it', async () => {
+      const minute = await refused({ 'Retry-After': '60' });
+      expect(t(minute.translationKey, minute.translationValues, 'en')).toBe('Too many attempts. Please try again in 1 minute.');
+      expect(t(minute.translationKey, minute.translationValues, 'de')).toBe('Zu viele Versuche. Bitte versuche es in einer Minute erneut.');
+      const seconds = await refused({ 'Retry-After': '45' });
+      expect(seconds.retryAfter).toBe(45);
+      expect(t(seconds.translationKey, seconds.translationValues, 'en')).toBe('Too many attempts. Please try again in less than a minute.');
+      expect(t(seconds.translationKey, seconds.translationValues, 'de')).toBe(
+        'Zu viele Versuche. Bitte versuche es in weniger als einer Minute erneut.',
+      );
+    });
+
+    it('rounds a started minute up: 61 seconds are 2 minutes', async () => {
+      const error = await refused({ 'Retry-After': '61' });
+      expect(t(error.translationKey, error.translationValues, 'en')).toBe('Too many attempts. Please try again in 2 minutes.');
+    });
+
+    it('reads Retry-After as an HTTP date too', async () => {
+      const error = await refused({ 'Retry-After': new Date(Date.now() + 300_000).toUTCString() });
+      // the date has whole seconds: between 4 and 5 minutes from now
+      expect(error.retryAfter).toBeGreaterThan(240);
+      expect(error.retryAfter).toBeLessThanOrEqual(300);
+      expect(t(error.translationKey, error.translationValues, 'en')).toBe('Too many attempts. Please try again in 5 minutes.');
+    });
+
+    it('says "later" when the server names no time or an unreadable one', async () => {
+      for (const headers of [{}, { 'Retry-After': 'soon' }] as Record<string, string>[]) {
+        const error = await refused(headers);
+        expect(error.kind).toBe('tooManyRequests');
+        expect(error.retryAfter).toBeUndefined();
+        expect(t(error.translationKey, error.translationValues, 'en')).toBe('Too many attempts. Please try again later.');
+        expect(t(error.translationKey, error.translationValues, 'de')).toBe('Zu viele Versuche. Bitte versuche es später erneut.');
+      }
+    });
   });
 
   it('treats a 2xx without data as an unhandled backend error', async () => {

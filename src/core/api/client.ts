@@ -1,5 +1,5 @@
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
-import { processNotFound, unhandledBackendError } from '../errors';
+import { CorbadoError, processNotFound, tooManyRequests, unhandledBackendError } from '../errors';
 import type {
   ClientInformation,
   IdentifierType,
@@ -43,6 +43,7 @@ interface CallOptions {
 export async function toCatalogueError(error: unknown): Promise<unknown> {
   if (error instanceof DOMException && error.name === 'AbortError') return new RequestCancelled('cancelled');
   if (error instanceof HTTPError) {
+    if (error.response.status === 429) return tooManyRequests(retryAfterSeconds(error.response.headers.get('Retry-After')));
     let type = 'no_data_in_response';
     try {
       const body = (await error.response.json()) as { error?: { type?: unknown } };
@@ -53,9 +54,21 @@ export async function toCatalogueError(error: unknown): Promise<unknown> {
     return type === 'process_not_available' ? processNotFound() : unhandledBackendError(type);
   }
   if (error instanceof TimeoutError) return unhandledBackendError('timeout');
-  // fetch rejects with a TypeError when the network or CORS fails: there is no response to read
-  if (error instanceof TypeError) return unhandledBackendError('no_data_in_response');
-  return error;
+  // fetch rejects (browsers: with a TypeError) when the network or CORS fails, and a body may not
+  // parse: either way there is no answer to read
+  return error instanceof CorbadoError ? error : unhandledBackendError('no_data_in_response');
+}
+
+/**
+ * Retry-After in whole seconds: a number of seconds or an HTTP date (RFC 9110, 10.2.3); undefined when
+ * absent or unreadable. Cross-origin, the header is readable only when the server exposes it
+ * (Access-Control-Expose-Headers).
+ */
+function retryAfterSeconds(header: string | null): number | undefined {
+  if (!header) return undefined;
+  // "0" parses as a date in the past: 0 either way
+  const seconds = Number(header) || (Date.parse(header) - Date.now()) / 1000;
+  return Number.isNaN(seconds) ? undefined : Math.max(0, Math.ceil(seconds));
 }
 
 /**

@@ -39,6 +39,8 @@ export type InitState = 0 | 1 | 2;
 
 export const EMAIL_POLL_INTERVAL_MS = 2000;
 export const EMAIL_POLL_MAX = 120;
+/** The two blocks a visitor switches between locally, through their alternatives. */
+const INIT_BLOCKS: readonly BlockType[] = ['signup-init', 'login-init'];
 /** Screens whose block change is not confirmed before aborting (nothing would be lost). */
 const ABORT_EXEMPT: readonly BlockType[] = ['signup-init', 'login-init', 'completed', 'continue-on-other-env'];
 
@@ -151,7 +153,7 @@ export class Flow {
     return this.#initProcess(preferred);
   }
 
-  async #initProcess(preferredBlock: string | undefined): Promise<void> {
+  async #initProcess(preferredBlock: string | undefined, stayOn?: BlockType): Promise<void> {
     this.#api.processId = undefined;
     this.#api.processBaseUrl = undefined;
     const shown = Number(readItem(storageKeys.passkeyAppendShown));
@@ -164,7 +166,7 @@ export class Flow {
     const response = await pending;
     if (response.newClientEnvHandle) writeItem(storageKeys.clientHandle, response.newClientEnvHandle);
     this.#adopt(response.token, response.expiresAt, response.processResponse.common.frontendApiUrl);
-    this.#apply(response.processResponse);
+    this.#apply(response.processResponse, { stayOn });
     this.$initState.set(2);
   }
 
@@ -232,7 +234,11 @@ export class Flow {
     writeStoredProcess(this.#projectId, { id: token, expiresAt, frontendApiUrl });
   }
 
-  #apply(response: ProcessResponse, options: { keepScreen?: boolean } = {}): void {
+  /**
+   * Shows the server's answer. stayOn keeps the visitor on sign-up or log-in when the server's process
+   * is on the other one (they switched locally, through its alternatives).
+   */
+  #apply(response: ProcessResponse, options: { keepScreen?: boolean; stayOn?: BlockType } = {}): void {
     const common = response.common;
     if (common) {
       this.$appName.set(common.appName ?? '');
@@ -241,7 +247,8 @@ export class Flow {
     if (response.newProcess) {
       this.#adopt(response.newProcess.token, response.newProcess.expiresAt, common?.frontendApiUrl ?? '');
     }
-    const block = parseBlock(response.blockBody);
+    let block = parseBlock(response.blockBody);
+    if (options.stayOn && INIT_BLOCKS.includes(block.type)) block = switchTo(block, options.stayOn) ?? block;
     if (block.type === 'completed') return this.#complete(block);
     if (block.type === 'passkey-append' && block.authType === 'login') {
       writeItem(storageKeys.passkeyAppendShown, String(nowSeconds()));
@@ -312,21 +319,32 @@ export class Flow {
   async #recover(error: unknown): Promise<void> {
     if (error instanceof RequestCancelled) return;
     const failure = error instanceof CorbadoError ? error : unhandledFrontendError(error);
-    if (failure.kind === 'unhandledFrontendError') {
-      this.$error.set(failure);
-      return;
+    // a frontend error leaves the process as it is, and so does a rate limit: the server changed nothing
+    if (failure.kind !== 'unhandledFrontendError' && failure.kind !== 'tooManyRequests') await this.#reload(failure);
+    this.$error.set(failure);
+  }
+
+  /**
+   * Loads the process again after a failed call, or starts a new one when the server no longer knows
+   * it. While the server cannot be reached (down, too slow, offline), the visitor stays on the screen
+   * they were on with what they typed, and tries again.
+   */
+  async #reload(failure: CorbadoError): Promise<void> {
+    const shown = this.$block.get();
+    const stayOn = shown && INIT_BLOCKS.includes(shown.type) ? shown.type : undefined;
+    let lost = failure.kind === 'processNotFound';
+    try {
+      if (!lost) return this.#apply(await this.#api.getProcess(), { stayOn });
+    } catch (error) {
+      lost = error instanceof CorbadoError && error.kind === 'processNotFound';
     }
     try {
-      if (failure.kind === 'processNotFound') await this.#initProcess(undefined);
-      else this.#apply(await this.#api.getProcess(), { keepScreen: true });
+      if (lost) return await this.#initProcess(undefined, stayOn);
     } catch {
-      try {
-        await this.#initProcess(undefined);
-      } catch {
-        this.$initState.set(1);
-      }
+      // unreachable as well: handled below
     }
-    this.$error.set(failure);
+    // only a flow with nothing left to show falls back to the component-unavailable page
+    if (!shown || shown.type === 'completed') this.$initState.set(1);
   }
 
   dismissError(): void {

@@ -30,7 +30,7 @@ export function ErrorPopup() {
 }
 
 export function failureText(
-  t: (key: string, values?: Record<string, string>) => string,
+  t: (key: string, values?: Record<string, string | number>) => string,
   requestError: RequestError | undefined,
   failure: CorbadoError | undefined,
   supportEmail: string | undefined,
@@ -41,7 +41,7 @@ export function failureText(
   if (!failure || failure.ignorable) return undefined;
   if (failure.type && hasText(`errors.${failure.type}`)) return t(`errors.${failure.type}`);
   if (failure.kind !== 'unhandledBackendError' && failure.kind !== 'unhandledFrontendError' && hasText(failure.translationKey)) {
-    return t(failure.translationKey);
+    return t(failure.translationKey, failure.translationValues);
   }
   return supportEmail ? t('errors.unexpectedError', { email: supportEmail }) : t('errors.unexpectedErrorNoSupport');
 }

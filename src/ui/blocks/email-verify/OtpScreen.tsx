@@ -1,3 +1,4 @@
+import { useStore } from '@nanostores/react';
 import type { VerifyIdentifierData } from '../../../core/api/types';
 import { displayPhone } from '../../../core/validation/phone';
 import { Header } from '../../components/Header';
@@ -17,6 +18,8 @@ export function OtpScreen({ channel }: { channel: 'email' | 'phone' }) {
   const { flow } = useApp();
   const t = useT();
   const { block, data, busy } = useBlock<VerifyIdentifierData>();
+  // a failed submit clears the cells, also when the block stays the same (server unreachable, rate limit)
+  const failure = useStore(flow.$error);
   const key = `${channel}Otp.${block.authType}`;
   const identifier = channel === 'phone' ? displayPhone(data.identifier) : data.identifier;
   const edit = () => (block.authType === 'login' ? void flow.abort() : flow.setScreen(channel === 'phone' ? 'edit-phone' : 'edit-email'));
@@ -24,7 +27,7 @@ export function OtpScreen({ channel }: { channel: 'email' | 'phone' }) {
     <div className="cb-form">
       <Header title={t(`${key}.header`)} subtitle={t(`${channel}Otp.body`)} />
       <IdentifierLine value={identifier} editLabel={t(`${channel}Otp.edit`)} onEdit={edit} />
-      <OtpInput onComplete={(code) => void flow.submitCode(code)} error={requestErrorText(data.error)} errorKey={block} disabled={busy} />
+      <OtpInput onComplete={(code) => void flow.submitCode(code)} error={requestErrorText(data.error)} errorKey={failure ?? block} disabled={busy} />
       {busy && <Spinner />}
       <ResendButton
         retryNotBefore={data.retryNotBefore}

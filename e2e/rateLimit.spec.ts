@@ -1,0 +1,101 @@
+import type { Page, Request } from '@playwright/test';
+import { API_URL, expect, fulfillApiError, latestMessage, test, uniqueEmail, widget } from './fixtures';
+
+// "Too many attempts": the Frontend API refuses a call with HTTP 429, Retry-After and its error
+// envelope. The widget says how long to wait, in the visitor's language, on the screen where they
+// acted, keeps what they typed, and neither starts the process again nor gives up on the view.
+// (The answers are injected here; the server's own limits have their scenario beside its limits.)
+
+/** Refuses the next call to an endpoint with 429; Retry-After is readable cross-origin only when exposed. */
+function refuseNext(page: Page, endpoint: string, retryAfter: string, exposed = true) {
+  return page.route(
+    `${API_URL}/v2/auth/${endpoint}`,
+    (route) =>
+      fulfillApiError(route, 429, 'too_many_requests', 'Too many requests', {
+        'Retry-After': retryAfter,
+        ...(exposed ? { 'Access-Control-Expose-Headers': 'Retry-After' } : {}),
+      }),
+    { times: 1 },
+  );
+}
+
+/** Process calls that would start or load the process again, from now on. */
+function watchProcessReloads(page: Page): Request[] {
+  const reloads: Request[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path === '/v2/auth/process/init' || path === '/v2/auth/process') reloads.push(request);
+  });
+  return reloads;
+}
+
+test.describe('too many attempts', () => {
+  test('at log-in submit: the wait is named, the e-mail stays, and the same process goes on', async ({ page }) => {
+    await page.goto('/login.html');
+    const view = widget(page);
+    const identifier = view.getByRole('textbox', { name: 'Email address' });
+    const submit = view.getByRole('button', { name: 'Continue', exact: true });
+    await expect(identifier).toBeVisible();
+    const reloads = watchProcessReloads(page);
+    const email = uniqueEmail('limited');
+    await identifier.fill(email);
+
+    await refuseNext(page, 'login/init', '120');
+    await submit.click();
+    await expect(view.getByRole('alert')).toHaveText('Too many attempts. Please try again in 2 minutes.');
+    await expect(view.getByRole('heading', { name: 'Log in' })).toBeVisible();
+    await expect(identifier).toHaveValue(email);
+
+    // a Retry-After the server does not expose to the page cannot be read: "later"
+    await refuseNext(page, 'login/init', '120', false);
+    await submit.click();
+    await expect(view.getByRole('alert')).toHaveText('Too many attempts. Please try again later.');
+    await expect(identifier).toHaveValue(email);
+
+    // once the server takes calls again, the same process answers
+    await submit.click();
+    await expect(view.getByText("Couldn't find your account.")).toBeVisible();
+    await expect(view.getByText(/Too many attempts/)).toHaveCount(0);
+    expect(reloads).toEqual([]);
+  });
+
+  test('at sign-up submit and code entry, in German: the fields and the code screen stay', async ({ page }) => {
+    await page.goto('/signup.html?lang=de');
+    const view = widget(page);
+    const fullName = view.getByRole('textbox', { name: 'Vollständiger Name' });
+    const address = view.getByRole('textbox', { name: 'E-Mail-Adresse' });
+    const submit = view.getByRole('button', { name: 'Weiter', exact: true });
+    await expect(fullName).toBeVisible();
+    const reloads = watchProcessReloads(page);
+    const email = uniqueEmail('limited-signup');
+    await fullName.fill('Ada Lovelace');
+    await address.fill(email);
+
+    await refuseNext(page, 'signup/init', '30');
+    await submit.click();
+    await expect(view.getByRole('alert')).toHaveText('Zu viele Versuche. Bitte versuche es in weniger als einer Minute erneut.');
+    await expect(view.getByRole('heading', { name: 'Konto erstellen' })).toBeVisible();
+    await expect(fullName).toHaveValue('Ada Lovelace');
+    await expect(address).toHaveValue(email);
+
+    await submit.click();
+    const codeScreen = view.getByRole('heading', { name: 'Bestätige deine E-Mail-Adresse' });
+    await expect(codeScreen).toBeVisible();
+    const { code } = await latestMessage(email);
+    const firstCell = view.getByRole('textbox', { name: 'Ziffer 1 von 6' });
+
+    await refuseNext(page, 'identifier/verify/finish', '60');
+    await firstCell.fill(code!);
+    await expect(view.getByRole('alert')).toHaveText('Zu viele Versuche. Bitte versuche es in einer Minute erneut.');
+    await expect(codeScreen).toBeVisible();
+    // the cells are cleared for the next try, as after any failed code
+    await expect(firstCell).toHaveValue('');
+    await expect(firstCell).toBeFocused();
+
+    // (no authenticator in this browser: the sign-up completes without offering a passkey)
+    await firstCell.fill(code!);
+    await expect(page.locator('#host-auth-state')).toHaveText('logged in');
+    await expect(page.locator('#host-user')).toContainText('Ada Lovelace');
+    expect(reloads).toEqual([]);
+  });
+});

@@ -1,0 +1,156 @@
+// @vitest-environment happy-dom
+// The flow after a failed call (SPEC.md section 4, "Errors in the flow"), over real HTTP: a server that
+// answers what each test scripts, and happy-dom for the window the flow mirrors (address, storage).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient } from '../api/client';
+import type { BlockBody } from '../api/types';
+import { Session } from '../session/session';
+import { Flow } from './flow';
+
+interface Answer {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  delay?: number;
+  /** the connection is cut without an answer */
+  drop?: boolean;
+}
+
+let server: Server;
+let base = '';
+/** calls that arrived, as "METHOD /path" */
+let seen: string[] = [];
+/** answers for the next calls per "METHOD /path"; without one, the process call answers from `current` */
+let script: Record<string, Answer[]> = {};
+
+const social = { providers: [], status: 'initial' };
+const loginInit: BlockBody = {
+  block: 'login-init',
+  authType: 'login',
+  data: { identifierValue: '', isPhone: false, isPhoneAvailable: false, isEmailAvailable: true, isUsernameAvailable: false, socialData: social },
+  alternatives: [{ block: 'signup-init', authType: 'signup', data: { identifiers: [{ type: 'email', identifier: '' }], socialData: social } }],
+};
+const emailVerify: BlockBody = {
+  block: 'email-verify',
+  authType: 'signup',
+  data: { verificationMethod: 'email-otp', identifier: 'ada@example.com' },
+};
+const common = { appName: 'Test', frontendApiUrl: '', hideBadge: false };
+let tokens = 0;
+const started = (blockBody: BlockBody) => ({
+  token: `proc-${++tokens}`,
+  expiresAt: Math.floor(Date.now() / 1000) + 3600,
+  processResponse: { blockBody, common },
+});
+const envelope = (status: number, type: string) => ({
+  httpStatusCode: status,
+  message: type,
+  requestData: { requestID: 'req-1', link: '' },
+  runtime: 0,
+  error: { type, links: [] },
+});
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const cors = {
+      'Access-Control-Allow-Origin': request.headers.origin ?? '*',
+      'Access-Control-Allow-Credentials': 'true',
+      'Access-Control-Expose-Headers': 'Retry-After',
+    };
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, {
+        ...cors,
+        'Access-Control-Allow-Methods': 'GET, POST',
+        'Access-Control-Allow-Headers': request.headers['access-control-request-headers'] ?? '',
+      });
+      return response.end();
+    }
+    const call = `${request.method} ${new URL(request.url ?? '/', base).pathname}`;
+    seen.push(call);
+    const answer: Answer = script[call]?.shift() ?? { body: call === 'POST /v2/auth/process/init' ? started(loginInit) : { blockBody: loginInit, common } };
+    if (answer.drop) return request.socket.destroy();
+    setTimeout(() => {
+      response.writeHead(answer.status ?? 200, { ...cors, 'Content-Type': 'application/json', ...answer.headers });
+      response.end(JSON.stringify(answer.body));
+    }, answer.delay ?? 0);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+beforeEach(() => {
+  localStorage.clear();
+  script = {};
+});
+
+/** A flow on the log-in screen, switched locally to sign-up as a visitor does with the link. */
+async function onSignup(timeout = 2000): Promise<Flow> {
+  const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout, preview: false });
+  const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+  await flow.start();
+  expect(flow.$screen.get()).toBe('login-init');
+  flow.switchToAlternative('signup-init');
+  expect(flow.$screen.get()).toBe('signup-init');
+  seen = [];
+  return flow;
+}
+
+describe('a failed call', () => {
+  it('refused with 429 leaves the process as it is: same block, same screen, the wait in the error, no reload', async () => {
+    const flow = await onSignup();
+    const shown = flow.$block.get();
+    script['POST /v2/auth/signup/init'] = [{ status: 429, headers: { 'Retry-After': '90' }, body: envelope(429, 'too_many_requests') }];
+    await flow.submitSignup({ email: 'ada@example.com' });
+    expect(seen).toEqual(['POST /v2/auth/signup/init']);
+    expect(flow.$block.get()).toBe(shown);
+    expect(flow.$screen.get()).toBe('signup-init');
+    expect(flow.$error.get()).toMatchObject({ kind: 'tooManyRequests', retryAfter: 90 });
+    expect(flow.$initState.get()).toBe(2);
+  });
+
+  it('answered 500 loads the process again; sign-up stays sign-up while the server is on log-in', async () => {
+    const flow = await onSignup();
+    script['POST /v2/auth/signup/init'] = [{ status: 500, body: envelope(500, 'internal_error') }];
+    await flow.submitSignup({ email: 'ada@example.com' });
+    expect(seen).toEqual(['POST /v2/auth/signup/init', 'GET /v2/auth/process']);
+    expect(flow.$block.get()?.type).toBe('signup-init');
+    expect(flow.$screen.get()).toBe('signup-init');
+    expect(flow.$error.get()).toMatchObject({ kind: 'unhandledBackendError', type: 'internal_error' });
+  });
+
+  it('answered too late shows the block the server moved to, on its own screen', async () => {
+    const flow = await onSignup(300);
+    script['POST /v2/auth/signup/init'] = [{ delay: 600, body: { blockBody: emailVerify, common } }];
+    script['GET /v2/auth/process'] = [{ body: { blockBody: emailVerify, common } }];
+    await flow.submitSignup({ email: 'ada@example.com' });
+    expect(flow.$block.get()?.type).toBe('email-verify');
+    expect(flow.$screen.get()).toBe('email-otp-verification');
+    expect(flow.$error.get()).toMatchObject({ kind: 'unhandledBackendError', type: 'timeout' });
+  });
+
+  it('that cannot reach the API keeps the visitor on their screen, not the component-unavailable page', async () => {
+    const flow = await onSignup();
+    const shown = flow.$block.get();
+    const cut = [{ drop: true }];
+    script = { 'POST /v2/auth/signup/init': [...cut], 'GET /v2/auth/process': [...cut], 'POST /v2/auth/process/init': [...cut] };
+    await flow.submitSignup({ email: 'ada@example.com' });
+    expect(seen).toEqual(['POST /v2/auth/signup/init', 'GET /v2/auth/process']);
+    expect(flow.$block.get()).toBe(shown);
+    expect(flow.$screen.get()).toBe('signup-init');
+    expect(flow.$initState.get()).toBe(2);
+    expect(flow.$error.get()).toMatchObject({ kind: 'unhandledBackendError', type: 'no_data_in_response' });
+  });
+
+  it('for a process the server no longer knows starts a new one, still on sign-up', async () => {
+    const flow = await onSignup();
+    script['POST /v2/auth/signup/init'] = [{ status: 404, body: envelope(404, 'process_not_available') }];
+    await flow.submitSignup({ email: 'ada@example.com' });
+    expect(seen).toEqual(['POST /v2/auth/signup/init', 'POST /v2/auth/process/init']);
+    expect(JSON.parse(localStorage.getItem('cbo_auth_process-pro-1')!).id).toBe(`proc-${tokens}`);
+    expect(flow.$screen.get()).toBe('signup-init');
+    expect(flow.$error.get()).toMatchObject({ kind: 'processNotFound' });
+  });
+});
