@@ -1,5 +1,5 @@
 import type { Page, Request } from '@playwright/test';
-import { API_URL, expect, fulfillApiError, latestMessage, test, uniqueEmail, widget } from './fixtures';
+import { API_URL, createProject, expect, fulfillApiError, latestMessage, test, uniqueEmail, widget } from './fixtures';
 
 // "Too many attempts": the Frontend API refuses a call with HTTP 429, Retry-After and its error
 // envelope. The widget says how long to wait, in the visitor's language, on the screen where they
@@ -97,5 +97,50 @@ test.describe('too many attempts', () => {
     await expect(page.locator('#host-auth-state')).toHaveText('logged in');
     await expect(page.locator('#host-user')).toContainText('Ada Lovelace');
     expect(reloads).toEqual([]);
+  });
+});
+
+test.describe("the server's own limits", () => {
+  test('log-in probing from one address: the third attempt in a minute waits, with the e-mail kept', async ({ page }) => {
+    const projectId = await createProject({ limits: { loginInitsPerIp: { max: 2, windowSeconds: 60 } } });
+    await page.goto(`/login.html?project=${projectId}`);
+    const view = widget(page);
+    const identifier = view.getByRole('textbox', { name: 'Email address' });
+    const submit = view.getByRole('button', { name: 'Continue', exact: true });
+    for (let i = 0; i < 2; i++) {
+      await identifier.fill(uniqueEmail(`probe-${i}`));
+      await submit.click();
+      await expect(view.getByText("Couldn't find your account.")).toBeVisible();
+    }
+    const email = uniqueEmail('probe-limited');
+    await identifier.fill(email);
+    const refused = page.waitForResponse((response) => response.url().endsWith('/v2/auth/login/init'));
+    await submit.click();
+    const answer = await refused;
+    expect(answer.status()).toBe(429);
+    const wait = Number(answer.headers()['retry-after']);
+    expect(wait).toBeGreaterThan(0);
+    await expect(view.getByRole('alert')).toHaveText(`Too many attempts. Please try again in ${Math.ceil(wait / 60) === 1 ? '1 minute' : `${Math.ceil(wait / 60)} minutes`}.`);
+    await expect(identifier).toHaveValue(email);
+  });
+
+  test('codes for one address: once its sends are used up, a new sign-up waits and keeps the fields', async ({ page }) => {
+    const projectId = await createProject({ fullNameRequired: true, passkeys: false, limits: { emailSendsPerIdentifier: { max: 1, windowSeconds: 900 } } });
+    const email = uniqueEmail('send-limited');
+    const signUp = async () => {
+      await page.goto(`/signup.html?project=${projectId}`);
+      const view = widget(page);
+      await view.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
+      await view.getByRole('textbox', { name: 'Email address' }).fill(email);
+      await view.getByRole('button', { name: 'Continue', exact: true }).click();
+      return view;
+    };
+    await expect((await signUp()).getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
+    // a second process (a new tab, after clearing the stored one) for the same address
+    await page.evaluate(() => localStorage.clear());
+    const view = await signUp();
+    await expect(view.getByRole('alert')).toHaveText(/^Too many attempts\. Please try again in 1[56] minutes\.$/);
+    await expect(view.getByRole('textbox', { name: 'Full name' })).toHaveValue('Ada Lovelace');
+    await expect(view.getByRole('textbox', { name: 'Email address' })).toHaveValue(email);
   });
 });
