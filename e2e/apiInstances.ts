@@ -1,24 +1,37 @@
 // Frontend API instances the test starts itself (`tsx demo/server/main.ts` child processes), and a
 // round-robin load balancer in front of them that records which instance answered each request.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 
 export interface ApiInstance {
   url: string;
   /** stops the process (SIGTERM, then SIGKILL after 5 s) */
   stop(): Promise<void>;
+  /** ends the process without warning (SIGKILL), as a crash or a pulled plug would */
+  kill(): Promise<void>;
 }
 
-/** Starts `demo/server/main.ts` with `env` (API_PORT 0 picks a free port) and waits until it listens. */
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Starts `demo/server/main.ts` with `env` (API_PORT 0 picks a free port) and waits until it listens.
+ * Node runs it with tsx as its loader, so that the child's process id is the server's.
+ */
 export async function startApiInstance(env: Record<string, string>): Promise<ApiInstance> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/server/main.ts'], {
+    cwd: ROOT,
     env: { ...process.env, API_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the API did not start in 20 s:\n${output}`)), 20_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL'); // never left behind on the port
+      reject(new Error(`the API did not start in 20 s:\n${output}`));
+    }, 20_000);
     const read = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
@@ -34,11 +47,18 @@ export async function startApiInstance(env: Record<string, string>): Promise<Api
       reject(new Error(`the API exited (${code}):\n${output}`));
     });
   });
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
   return {
     url,
+    async kill() {
+      if (exited()) return;
+      const gone = once(child, 'exit');
+      child.kill('SIGKILL');
+      await gone;
+    },
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (exited()) return resolve();
         const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
         child.once('exit', () => {
           clearTimeout(kill);

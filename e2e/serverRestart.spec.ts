@@ -1,9 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { startApiInstance, type ApiInstance } from './apiInstances';
 import { expect, latestMessage, test, uniqueEmail, widget, type OutboxMessage } from './fixtures';
 
 // The Frontend API goes away mid-flow and comes back: this test runs its own API instance as a child
@@ -12,46 +10,10 @@ import { expect, latestMessage, test, uniqueEmail, widget, type OutboxMessage } 
 // demo page points the widget at that instance with ?api=.
 
 const PORT = 3310;
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const UNEXPECTED = 'Something went wrong. Please try again later, refresh the page, or contact support@example.com.';
 
-interface ChildApi {
-  url: string;
-  kill(): Promise<void>;
-}
-
-async function startApi(databasePath: string, demoOrigin: string): Promise<ChildApi> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, API_PORT: String(PORT), DATABASE_PATH: databasePath, DEMO_ORIGIN: demoOrigin },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the API did not start within 20 s:\n${output}`)), 20_000);
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Frontend API listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the API exited with ${code}:\n${output}`));
-    });
-  });
-  return {
-    url: `http://localhost:${PORT}`,
-    async kill() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
+function startApi(databasePath: string, demoOrigin: string): Promise<ApiInstance> {
+  return startApiInstance({ API_PORT: String(PORT), DATABASE_PATH: databasePath, DEMO_ORIGIN: demoOrigin });
 }
 
 test('the API is killed after the code was sent and restarted: the same tab finishes the sign-up with that code', async ({ page, baseURL }) => {

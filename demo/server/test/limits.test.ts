@@ -241,3 +241,23 @@ describe('where limits are kept', () => {
     }
   });
 });
+
+describe('SMS by client address and project', () => {
+  it('count SMS apart from e-mails, as configured', async () => {
+    const id = await createProject({
+      identifiers: { phone: { verification: 'phone-otp' } },
+      passkeys: false,
+      limits: { smsSendsPerIp: { max: 2 }, smsSendsPerProject: { max: 3 } },
+    });
+    const send = async (ip: string) => {
+      const client = tab(id, ip);
+      await client.init(WITHOUT_PASSKEYS, 'signup-init');
+      return client.request('POST', '/v2/auth/signup/init', { identifiers: [{ type: 'phone', identifier: uniquePhone() }] });
+    };
+    expect((await send('203.0.113.70')).status).toBe(200);
+    expect((await send('203.0.113.70')).status).toBe(200);
+    expectTooMany(await send('203.0.113.70'), 3600);
+    expect((await send('203.0.113.71')).status).toBe(200);
+    expectTooMany(await send('203.0.113.72'), 3600);
+  });
+});
