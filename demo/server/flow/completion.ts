@@ -1,7 +1,7 @@
 // The end of a process: sign-up creates the user (identifiers, passkey, provider account) in one
 // transaction, log-in confirms what it verified, and the completed block hands out the sessions once.
 import { randomBytes } from 'node:crypto';
-import type { ProjectConfig } from '../config/projectConfig.ts';
+import { IDENTIFIER_TYPES, type ProjectConfig } from '../config/projectConfig.ts';
 import { newId } from '../randomValues.ts';
 import { UniqueViolation } from '../store/Database.ts';
 import type { Store } from '../store/Store.ts';
@@ -10,8 +10,6 @@ import type { FlowContext, FlowOutcome } from './FlowContext.ts';
 import { normalizedIdentifier } from './identifierRules.ts';
 import { primaryIdentifier } from './nextStep.ts';
 import type { PendingCredential, SocialIdentity } from './processState.ts';
-
-const IDENTIFIER_TYPES = ['email', 'phone', 'username'] as const;
 
 /** The completed block, with a new session; the process is over afterwards. */
 export async function deliverCompleted(ctx: FlowContext): Promise<FlowOutcome> {

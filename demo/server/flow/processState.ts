@@ -133,10 +133,6 @@ export function initialState(
   };
 }
 
-export function verifyBlockOf(type: VerifiableType): 'email-verify' | 'phone-verify' {
-  return type === 'email' ? 'email-verify' : 'phone-verify';
-}
-
 export function verifyTypeOf(block: BlockName): VerifiableType | undefined {
   if (block === 'email-verify') return 'email';
   if (block === 'phone-verify') return 'phone';
