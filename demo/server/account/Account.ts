@@ -1,6 +1,6 @@
 // What a logged-in user can do with their session: read their profile and passkeys, add and delete
 // passkeys, refresh the short session and log out.
-import type { MeResponse, Passkey, PasskeyListResponse } from '../../../src/core/api/types.ts';
+import type { MeResponse, Passkey, PasskeyListResponse, RefreshResponse } from '../../../src/core/api/types.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import { aaguidName } from '../flow/aaguidNames.ts';
 import {
@@ -81,8 +81,9 @@ export class Account {
     return { id };
   }
 
-  async refresh(project: ProjectConfig, session: SessionRecord, issuer: string): Promise<{ shortSession: string }> {
-    return { shortSession: await this.deps.sessions.shortSession(project, session.userId, session.orig, issuer, this.deps.now()) };
+  async refresh(project: ProjectConfig, session: SessionRecord, issuer: string): Promise<RefreshResponse> {
+    const token = await this.deps.sessions.shortSession(project, session.userId, session.orig, issuer, this.deps.now());
+    return { shortSession: token, sessionToken: token };
   }
 
   async logout(session: SessionRecord | undefined): Promise<void> {
@@ -105,5 +106,8 @@ function toPasskey(c: CredentialRecord): Passkey {
     lastUsed: timestamp(c.lastUsedAt),
     created: timestamp(c.createdAt),
     status: c.status,
+    createdMs: c.createdAt,
+    lastUsedMs: c.lastUsedAt,
+    tags: [...(c.backupState ? ['synced'] : []), ...(c.transports.includes('hybrid') ? ['hybrid'] : [])],
   };
 }

@@ -218,7 +218,8 @@ export function completedBlock(
     data: {
       blockType: 'completed',
       shortSession: sessions.shortSession,
-      ...(sessions.longSession !== undefined ? { longSession: sessions.longSession } : {}),
+      sessionToken: sessions.shortSession,
+      ...(sessions.longSession !== undefined ? { longSession: sessions.longSession, refreshToken: sessions.longSession } : {}),
       ...(passkeyOperation ? { passkeyOperation } : {}),
     } satisfies CompletedData,
     alternatives: [],

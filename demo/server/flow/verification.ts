@@ -92,7 +92,7 @@ export async function verifyFinish(
   if (!(await ctx.store.secrets.consume(secret.id, now))) return invalid();
   entered.verified = true;
   const extras = await advance(ctx);
-  if (method === 'email-link' && body.isNewDevice === true) {
+  if (method === 'email-link' && (body.isNewDevice ?? ctx.request.fromEmailLink) === true) {
     // The other tab (still polling verify/status) continues; this one shows "continue there".
     return { response: ctx.wrap(verifyBlock(ctx.render(), 'email', { continueOnOtherDevice: { reason: 'email-link-verified' } })) };
   }

@@ -219,7 +219,7 @@ describe('pro-2: e-mail link, passkey before verification', () => {
 
     const payload = JSON.parse(Buffer.from(link.searchParams.get('corbadoEmailLinkID')!, 'base64').toString('latin1'));
     expect(payload).toEqual({
-      process: { id: client.processToken, projectId: 'pro-2', expires: expect.any(Number), frontendApiUrl: server.url },
+      process: { id: client.processToken, tempId: client.processToken, projectId: 'pro-2', expires: expect.any(Number), frontendApiUrl: server.url },
       blockData: { identifier: email, retryNotBefore: expect.any(Number), verificationMethod: 'email-link', isPostLoginVerification: false },
       authType: 1,
     });
