@@ -18,6 +18,8 @@ export interface IdentifierConfig {
   collectAt: 'signup' | 'later';
   verification: Verification;
   loginIdentifier: boolean;
+  /** how many of this type a user may hold (added in the account); more than one makes "primary" a choice */
+  maxPerUser: number;
 }
 
 export interface ProjectConfig {
@@ -67,7 +69,11 @@ const DISABLED: IdentifierConfig = {
   collectAt: 'signup',
   verification: 'none',
   loginIdentifier: false,
+  maxPerUser: 1,
 };
+
+/** Room for a second e-mail address or phone number, so a user can move to a new one; one username. */
+const DEFAULT_MAX_PER_USER: Record<IdentifierType, number> = { email: 2, phone: 2, username: 1 };
 
 const identifierSchema = obj({
   enabled: optional(bool()),
@@ -75,6 +81,7 @@ const identifierSchema = obj({
   collectAt: optional(oneOf(['signup', 'later'] as const)),
   verification: optional(oneOf(VERIFICATIONS)),
   loginIdentifier: optional(bool()),
+  maxPerUser: optional(int({ min: 1, max: 10 })),
 });
 
 const partialSchema = obj({
@@ -156,8 +163,12 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
           collectAt: given.collectAt ?? 'signup',
           verification: given.verification ?? DEFAULT_VERIFICATION[type],
           loginIdentifier: given.loginIdentifier ?? true,
+          maxPerUser: given.maxPerUser ?? DEFAULT_MAX_PER_USER[type],
         }
       : { ...DISABLED };
+    if (type === 'username' && identifiers[type].maxPerUser > 1) {
+      issues.push({ field: 'identifiers.username.maxPerUser', message: 'must be 1: a user has one username' });
+    }
     if (enabled && !ALLOWED_VERIFICATIONS[type].includes(identifiers[type].verification)) {
       issues.push({
         field: `identifiers.${type}.verification`,

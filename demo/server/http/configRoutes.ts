@@ -1,6 +1,6 @@
 // Project-level configuration the client reads before any process exists.
 import type { Hono } from 'hono';
-import type { ProcessConfig, SessionConfig } from '../../../src/core/api/types.ts';
+import type { ProcessConfig, SessionConfig, UserDetailsConfig } from '../../../src/core/api/types.ts';
 import { IDENTIFIER_TYPES } from '../config/projectConfig.ts';
 import type { TokenSigner } from '../session/TokenSigner.ts';
 import type { AppEnv } from './AppEnv.ts';
@@ -29,8 +29,12 @@ export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver
     const project = await resolve.project(c);
     return c.json({
       fullNameRequired: project.fullNameRequired,
-      identifiers: IDENTIFIER_TYPES.filter((t) => project.identifiers[t].enabled).map((type) => ({ type })),
-    });
+      identifiers: IDENTIFIER_TYPES.filter((t) => project.identifiers[t].enabled).map((type) => ({
+        type,
+        loginIdentifier: project.identifiers[type].loginIdentifier,
+        maxPerUser: project.identifiers[type].maxPerUser,
+      })),
+    } satisfies UserDetailsConfig);
   });
 
   /** The public key that signs short sessions, for host backends that verify them. */

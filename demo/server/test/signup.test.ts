@@ -376,8 +376,8 @@ describe('pro-4: username and e-mail', () => {
     expect(completed.block).toBe('completed');
     const user = await me(client);
     expect(user.identifiers).toEqual([
-      { id: expect.any(String), type: 'email', value: email, status: 'verified' },
-      { id: expect.any(String), type: 'username', value: username, status: 'verified' },
+      { id: expect.any(String), type: 'email', value: email, status: 'verified', primary: true },
+      { id: expect.any(String), type: 'username', value: username, status: 'verified', primary: true },
     ]);
   });
 

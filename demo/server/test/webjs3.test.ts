@@ -3,7 +3,7 @@
 // timestamps and tags, the project environment, and the e-mail link's temporary process id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
-import { Client, DEMO_ORIGIN, jwtPayload, latestCode, latestLink, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
+import { Client, createProject, DEMO_ORIGIN, jwtPayload, latestCode, latestLink, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -84,12 +84,7 @@ describe('a sign-up as version 3 of the client sees it', () => {
   });
 
   it('leaves the refresh token out of a prod project, like the long session', async () => {
-    const created = await fetch(`${server.url}/_dev/projects`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ environment: 'prod', passkeys: false }),
-    });
-    const { id } = (await created.json()) as { id: string };
+    const id = await createProject(server.url, { environment: 'prod', passkeys: false });
     const client = new Client(server.url, id);
     await client.init({}, 'signup-init');
     const email = uniqueEmail('prod');

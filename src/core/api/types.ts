@@ -199,6 +199,13 @@ export interface SessionConfig {
   frontendApiUrl?: string;
 }
 
+/** GET /v2/user-details-config: what the user details view may offer. */
+export interface UserDetailsConfig {
+  fullNameRequired: boolean;
+  /** the enabled identifier types; whether one logs in, and how many a user may hold */
+  identifiers: { type: IdentifierType; loginIdentifier?: boolean; maxPerUser?: number }[];
+}
+
 /** GET /v2/process-config: version 3 of Corbado's client asks it before its first process. */
 export interface ProcessConfig {
   useServerSideProcessId: boolean;
