@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // passkey-append, variant after-hybrid (pro-9: passkeyAppendAfterHybrid): after a log-in with a passkey
 // from another device (a phone over hybrid), the passkey for this device is offered, and may be skipped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

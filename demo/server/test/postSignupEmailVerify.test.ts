@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // post-signup-email-verify (pro-8: e-mail verifyAt 'after-signup'): the account is created before its
 // address is verified, the code comes after, and it may be put off ("Verify later").
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
