@@ -23,10 +23,12 @@ export interface DemoServer {
   close(): Promise<void>;
 }
 
-/** Resolves a request path to a file under public/, demo/ or dist/, or undefined (never outside them). */
+/** Resolves a request path to a file under public/, demo/, dist/ or web-js's bundle, or undefined (never outside them). */
 async function fileFor(pathname: string): Promise<string | undefined> {
   const clean = normalize(decodeURIComponent(pathname)).replace(/^(\.\.[/\\])+/, '');
   if (clean.startsWith('/dist/')) return join(ROOT, clean);
+  // Corbado's own client (a devDependency), for demo/webjs3.html and its end-to-end test
+  if (clean.startsWith('/vendor/web-js/')) return join(ROOT, 'node_modules/@corbado/web-js/dist/bundle', clean.slice('/vendor/web-js/'.length));
   const path = clean === '/' ? '/index.html' : clean;
   const inPublic = join(ROOT, 'public', path);
   if (await isFile(inPublic)) return inPublic;

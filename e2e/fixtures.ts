@@ -43,14 +43,17 @@ export function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 }
 
-/** A CDP virtual authenticator: platform (internal), resident keys, user verification. */
-export async function addAuthenticator(page: Page, options: { automatic?: boolean } = {}) {
+/**
+ * A CDP virtual authenticator: platform (internal), resident keys, user verification. With transport
+ * 'cable' it stands for a phone reached over hybrid (the browser reports it as cross-platform).
+ */
+export async function addAuthenticator(page: Page, options: { automatic?: boolean; transport?: 'internal' | 'cable' } = {}) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
     options: {
       protocol: 'ctap2',
-      transport: 'internal',
+      transport: options.transport ?? 'internal',
       hasResidentKey: true,
       hasUserVerification: true,
       isUserVerified: true,
@@ -63,6 +66,7 @@ export async function addAuthenticator(page: Page, options: { automatic?: boolea
     /** makes the next ceremony fail the way a user cancelling it does */
     setUserVerified: (isUserVerified: boolean) => cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified }),
     setPresence: (enabled: boolean) => cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled }),
+    remove: () => cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId }),
   };
 }
 

@@ -37,6 +37,8 @@ describe('Corbado facade', () => {
     expect(() => Corbado.mountAuthUI(host())).toThrow('Please call load() before mountAuthUI');
     expect(() => Corbado.mountUserUI(host())).toThrow('Please call load() before mountUserUI');
     await expect(Corbado.logout()).rejects.toThrow('Please call load() before logout');
+    expect(() => Corbado.getPasskeys()).toThrow('Please call load() before getPasskeys');
+    expect(() => Corbado.getFullUser()).toThrow('Please call load() before getFullUser');
   });
 
   it('rejects a project id that is not pro- followed by digits', async () => {
@@ -104,5 +106,39 @@ describe('Corbado facade', () => {
     expect(seen[0]).toBeUndefined();
     expect(Corbado.isAuthenticated).toBe(false);
     subscription.unsubscribe();
+  });
+
+  describe('web-js 3 names', () => {
+    it('mirrors the short session as sessionToken and sessionTokenChanges', async () => {
+      const seen: unknown[] = [];
+      const subscription = Corbado.sessionTokenChanges.subscribe((token) => seen.push(token));
+      await Corbado.load(options, { disabled: true });
+      expect(Corbado.sessionToken).toBe(Corbado.shortSession);
+      expect(seen).toEqual([undefined]);
+      subscription.unsubscribe();
+    });
+
+    it('answers a failed account call as an error Result instead of throwing', async () => {
+      await Corbado.load(options);
+      const passkeys = await Corbado.getPasskeys(new AbortController());
+      expect(passkeys).toMatchObject({ ok: false, err: true, val: { name: 'CorbadoError', recoverable: false } });
+      const user = await Corbado.getFullUser();
+      expect(user).toMatchObject({ ok: false, err: true, val: { name: 'CorbadoError' } });
+    });
+
+    it('derives the default address from frontendApiUrlSuffix', async () => {
+      const requested: string[] = [];
+      const fetch = globalThis.fetch;
+      globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+        requested.push(input instanceof Request ? input.url : String(input));
+        return fetch(input, init);
+      };
+      try {
+        await Corbado.load({ projectId: 'pro-7', frontendApiUrlSuffix: 'auth.example.invalid', darkMode: 'off' });
+        await expect.poll(() => requested.find((url) => url.includes('/v2/session-config'))).toBe('https://pro-7.auth.example.invalid/v2/session-config');
+      } finally {
+        globalThis.fetch = fetch;
+      }
+    });
   });
 });

@@ -1,6 +1,10 @@
-// The host API: the one global a script tag defines (SPEC.md section 1).
+// The host API: the one global a script tag defines (SPEC.md section 1), with the names of Corbado's
+// @corbado/web-js 3 beside SPEC.md's (README, "Coming from @corbado/web-js"), so host code written for
+// that version runs unchanged.
 import { atom, type ReadableAtom } from 'nanostores';
+import type { MeResponse, PasskeyListResponse } from './core/api/types';
 import { CorbadoApp, type CorbadoOptions } from './core/app';
+import { CorbadoError, unhandledFrontendError } from './core/errors';
 import type { AuthState, SessionUser } from './core/session/session';
 import { mountView, unmountView } from './ui/mount';
 import { AuthView } from './ui/views/AuthView';
@@ -10,12 +14,17 @@ import { SignUpView } from './ui/views/SignUpView';
 import { UserDetailsView } from './ui/views/UserDetailsView';
 import { createElement, type FunctionComponent } from 'react';
 
-export type { CorbadoOptions, AuthState, SessionUser };
+export type { CorbadoOptions, AuthState, SessionUser, CorbadoError, MeResponse, PasskeyListResponse };
 
 export interface AuthCallbacks {
   /** called when a log-in (or, in the combined view, a sign-up) completes */
   onLoggedIn?: () => void;
+  /** web-js 3: the step the combined view starts on */
+  initialBlock?: 'signup-init' | 'login-init';
 }
+
+/** What web-js 3's account calls answer (a ts-results Result): the value, or the error. */
+export type Result<T> = { ok: true; err: false; val: T } | { ok: false; err: true; val: CorbadoError };
 
 export interface SignUpCallbacks {
   onSignedUp?: () => void;
@@ -61,6 +70,16 @@ function stream<T>(store: ReadableAtom<T>): ChangeStream<T> {
   };
 }
 
+/** Runs a web-js 3 account call on the loaded widget and answers its Result. */
+async function result<T>(current: CorbadoApp, run: () => Promise<T>): Promise<Result<T>> {
+  try {
+    await current.session.ready();
+    return { ok: true, err: false, val: await run() };
+  } catch (error) {
+    return { ok: false, err: true, val: unhandledFrontendError(error) };
+  }
+}
+
 function mount(call: string, element: HTMLElement, view: FunctionComponent, onDone?: (authType: 'signup' | 'login') => void) {
   const current = loaded(call);
   if (!(element instanceof HTMLElement)) throw new Error(`${call} needs an element to mount into`);
@@ -75,8 +94,11 @@ function mount(call: string, element: HTMLElement, view: FunctionComponent, onDo
 }
 
 const Corbado = {
-  /** Loads the widget for a project; rejects with "Invalid project ID" for anything but pro-<digits>. */
-  async load(options: CorbadoOptions): Promise<void> {
+  /**
+   * Loads the widget for a project; rejects with "Invalid project ID" for anything but pro-<digits>.
+   * (web-js 3's second argument, its telemetry settings, is accepted and ignored: nothing is sent.)
+   */
+  async load(options: CorbadoOptions, _telemetry?: unknown): Promise<void> {
     const next = new CorbadoApp(options, window);
     app?.dispose();
     app = next;
@@ -85,7 +107,8 @@ const Corbado = {
   },
 
   mountAuthUI(element: HTMLElement, callbacks: AuthCallbacks = {}): void {
-    mount('mountAuthUI', element, AuthView, () => callbacks.onLoggedIn?.());
+    const view = callbacks.initialBlock === 'signup-init' ? SignUpView : callbacks.initialBlock === 'login-init' ? LoginView : AuthView;
+    mount('mountAuthUI', element, view, () => callbacks.onLoggedIn?.());
   },
   unmountAuthUI(element: HTMLElement): void {
     loaded('unmountAuthUI');
@@ -144,6 +167,36 @@ const Corbado = {
   userChanges: stream($user),
   shortSessionChanges: stream($shortSession),
   authStateChanges: stream($authState),
+
+  // --- web-js 3 names ----------------------------------------------------------------------------
+
+  /** web-js 3: the short session */
+  get sessionToken(): string | undefined {
+    return $shortSession.get();
+  },
+  /** web-js 3: shortSessionChanges */
+  sessionTokenChanges: stream($shortSession),
+
+  /** web-js 3: the logged-in user's passkeys */
+  getPasskeys(abortController?: AbortController): Promise<Result<PasskeyListResponse>> {
+    const current = loaded('getPasskeys');
+    return result(current, () => current.api.passkeys(abortController?.signal));
+  },
+  /** web-js 3: the logged-in user's name, identifiers and social accounts */
+  getFullUser(abortController?: AbortController): Promise<Result<MeResponse>> {
+    const current = loaded('getFullUser');
+    return result(current, () => current.api.me(abortController?.signal));
+  },
+  /** web-js 3: creates a passkey on this device (mounted passkey lists reload) */
+  appendPasskey(): Promise<Result<void>> {
+    const current = loaded('appendPasskey');
+    return result(current, () => current.account.createPasskey());
+  },
+  /** web-js 3: deletes one of the user's passkeys by its id (mounted passkey lists reload) */
+  deletePasskey(id: string): Promise<Result<void>> {
+    const current = loaded('deletePasskey');
+    return result(current, () => current.account.deletePasskey(id));
+  },
 };
 
 export type CorbadoGlobal = typeof Corbado;

@@ -12,9 +12,18 @@ export type ErrorType =
   | 'forbidden_origin'
   | 'passkey_verification_failed'
   | 'too_many_requests'
-  | 'internal_error';
+  | 'internal_error'
+  // the account calls (/v2/me, /v2/me/identifier*): what the user entered or asked for cannot be done
+  | 'missing_full_name'
+  | 'identifier_invalid_format'
+  | 'identifier_already_in_use'
+  | 'identifier_not_allowed'
+  | 'identifier_limit_reached'
+  | 'last_login_identifier'
+  | 'invalid_challenge_solution_email-otp'
+  | 'invalid_challenge_solution_phone-otp';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 429 | 500;
 
 export class ApiError extends Error {
   constructor(

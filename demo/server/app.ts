@@ -7,10 +7,12 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 import { Account } from './account/Account.ts';
+import { AccountIdentifiers } from './account/AccountIdentifiers.ts';
 import { ApiError } from './ApiError.ts';
 import type { SocialProvider } from './config/projectConfig.ts';
 import { DEFAULT_SEED_FILE, loadSeedProjects } from './config/seedProjects.ts';
 import { FlowEngine } from './flow/FlowEngine.ts';
+import { registerAccountRoutes } from './http/accountRoutes.ts';
 import type { AppEnv } from './http/AppEnv.ts';
 import { registerAuthRoutes } from './http/authRoutes.ts';
 import { registerConfigRoutes } from './http/configRoutes.ts';
@@ -120,6 +122,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     const limiter = new RateLimiter(store, now);
     const engine = new FlowEngine({ store, messenger, sessions, limiter, now, secretKey, social, log });
     const account = new Account({ store, sessions, now });
+    const identifiers = new AccountIdentifiers({ store, limiter, messenger, secretKey, now });
     const resolve = requestResolver(store, sessions, now, {
       ...(publicUrl ? { publicUrl } : {}),
       ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
@@ -136,6 +139,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     registerConfigRoutes(app, resolve, signer);
     registerAuthRoutes(app, engine, resolve);
     registerMeRoutes(app, account, resolve);
+    registerAccountRoutes(app, account, identifiers, resolve);
     if (!production) {
       registerDevRoutes(app, store, demoOrigin, now);
       if (options.oauthSimulator !== false) {

@@ -11,8 +11,10 @@ import { Session } from './session/session';
 export interface CorbadoOptions {
   /** "pro-" followed by digits */
   projectId: string;
-  /** default https://<projectId>.frontendapi.corbado.io */
+  /** default https://<projectId>.<frontendApiUrlSuffix> */
   frontendApiUrl?: string;
+  /** web-js 3: the host suffix of the default Frontend API address (default frontendapi.corbado.io) */
+  frontendApiUrlSuffix?: string;
   /** milliseconds, default 30000 */
   apiTimeout?: number;
   defaultLanguage?: string;
@@ -43,7 +45,10 @@ export class CorbadoApp {
     this.options = options;
     this.api = new ApiClient({
       projectId: options.projectId,
-      frontendApiUrl: (options.frontendApiUrl ?? `https://${options.projectId}.frontendapi.corbado.io`).replace(/\/+$/, ''),
+      frontendApiUrl: (options.frontendApiUrl ?? `https://${options.projectId}.${options.frontendApiUrlSuffix ?? 'frontendapi.corbado.io'}`).replace(
+        /\/+$/,
+        '',
+      ),
       timeout: options.apiTimeout ?? DEFAULT_TIMEOUT,
       preview: !!options.isDevMode,
     });

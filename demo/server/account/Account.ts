@@ -1,6 +1,6 @@
-// What a logged-in user can do with their session: read their profile and passkeys, add and delete
-// passkeys, refresh the short session and log out.
-import type { MeResponse, Passkey, PasskeyListResponse } from '../../../src/core/api/types.ts';
+// What a logged-in user can do with their session: read and change their profile, delete the account,
+// read, add and delete passkeys, refresh the short session and log out. (Identifiers: AccountIdentifiers.)
+import type { MeResponse, Passkey, PasskeyListResponse, RefreshResponse } from '../../../src/core/api/types.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import { aaguidName } from '../flow/aaguidNames.ts';
 import {
@@ -10,6 +10,7 @@ import {
 } from '../flow/passkeyCeremonies.ts';
 import { ApiError } from '../ApiError.ts';
 import { insertCredential } from '../flow/completion.ts';
+import { FULL_NAME_MAX } from '../flow/signup.ts';
 import type { Sessions } from '../session/Sessions.ts';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
@@ -34,7 +35,13 @@ export class Account {
     return {
       id: user.id,
       fullName: user.fullName,
-      identifiers: (await this.deps.store.users.listIdentifiers(user.id)).map((i) => ({ id: i.id, value: i.value, type: i.type, status: i.status })),
+      identifiers: (await this.deps.store.users.listIdentifiers(user.id)).map((i) => ({
+        id: i.id,
+        value: i.value,
+        type: i.type,
+        status: i.status,
+        primary: i.primary,
+      })),
       socialAccounts: (await this.deps.store.socialAccounts.listByUser(user.id)).map((a) => ({
         providerType: a.provider,
         identifierValue: a.email,
@@ -42,6 +49,20 @@ export class Account {
         fullName: a.fullName,
       })),
     };
+  }
+
+  /** PATCH /v2/me: the full name, required where sign-up requires it, at most FULL_NAME_MAX characters. */
+  async updateName(project: ProjectConfig, session: SessionRecord, fullName: string): Promise<void> {
+    const name = fullName.trim();
+    if ((project.fullNameRequired && !name) || name.length > FULL_NAME_MAX) {
+      throw new ApiError(400, 'missing_full_name', 'Bad request', `A name of 1 to ${FULL_NAME_MAX} characters is required`);
+    }
+    await this.deps.store.users.updateFullName(session.userId, name);
+  }
+
+  /** DELETE /v2/me: the user with identifiers, passkeys, sessions, provider accounts and pending codes. */
+  async deleteAccount(session: SessionRecord): Promise<void> {
+    await this.deps.store.users.deleteUser(session.userId);
   }
 
   async passkeys(session: SessionRecord): Promise<PasskeyListResponse> {
@@ -81,8 +102,9 @@ export class Account {
     return { id };
   }
 
-  async refresh(project: ProjectConfig, session: SessionRecord, issuer: string): Promise<{ shortSession: string }> {
-    return { shortSession: await this.deps.sessions.shortSession(project, session.userId, session.orig, issuer, this.deps.now()) };
+  async refresh(project: ProjectConfig, session: SessionRecord, issuer: string): Promise<RefreshResponse> {
+    const token = await this.deps.sessions.shortSession(project, session.userId, session.orig, issuer, this.deps.now());
+    return { shortSession: token, sessionToken: token };
   }
 
   async logout(session: SessionRecord | undefined): Promise<void> {
@@ -105,5 +127,8 @@ function toPasskey(c: CredentialRecord): Passkey {
     lastUsed: timestamp(c.lastUsedAt),
     created: timestamp(c.createdAt),
     status: c.status,
+    createdMs: c.createdAt,
+    lastUsedMs: c.lastUsedAt,
+    tags: [...(c.backupState ? ['synced'] : []), ...(c.transports.includes('hybrid') ? ['hybrid'] : [])],
   };
 }

@@ -18,6 +18,10 @@ export interface IdentifierConfig {
   collectAt: 'signup' | 'later';
   verification: Verification;
   loginIdentifier: boolean;
+  /** how many of this type a user may hold (added in the account); more than one makes "primary" a choice */
+  maxPerUser: number;
+  /** e-mail only: 'after-signup' creates the account first and verifies the address after (post-signup-email-verify) */
+  verifyAt: 'signup' | 'after-signup';
 }
 
 export interface ProjectConfig {
@@ -32,6 +36,8 @@ export interface ProjectConfig {
   fullNameRequired: boolean;
   passkeys: boolean;
   passkeyAppend: 'before-verification' | 'after-verification';
+  /** after a log-in with a passkey from another device (hybrid), offer one for this device */
+  passkeyAppendAfterHybrid: boolean;
   socialProviders: SocialProvider[];
   shortSessionLifetimeSeconds: number;
   longSessionLifetimeSeconds: number;
@@ -67,7 +73,12 @@ const DISABLED: IdentifierConfig = {
   collectAt: 'signup',
   verification: 'none',
   loginIdentifier: false,
+  maxPerUser: 1,
+  verifyAt: 'signup',
 };
+
+/** Room for a second e-mail address or phone number, so a user can move to a new one; one username. */
+const DEFAULT_MAX_PER_USER: Record<IdentifierType, number> = { email: 2, phone: 2, username: 1 };
 
 const identifierSchema = obj({
   enabled: optional(bool()),
@@ -75,6 +86,8 @@ const identifierSchema = obj({
   collectAt: optional(oneOf(['signup', 'later'] as const)),
   verification: optional(oneOf(VERIFICATIONS)),
   loginIdentifier: optional(bool()),
+  maxPerUser: optional(int({ min: 1, max: 10 })),
+  verifyAt: optional(oneOf(['signup', 'after-signup'] as const)),
 });
 
 const partialSchema = obj({
@@ -89,6 +102,7 @@ const partialSchema = obj({
   fullNameRequired: optional(bool()),
   passkeys: optional(bool()),
   passkeyAppend: optional(oneOf(['before-verification', 'after-verification'] as const)),
+  passkeyAppendAfterHybrid: optional(bool()),
   socialProviders: optional(arr(oneOf(SOCIAL_PROVIDERS), { max: 3 })),
   shortSessionLifetimeSeconds: optional(int({ min: 10, max: 86_400 })),
   longSessionLifetimeSeconds: optional(int({ min: 60, max: 366 * 86_400 })),
@@ -159,8 +173,16 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
           collectAt: given.collectAt ?? 'signup',
           verification: given.verification ?? DEFAULT_VERIFICATION[type],
           loginIdentifier: given.loginIdentifier ?? true,
+          maxPerUser: given.maxPerUser ?? DEFAULT_MAX_PER_USER[type],
+          verifyAt: given.verifyAt ?? 'signup',
         }
       : { ...DISABLED };
+    if (identifiers[type].verifyAt === 'after-signup' && (type !== 'email' || identifiers[type].verification === 'none')) {
+      issues.push({ field: `identifiers.${type}.verifyAt`, message: "'after-signup' is for an e-mail address that is verified" });
+    }
+    if (type === 'username' && identifiers[type].maxPerUser > 1) {
+      issues.push({ field: 'identifiers.username.maxPerUser', message: 'must be 1: a user has one username' });
+    }
     if (enabled && !ALLOWED_VERIFICATIONS[type].includes(identifiers[type].verification)) {
       issues.push({
         field: `identifiers.${type}.verification`,
@@ -207,6 +229,7 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
     fullNameRequired: partial.fullNameRequired ?? false,
     passkeys: partial.passkeys ?? true,
     passkeyAppend: partial.passkeyAppend ?? 'after-verification',
+    passkeyAppendAfterHybrid: partial.passkeyAppendAfterHybrid ?? false,
     socialProviders: [...new Set(partial.socialProviders ?? [])],
     shortSessionLifetimeSeconds: partial.shortSessionLifetimeSeconds ?? 300,
     longSessionLifetimeSeconds: partial.longSessionLifetimeSeconds ?? 30 * 86_400,

@@ -38,6 +38,8 @@ export interface FlowRequest {
   userAgent: string | undefined;
   /** the client's address, for the per-address limits */
   clientIp: string;
+  /** the process was named by X-Corbado-Temp-Process-ID: the tab an e-mail link opened (a new device) */
+  fromEmailLink?: boolean;
 }
 
 export interface FlowOutcome {
@@ -94,7 +96,12 @@ export class FlowContext {
   wrap(blockBody: BlockBody): ProcessResponse {
     return {
       blockBody,
-      common: { appName: this.project.appName, frontendApiUrl: this.request.frontendApiUrl, hideBadge: this.project.hideBadge },
+      common: {
+        appName: this.project.appName,
+        frontendApiUrl: this.request.frontendApiUrl,
+        hideBadge: this.project.hideBadge,
+        environment: this.project.environment,
+      },
     };
   }
 

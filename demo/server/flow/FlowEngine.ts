@@ -25,7 +25,7 @@ export class FlowEngine {
 
   async initProcess(
     request: Omit<FlowRequest, 'processToken'>,
-    body: { clientInformation: ClientInfo; preferredBlock?: string },
+    body: { clientInformation: ClientInfo; preferredBlock?: string; optOutOfPasskeyAppendAfterHybrid?: boolean },
   ): Promise<{ token: string; expiresAt: number; response: ProcessResponse }> {
     await this.perClient(request, 'processInitsPerIp');
     return initProcess(this.deps, request, body);

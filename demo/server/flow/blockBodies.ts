@@ -134,11 +134,16 @@ export function verificationMethodFor(project: ProjectConfig, type: VerifiableTy
   return type === 'email' ? 'email-otp' : 'phone-otp';
 }
 
+/**
+ * email-verify / phone-verify, or post-signup-email-verify while the process stands on it: that one has
+ * the same data (CONTRACT §4.3) and a `completed` alternative, since it may be put off.
+ */
 export function verifyBlock(ctx: RenderContext, type: VerifiableType, extras: BlockExtras = {}): BlockBody {
   const { project, state, nowMs } = ctx;
   const lastSent = state.lastSentAt[type];
   const retryNotBefore = lastSent !== undefined ? Math.floor(lastSent / 1000) + RETRY_DELAY_SECONDS : Math.floor(nowMs / 1000);
-  const block = type === 'email' ? 'email-verify' : 'phone-verify';
+  const postSignup = type === 'email' && state.block === 'post-signup-email-verify';
+  const block = postSignup ? 'post-signup-email-verify' : type === 'email' ? 'email-verify' : 'phone-verify';
   const data: VerifyIdentifierData = {
     blockType: block,
     verificationMethod: verificationMethodFor(project, type),
@@ -148,7 +153,7 @@ export function verifyBlock(ctx: RenderContext, type: VerifiableType, extras: Bl
     isPostLoginVerification: false,
   };
   if (extras.dataError) data.error = extras.dataError;
-  return withError({ block, authType: state.authType, data, alternatives: [] }, extras);
+  return withError({ block, authType: state.authType, data, alternatives: postSignup ? [completedStub(state.authType)] : [] }, extras);
 }
 
 export function passkeyAppendBlock(ctx: RenderContext, extras: BlockExtras = {}): BlockBody {
@@ -169,7 +174,7 @@ export function passkeyAppendBlock(ctx: RenderContext, extras: BlockExtras = {})
         identifierType: identifier.type,
         autoSubmit: false,
         passkeyIconSet: 'default',
-        variant: 'default',
+        variant: state.appendAfterHybrid ? 'after-hybrid' : 'default',
       } satisfies PasskeyAppendData,
       alternatives,
     },
@@ -218,7 +223,8 @@ export function completedBlock(
     data: {
       blockType: 'completed',
       shortSession: sessions.shortSession,
-      ...(sessions.longSession !== undefined ? { longSession: sessions.longSession } : {}),
+      sessionToken: sessions.shortSession,
+      ...(sessions.longSession !== undefined ? { longSession: sessions.longSession, refreshToken: sessions.longSession } : {}),
       ...(passkeyOperation ? { passkeyOperation } : {}),
     } satisfies CompletedData,
     alternatives: [],
@@ -238,6 +244,7 @@ export function currentBlock(ctx: RenderContext, extras: BlockExtras = {}): Bloc
     case 'login-init':
       return loginInitBlock(ctx, extras);
     case 'email-verify':
+    case 'post-signup-email-verify':
       return verifyBlock(ctx, 'email', extras);
     case 'phone-verify':
       return verifyBlock(ctx, 'phone', extras);

@@ -1,6 +1,7 @@
 // The end of a process: sign-up creates the user (identifiers, passkey, provider account) in one
 // transaction, log-in confirms what it verified, and the completed block hands out the sessions once.
 import { randomBytes } from 'node:crypto';
+import { ApiError } from '../ApiError.ts';
 import { IDENTIFIER_TYPES, type ProjectConfig } from '../config/projectConfig.ts';
 import { newId } from '../randomValues.ts';
 import { UniqueViolation } from '../store/Database.ts';
@@ -118,6 +119,8 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
 export async function confirmLogin(ctx: FlowContext): Promise<undefined> {
   const s = ctx.state;
   if (!s.userId) return undefined;
+  // the account was deleted while this log-in ran
+  if (!(await ctx.store.users.get(s.userId))) throw ApiError.processNotAvailable('The account no longer exists');
   if (s.socialAccount) {
     await linkSocialAccount(ctx, s.userId, s.socialAccount);
     s.socialAccount = null;

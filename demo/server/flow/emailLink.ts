@@ -22,6 +22,8 @@ export function emailLinkUrl(project: ProjectConfig, input: EmailLinkInput): str
   const payload = {
     process: {
       id: input.processToken,
+      // the name version 3 of Corbado's client reads (it sends it back as X-Corbado-Temp-Process-ID)
+      tempId: input.processToken,
       projectId: project.id,
       expires: input.processExpiresAt,
       frontendApiUrl: input.frontendApiUrl,

@@ -14,16 +14,23 @@ export interface ClientInfo {
   isConditionalMediationAvailable?: boolean;
 }
 
+/** "Verify later" on post-signup-email-verify: the account keeps the address pending. */
+async function deferPostSignupVerification(ctx: FlowContext): Promise<FlowOutcome> {
+  ctx.state.postSignupDeferred = true;
+  return respond(ctx, await advance(ctx));
+}
+
 export async function initProcess(
   deps: FlowDeps,
   request: Omit<FlowRequest, 'processToken'>,
-  body: { clientInformation: ClientInfo; preferredBlock?: string },
+  body: { clientInformation: ClientInfo; preferredBlock?: string; optOutOfPasskeyAppendAfterHybrid?: boolean },
 ): Promise<{ token: string; expiresAt: number; response: ProcessResponse }> {
   const { project } = request;
   const authType: AuthType = body.preferredBlock === 'signup-init' && project.publicSignup ? 'signup' : 'login';
   const client = {
     platformAuthenticator: body.clientInformation.isUserVerifyingPlatformAuthenticatorAvailable === true,
     conditionalMediation: body.clientInformation.isConditionalMediationAvailable === true,
+    optOutAfterHybrid: body.optOutOfPasskeyAppendAfterHybrid === true,
   };
   const { token, record } = await createProcess(deps, project, initialState(authType, client));
   const ctx = new FlowContext(deps, { ...request, processToken: token }, record);
@@ -64,6 +71,7 @@ export async function completeProcess(ctx: FlowContext): Promise<FlowOutcome> {
     s.passkeyAcknowledged = true;
     return respond(ctx, await advance(ctx));
   }
+  if (s.block === 'post-signup-email-verify') return deferPostSignupVerification(ctx);
   if (s.block === 'passkey-append') {
     const hasFallback = s.authType === 'signup' && pendingVerifications(s, ctx.project).length > 0;
     if (passkeyAppendSkippable(s, ctx.project) || hasFallback) {
@@ -85,6 +93,7 @@ export async function skipBlock(ctx: FlowContext): Promise<FlowOutcome> {
     s.passkey = 'declined';
     return respond(ctx, await advance(ctx));
   }
+  if (s.block === 'post-signup-email-verify') return deferPostSignupVerification(ctx);
   return respond(ctx, { error: ctx.error('unexpected_step') });
 }
 

@@ -7,15 +7,21 @@
 //      a collected identifier that needs verification is verified right after it is collected)
 //   -> passkey-append             ('after-verification', passkey possible, not yet decided; skippable)
 //   -> passkey-appended           ('after-verification' and a passkey was appended)
+//   -> post-signup-email-verify   (e-mail verifyAt 'after-signup': the account is created on entering it;
+//                                  skippable, the address then stays pending)
 //   -> completed
+// With e-mail verifyAt 'after-signup' the e-mail address is not among the verifications above.
 // Log-in: after a successful code/link verification -> passkey-append (skippable) when passkeys are on,
-// the device has a platform authenticator and the user has no passkey yet -> completed.
+// the device has a platform authenticator and the user has no passkey yet -> completed. After a log-in
+// with a passkey from another device -> passkey-append (variant after-hybrid, skippable) where the
+// project offers it -> completed.
 import type { IdentifierType, ProjectConfig } from '../config/projectConfig.ts';
 import type { ProcessState, VerifiableType } from './processState.ts';
 
 export type Step =
   | { block: 'passkey-append' }
   | { block: 'email-verify'; type: 'email' }
+  | { block: 'post-signup-email-verify' }
   | { block: 'phone-verify'; type: 'phone' }
   | { block: 'username-collect' }
   | { block: 'phone-collect' }
@@ -32,13 +38,19 @@ export function passkeyPossible(state: ProcessState, project: ProjectConfig): bo
   return project.passkeys && state.client.platformAuthenticator;
 }
 
-/** Entered identifiers whose configured verification is still outstanding, e-mail first. */
+/** Entered identifiers whose configured verification is still outstanding, e-mail first (not an e-mail verified after sign-up). */
 export function pendingVerifications(state: ProcessState, project: ProjectConfig): VerifiableType[] {
   return VERIFIABLE_TYPES.filter((type) => {
     const entered = state.identifiers[type];
     const cfg = project.identifiers[type];
-    return cfg.enabled && cfg.verification !== 'none' && !!entered?.value && !entered.verified;
+    return cfg.enabled && cfg.verification !== 'none' && cfg.verifyAt === 'signup' && !!entered?.value && !entered.verified;
   });
+}
+
+/** Sign-up: the e-mail address is to be verified once the account exists, and that has not happened or been put off. */
+export function postSignupVerificationPending(state: ProcessState, project: ProjectConfig): boolean {
+  const entered = state.identifiers.email;
+  return project.identifiers.email.verifyAt === 'after-signup' && !!entered?.value && !entered.verified && !state.postSignupDeferred;
 }
 
 /**
@@ -55,7 +67,7 @@ export function missingFields(state: ProcessState, project: ProjectConfig): ('us
 
 /** True when the sign-up will verify at least one identifier (now or after collecting it). */
 export function signupHasVerification(state: ProcessState, project: ProjectConfig): boolean {
-  if (pendingVerifications(state, project).length > 0) return true;
+  if (pendingVerifications(state, project).length > 0 || postSignupVerificationPending(state, project)) return true;
   return missingFields(state, project).some((type) => project.identifiers[type].verification !== 'none');
 }
 
@@ -70,6 +82,7 @@ export function nextSignupStep(state: ProcessState, project: ProjectConfig): Ste
   if (state.passkey === 'appended' && project.passkeyAppend === 'after-verification' && !state.passkeyAcknowledged) {
     return { block: 'passkey-appended' };
   }
+  if (postSignupVerificationPending(state, project)) return { block: 'post-signup-email-verify' };
   return { block: 'completed' };
 }
 
@@ -86,6 +99,8 @@ export function nextLoginStep(state: ProcessState, project: ProjectConfig, userH
 export function passkeyAppendSkippable(state: ProcessState, project: ProjectConfig): boolean {
   // the provider account is a way back in, so a passkey is optional after a social sign-in
   if (state.authType === 'login' || state.socialAccount) return true;
+  // the address verified right after the account is created is the way back in
+  if (postSignupVerificationPending(state, project) && project.identifiers.email.loginIdentifier) return true;
   if (project.passkeyAppend !== 'after-verification') return false;
   return VERIFIABLE_TYPES.some((type) => state.identifiers[type]?.verified && project.identifiers[type].loginIdentifier);
 }

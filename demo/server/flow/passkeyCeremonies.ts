@@ -69,6 +69,8 @@ const authenticationShape = obj({
   id: str({ min: 1, max: 2048 }),
   rawId: str({ min: 1, max: 2048 }),
   type: str(),
+  /** 'platform' or 'cross-platform' (a phone over hybrid, a security key), as the browser reports it */
+  authenticatorAttachment: optional(str({ max: 32 })),
   response: obj({
     clientDataJSON: str({ min: 1 }),
     authenticatorData: str({ min: 1 }),

@@ -1,7 +1,11 @@
 // Passkeys in a process: appending one (sign-up, or offered after a log-in) and logging in with one,
 // by the passkey-verify block or the autofill (conditional UI) challenge of the init blocks. Each
-// challenge is single use: it is cleared before the response is verified, whatever the outcome.
+// challenge is single use: it is cleared before the response is verified, whatever the outcome. A log-in
+// with a passkey from another device (hybrid) is followed by the offer of one for this device, where the
+// project asks for it (passkey-append, variant after-hybrid).
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { randomBytes } from 'node:crypto';
+import type { CredentialRecord } from '../store/CredentialsRepo.ts';
 import { passkeyAppendBlock, passkeyVerifyBlock } from './blockBodies.ts';
 import { insertCredential } from './completion.ts';
 import type { FlowContext, FlowOutcome } from './FlowContext.ts';
@@ -13,7 +17,27 @@ import {
   verifyAuthentication,
   verifyRegistration,
 } from './passkeyCeremonies.ts';
+import { passkeyPossible } from './nextStep.ts';
+import type { PasskeyOperation } from './processState.ts';
 import { advance, enter, respond } from './transitions.ts';
+
+/** local: an authenticator of this device; cda: a phone over hybrid; security-key: another roaming one. */
+function ceremonyOf(response: AuthenticationResponseJSON, credential: CredentialRecord): PasskeyOperation['ceremonyType'] {
+  if (response.authenticatorAttachment !== 'cross-platform') return 'local';
+  return credential.transports.includes('hybrid') ? 'cda' : 'security-key';
+}
+
+/** A verified passkey log-in: completed, or first the offer of a passkey for this device after hybrid. */
+async function passkeyLoggedIn(ctx: FlowContext, response: AuthenticationResponseJSON, credential: CredentialRecord): Promise<FlowOutcome> {
+  const s = ctx.state;
+  const ceremonyType = ceremonyOf(response, credential);
+  s.passkeyOperation = { operationType: 'verify', identifierValue: s.orig!.value, identifierType: s.orig!.type, ceremonyType };
+  if (ceremonyType === 'cda' && ctx.project.passkeyAppendAfterHybrid && passkeyPossible(s, ctx.project) && !s.client.optOutAfterHybrid) {
+    s.appendAfterHybrid = true;
+    return respond(ctx, await enter(ctx, { block: 'passkey-append' }));
+  }
+  return respond(ctx, await enter(ctx, { block: 'completed' }));
+}
 
 export async function passkeyAppendStart(ctx: FlowContext): Promise<FlowOutcome> {
   const s = ctx.state;
@@ -70,8 +94,7 @@ export async function passkeyLoginFinish(ctx: FlowContext, signedChallenge: stri
   const result = await verifyAuthentication(ctx.project, response, challenge, credential);
   if (!result) return failed();
   await ctx.store.credentials.recordUse(credential.id, result.signCount, result.backupState, ctx.now());
-  s.passkeyOperation = { operationType: 'verify', identifierValue: s.orig!.value, identifierType: s.orig!.type, ceremonyType: 'local' };
-  return respond(ctx, await enter(ctx, { block: 'completed' }));
+  return passkeyLoggedIn(ctx, response, credential);
 }
 
 /** Conditional UI (autofill) log-in with the challenge bound to the process at login-init. */
@@ -104,6 +127,5 @@ export async function mediationFinish(ctx: FlowContext, signedChallenge: string)
   if (!orig) return failed();
   s.authType = 'login';
   await ctx.loadUser(credential.userId, { type: orig.type, value: orig.value });
-  s.passkeyOperation = { operationType: 'verify', identifierValue: orig.value, identifierType: orig.type, ceremonyType: 'local' };
-  return respond(ctx, await enter(ctx, { block: 'completed' }));
+  return passkeyLoggedIn(ctx, response, credential);
 }

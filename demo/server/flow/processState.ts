@@ -14,6 +14,7 @@ export type BlockName = Extract<
   | 'passkey-appended'
   | 'passkey-verify'
   | 'email-verify'
+  | 'post-signup-email-verify'
   | 'phone-verify'
   | 'username-collect'
   | 'phone-collect'
@@ -72,8 +73,8 @@ export interface SocialRoundTrip {
 export interface ProcessState {
   authType: AuthType;
   block: BlockName;
-  /** what the client told process/init */
-  client: { platformAuthenticator: boolean; conditionalMediation: boolean };
+  /** what the client told process/init (optOutAfterHybrid: absent in processes stored before it existed) */
+  client: { platformAuthenticator: boolean; conditionalMediation: boolean; optOutAfterHybrid?: boolean };
   fullName: string;
   /** sign-up: what the user entered; log-in: the user's identifiers */
   identifiers: Partial<Record<IdentifierType, EnteredIdentifier>>;
@@ -102,6 +103,10 @@ export interface ProcessState {
   social?: SocialRoundTrip | null;
   /** a social sign-in's account, linked to the user at completion; it also marks the process as social */
   socialAccount?: SocialIdentity | null;
+  /** post-signup-email-verify was skipped: the account keeps its address pending */
+  postSignupDeferred?: boolean;
+  /** passkey-append is the offer after a log-in with a passkey from another device */
+  appendAfterHybrid?: boolean;
 }
 
 export function initialState(
@@ -134,7 +139,7 @@ export function initialState(
 }
 
 export function verifyTypeOf(block: BlockName): VerifiableType | undefined {
-  if (block === 'email-verify') return 'email';
+  if (block === 'email-verify' || block === 'post-signup-email-verify') return 'email';
   if (block === 'phone-verify') return 'phone';
   return undefined;
 }

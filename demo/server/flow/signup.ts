@@ -77,14 +77,17 @@ export async function collect(ctx: FlowContext, type: 'username' | 'phone', raw:
   return respond(ctx, await advance(ctx));
 }
 
-/** Changes an entered identifier (edit on a verify screen or passkey-append); no code is sent. */
+/**
+ * Changes an entered identifier (edit on a verify screen or passkey-append); no code is sent. On
+ * post-signup-email-verify the account exists already, so its address changes with it.
+ */
 export async function updateIdentifier(ctx: FlowContext, body: { identifierType: IdentifierType; value: string }): Promise<FlowOutcome> {
   const type = body.identifierType;
   if (!ctx.project.identifiers[type].enabled) {
     throw ApiError.invalidRequest(`Identifier type ${type} is not enabled`, [{ field: 'identifierType', message: 'is not enabled in this project' }]);
   }
   const s = ctx.state;
-  const editable = s.block === 'email-verify' || s.block === 'phone-verify' || s.block === 'passkey-append';
+  const editable = s.block === 'email-verify' || s.block === 'phone-verify' || s.block === 'passkey-append' || s.block === 'post-signup-email-verify';
   if (s.authType !== 'signup' || !editable || !s.identifiers[type]) {
     return respond(ctx, { error: ctx.error(s.authType === 'login' ? 'identifier_not_allowed' : 'unexpected_step', type) });
   }
@@ -93,6 +96,11 @@ export async function updateIdentifier(ctx: FlowContext, body: { identifierType:
   if (canonical && normalizedIdentifier(type, canonical) === normalizedIdentifier(type, s.identifiers[type]!.value)) return respond(ctx);
   const problem = value ? await ctx.identifierProblem(type, value) : { error: ctx.error('identifier_invalid_format', type) };
   if (problem) return respond(ctx, { error: problem.error });
+  if (s.userId) {
+    const stored = (await ctx.store.users.listIdentifiers(s.userId)).find((i) => i.type === type && i.value === s.identifiers[type]!.value);
+    if (stored) await ctx.store.users.updateIdentifierValue(stored.id, canonical!, normalizedIdentifier(type, canonical!));
+    if (s.orig?.type === type) s.orig = { type, value: canonical! };
+  }
   s.identifiers[type] = { value: canonical!, verified: false };
   if (type === 'email' || type === 'phone') {
     await ctx.store.secrets.revokeOpen(ctx.process.id, type, ctx.now());

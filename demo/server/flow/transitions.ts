@@ -42,15 +42,25 @@ export async function advance(ctx: FlowContext): Promise<BlockExtras> {
   return enter(ctx, step);
 }
 
-/** Enters a block: verify blocks send their code or link now; completed creates or updates the user. */
+/**
+ * Enters a block: verify blocks send their code or link now; post-signup-email-verify creates the user
+ * first; completed creates the user (sign-up) or confirms what the process verified.
+ */
 export async function enter(ctx: FlowContext, step: Step): Promise<BlockExtras> {
   const s = ctx.state;
   let extras: BlockExtras = {};
   if (step.block === 'email-verify' || step.block === 'phone-verify') {
     await sendVerification(ctx, step.type);
     s.block = step.block;
+  } else if (step.block === 'post-signup-email-verify') {
+    const conflict = s.userId ? undefined : await createUser(ctx);
+    if (conflict) extras = conflict;
+    else {
+      await sendVerification(ctx, 'email');
+      s.block = step.block;
+    }
   } else if (step.block === 'completed') {
-    const conflict = s.authType === 'signup' ? await createUser(ctx) : await confirmLogin(ctx);
+    const conflict = s.authType === 'signup' && !s.userId ? await createUser(ctx) : await confirmLogin(ctx);
     if (conflict) extras = conflict;
     else s.block = 'completed';
   } else {

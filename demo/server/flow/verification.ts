@@ -2,17 +2,13 @@
 // passkey-verify, and checking what the user entered or the link carried.
 import { ApiError } from '../ApiError.ts';
 import type { IdentifierType, VerificationMethod } from '../config/projectConfig.ts';
-import type { LimitedSubject } from '../limits/RateLimiter.ts';
-import { equalHex, hmacHex } from '../randomValues.ts';
+import { acceptSecret } from './acceptSecret.ts';
 import { RETRY_DELAY_SECONDS, verifyBlock } from './blockBodies.ts';
 import type { FlowContext, FlowOutcome } from './FlowContext.ts';
-import { normalizedIdentifier } from './identifierRules.ts';
 import { loginVerifications, pendingVerifications, verifyStep } from './nextStep.ts';
 import { verifyTypeOf, type VerifiableType } from './processState.ts';
 import { sendVerification } from './sendVerification.ts';
 import { advance, enter, respond } from './transitions.ts';
-
-export const MAX_CODE_ATTEMPTS = 5;
 
 const VERIFY_TYPE_OF_METHOD: Record<VerificationMethod, VerifiableType> = {
   'email-otp': 'email',
@@ -62,37 +58,24 @@ export async function verifyFinish(
   };
   if (verifyTypeOf(s.block) !== type || ctx.project.identifiers[type].verification !== method) return invalid();
   const entered = s.identifiers[type]!;
-  const attempts: LimitedSubject[] = [
-    { limit: 'codeAttemptsPerIdentifier', subject: normalizedIdentifier(type, entered.value) },
-    { limit: 'codeAttemptsPerIp', subject: ctx.request.clientIp },
-  ];
-  await ctx.deps.limiter.check(ctx.project, attempts);
-  const now = ctx.now();
-  const secretHash = hmacHex(ctx.deps.secretKey, body.code);
-  const secret =
-    method === 'email-link'
-      ? await ctx.store.secrets.findByHash(ctx.process.id, method, secretHash)
-      : await ctx.store.secrets.latest(ctx.process.id, type, method);
-  const usable =
-    secret &&
-    secret.usedAt === null &&
-    secret.revokedAt === null &&
-    secret.expiresAt > now &&
-    secret.attempts < MAX_CODE_ATTEMPTS &&
-    secret.identifierValue === entered.value;
-  if (!usable) {
-    await ctx.deps.limiter.record(ctx.project, attempts);
-    return invalid();
-  }
-  if (!equalHex(secret.secretHash, secretHash)) {
-    await ctx.store.secrets.recordFailedAttempt(secret.id);
-    await ctx.deps.limiter.record(ctx.project, attempts);
-    return invalid();
-  }
-  if (!(await ctx.store.secrets.consume(secret.id, now))) return invalid();
+  const { secrets } = ctx.store;
+  const accepted = await acceptSecret(
+    {
+      limiter: ctx.deps.limiter,
+      secretKey: ctx.deps.secretKey,
+      project: ctx.project,
+      clientIp: ctx.request.clientIp,
+      repo: secrets,
+      identifier: { type, value: entered.value },
+      now: ctx.now(),
+    },
+    body.code,
+    (hash) => (method === 'email-link' ? secrets.findByHash(ctx.process.id, method, hash) : secrets.latest(ctx.process.id, type, method)),
+  );
+  if (!accepted) return invalid();
   entered.verified = true;
   const extras = await advance(ctx);
-  if (method === 'email-link' && body.isNewDevice === true) {
+  if (method === 'email-link' && (body.isNewDevice ?? ctx.request.fromEmailLink) === true) {
     // The other tab (still polling verify/status) continues; this one shows "continue there".
     return { response: ctx.wrap(verifyBlock(ctx.render(), 'email', { continueOnOtherDevice: { reason: 'email-link-verified' } })) };
   }

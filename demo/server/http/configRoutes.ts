@@ -1,5 +1,6 @@
 // Project-level configuration the client reads before any process exists.
 import type { Hono } from 'hono';
+import type { ProcessConfig, SessionConfig, UserDetailsConfig } from '../../../src/core/api/types.ts';
 import { IDENTIFIER_TYPES } from '../config/projectConfig.ts';
 import type { TokenSigner } from '../session/TokenSigner.ts';
 import type { AppEnv } from './AppEnv.ts';
@@ -8,19 +9,32 @@ import type { RequestResolver } from './requestContext.ts';
 export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver, signer: TokenSigner): void {
   app.get('/v2/session-config', async (c) => {
     const project = await resolve.project(c);
+    const cookie = { ...project.shortSessionCookie, lifetimeSeconds: project.shortSessionLifetimeSeconds };
     return c.json({
       useSessionManagement: true,
-      shortSessionCookieConfig: { ...project.shortSessionCookie, lifetimeSeconds: project.shortSessionLifetimeSeconds },
+      shortSessionCookieConfig: cookie,
+      sessionTokenCookieConfig: cookie,
       frontendApiUrl: resolve.frontendApiUrl(c),
-    });
+    } satisfies SessionConfig);
+  });
+
+  // Version 3 of Corbado's client asks this before its first process: the process id travels in the
+  // X-Corbado-Process-ID header here, and process calls go to frontendApiUrl.
+  app.get('/v2/process-config', async (c) => {
+    await resolve.project(c);
+    return c.json({ useServerSideProcessId: false, frontendApiUrl: resolve.frontendApiUrl(c) } satisfies ProcessConfig);
   });
 
   app.get('/v2/user-details-config', async (c) => {
     const project = await resolve.project(c);
     return c.json({
       fullNameRequired: project.fullNameRequired,
-      identifiers: IDENTIFIER_TYPES.filter((t) => project.identifiers[t].enabled).map((type) => ({ type })),
-    });
+      identifiers: IDENTIFIER_TYPES.filter((t) => project.identifiers[t].enabled).map((type) => ({
+        type,
+        loginIdentifier: project.identifiers[type].loginIdentifier,
+        maxPerUser: project.identifiers[type].maxPerUser,
+      })),
+    } satisfies UserDetailsConfig);
   });
 
   /** The public key that signs short sessions, for host backends that verify them. */

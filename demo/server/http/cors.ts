@@ -8,7 +8,7 @@ import { errorResponse } from './errorEnvelope.ts';
 
 export const ALLOWED_METHODS = 'GET, POST, DELETE, PATCH, OPTIONS';
 export const ALLOWED_HEADERS =
-  'Content-Type, Authorization, X-Corbado-ProjectID, X-Corbado-SDK, X-Corbado-Client-Timezone, X-Corbado-Flags, X-Corbado-Process-ID, Cache-Control, Pragma, Expires';
+  'Content-Type, Authorization, X-Corbado-ProjectID, X-Corbado-SDK, X-Corbado-Client-Timezone, X-Corbado-Flags, X-Corbado-Process-ID, X-Corbado-Temp-Process-ID, Cache-Control, Pragma, Expires';
 export const PREFLIGHT_MAX_AGE = '7200';
 
 export function cors(store: Store): MiddlewareHandler<AppEnv> {

@@ -48,9 +48,18 @@ export function requestResolver(store: Store, sessions: Sessions, now: () => num
 
     async flowRequest(c) {
       const project = await resolver.project(c);
-      const token = c.req.header('x-corbado-process-id')?.trim();
+      // version 3 of Corbado's client names an e-mail link's process in X-Corbado-Temp-Process-ID
+      const process = c.req.header('x-corbado-process-id')?.trim();
+      const token = process || c.req.header('x-corbado-temp-process-id')?.trim();
       if (!token) throw ApiError.processNotAvailable('The X-Corbado-Process-ID header is missing');
-      return { project, processToken: token, frontendApiUrl: resolver.frontendApiUrl(c), userAgent: c.req.header('user-agent'), clientIp: resolver.clientIp(c) };
+      return {
+        project,
+        processToken: token,
+        frontendApiUrl: resolver.frontendApiUrl(c),
+        userAgent: c.req.header('user-agent'),
+        clientIp: resolver.clientIp(c),
+        ...(process ? {} : { fromEmailLink: true }),
+      };
     },
 
     async optionalSession(c) {

@@ -13,7 +13,7 @@ import { RateLimitsRepo } from './RateLimitsRepo.ts';
 import { SessionsRepo } from './SessionsRepo.ts';
 import { SocialAccountsRepo } from './SocialAccountsRepo.ts';
 import { UsersRepo } from './UsersRepo.ts';
-import { VerificationSecretsRepo } from './VerificationSecretsRepo.ts';
+import { IDENTIFIER_SECRETS, VerificationSecretsRepo } from './VerificationSecretsRepo.ts';
 
 export class Store {
   readonly projects: ProjectsRepo;
@@ -21,6 +21,8 @@ export class Store {
   readonly users: UsersRepo;
   readonly credentials: CredentialsRepo;
   readonly secrets: VerificationSecretsRepo;
+  /** codes for identifiers a logged-in user adds to their account */
+  readonly identifierSecrets: VerificationSecretsRepo;
   readonly sessions: SessionsRepo;
   readonly keys: KeysRepo;
   readonly outbox: OutboxRepo;
@@ -34,6 +36,7 @@ export class Store {
     this.users = new UsersRepo(db);
     this.credentials = new CredentialsRepo(db);
     this.secrets = new VerificationSecretsRepo(db);
+    this.identifierSecrets = new VerificationSecretsRepo(db, IDENTIFIER_SECRETS);
     this.sessions = new SessionsRepo(db);
     this.keys = new KeysRepo(db);
     this.outbox = new OutboxRepo(db);

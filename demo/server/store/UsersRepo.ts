@@ -16,6 +16,8 @@ export interface IdentifierRecord {
   value: string;
   normalized: string;
   status: 'verified' | 'pending';
+  /** the one of its type that sessions name and codes go to */
+  primary: boolean;
 }
 
 interface UserRow {
@@ -33,9 +35,11 @@ interface IdentifierRow {
   value: string;
   normalized: string;
   status: 'verified' | 'pending';
+  is_primary: number;
 }
 
-const IDENTIFIER_ORDER = `CASE type WHEN 'email' THEN 0 WHEN 'phone' THEN 1 ELSE 2 END`;
+/** e-mail, phone, username; within a type the primary one first, then the oldest */
+const IDENTIFIER_ORDER = `CASE type WHEN 'email' THEN 0 WHEN 'phone' THEN 1 ELSE 2 END, is_primary DESC, created_at, id`;
 
 export class UsersRepo {
   constructor(private readonly db: Database) {}
@@ -50,12 +54,54 @@ export class UsersRepo {
     ]);
   }
 
-  async insertIdentifier(projectId: string, identifier: IdentifierRecord, now: number): Promise<void> {
+  /** Adds an identifier; it is primary unless told otherwise (sign-up enters one per type). */
+  async insertIdentifier(projectId: string, identifier: Omit<IdentifierRecord, 'primary'> & { primary?: boolean }, now: number): Promise<void> {
     await this.db.run(
-      `INSERT INTO identifiers (id, user_id, project_id, type, value, normalized, status, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [identifier.id, identifier.userId, projectId, identifier.type, identifier.value, identifier.normalized, identifier.status, now],
+      `INSERT INTO identifiers (id, user_id, project_id, type, value, normalized, status, is_primary, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        identifier.id,
+        identifier.userId,
+        projectId,
+        identifier.type,
+        identifier.value,
+        identifier.normalized,
+        identifier.status,
+        identifier.primary === false ? 0 : 1,
+        now,
+      ],
     );
+  }
+
+  async updateFullName(userId: string, fullName: string): Promise<void> {
+    await this.db.run('UPDATE users SET full_name = ? WHERE id = ?', [fullName, userId]);
+  }
+
+  /** Deletes a user; identifiers, passkeys, sessions, provider accounts and pending codes go with it. */
+  async deleteUser(userId: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM users WHERE id = ?', [userId])) > 0;
+  }
+
+  async getIdentifier(id: string): Promise<IdentifierRecord | undefined> {
+    const row = await this.db.get<IdentifierRow>('SELECT * FROM identifiers WHERE id = ?', [id]);
+    return row && toIdentifier(row);
+  }
+
+  async deleteIdentifier(id: string): Promise<void> {
+    await this.db.run('DELETE FROM identifiers WHERE id = ?', [id]);
+  }
+
+  /** Makes one identifier the primary one of its type for its user. */
+  async setPrimary(identifier: IdentifierRecord): Promise<void> {
+    await this.db.run('UPDATE identifiers SET is_primary = CASE WHEN id = ? THEN 1 ELSE 0 END WHERE user_id = ? AND type = ?', [
+      identifier.id,
+      identifier.userId,
+      identifier.type,
+    ]);
+  }
+
+  async updateIdentifierValue(id: string, value: string, normalized: string): Promise<void> {
+    await this.db.run('UPDATE identifiers SET value = ?, normalized = ? WHERE id = ?', [value, normalized, id]);
   }
 
   async get(id: string): Promise<UserRecord | undefined> {
@@ -73,7 +119,7 @@ export class UsersRepo {
   }
 
   async listIdentifiers(userId: string): Promise<IdentifierRecord[]> {
-    const rows = await this.db.all<IdentifierRow>(`SELECT * FROM identifiers WHERE user_id = ? ORDER BY ${IDENTIFIER_ORDER}, created_at, id`, [userId]);
+    const rows = await this.db.all<IdentifierRow>(`SELECT * FROM identifiers WHERE user_id = ? ORDER BY ${IDENTIFIER_ORDER}`, [userId]);
     return rows.map(toIdentifier);
   }
 
@@ -83,5 +129,13 @@ export class UsersRepo {
 }
 
 function toIdentifier(row: IdentifierRow): IdentifierRecord {
-  return { id: row.id, userId: row.user_id, type: row.type, value: row.value, normalized: row.normalized, status: row.status };
+  return {
+    id: row.id,
+    userId: row.user_id,
+    type: row.type,
+    value: row.value,
+    normalized: row.normalized,
+    status: row.status,
+    primary: row.is_primary === 1,
+  };
 }

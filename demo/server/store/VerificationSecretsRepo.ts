@@ -1,10 +1,22 @@
-// One-time codes and e-mail link tokens. Only an HMAC of the secret is stored.
+// One-time codes and e-mail link tokens. Only an HMAC of the secret is stored. Each secret has an owner:
+// the auth process that sent it (verification_secrets), or the identifier a logged-in user added to
+// their account (identifier_secrets). Both tables have the same shape and rules.
 import type { VerificationMethod } from '../config/projectConfig.ts';
 import type { Database } from './Database.ts';
 
+/** Where a kind of secret lives: its table and the column naming its owner. */
+export interface SecretScope {
+  table: 'verification_secrets' | 'identifier_secrets';
+  owner: 'process_id' | 'identifier_id';
+}
+
+export const PROCESS_SECRETS: SecretScope = { table: 'verification_secrets', owner: 'process_id' };
+export const IDENTIFIER_SECRETS: SecretScope = { table: 'identifier_secrets', owner: 'identifier_id' };
+
 export interface VerificationSecret {
   id: string;
-  processId: string;
+  /** the process, or the account identifier, the secret was sent for */
+  ownerId: string;
   method: VerificationMethod;
   identifierType: string;
   identifierValue: string;
@@ -18,7 +30,7 @@ export interface VerificationSecret {
 
 interface Row {
   id: string;
-  process_id: string;
+  owner_id: string;
   method: VerificationMethod;
   identifier_type: string;
   identifier_value: string;
@@ -31,44 +43,55 @@ interface Row {
 }
 
 export class VerificationSecretsRepo {
-  constructor(private readonly db: Database) {}
+  private readonly table: string;
+  private readonly owner: string;
+  private readonly columns: string;
 
-  /** Stores a new secret and revokes every older open one of the process for that identifier type. */
+  constructor(
+    private readonly db: Database,
+    scope: SecretScope = PROCESS_SECRETS,
+  ) {
+    this.table = scope.table;
+    this.owner = scope.owner;
+    this.columns = `id, ${scope.owner} AS owner_id, method, identifier_type, identifier_value, secret_hash, attempts, created_at, expires_at, used_at, revoked_at`;
+  }
+
+  /** Stores a new secret and revokes every older open one of its owner for that identifier type. */
   issue(s: Omit<VerificationSecret, 'attempts' | 'usedAt' | 'revokedAt'>): Promise<void> {
     return this.db.transaction(async () => {
-      await this.revokeOpen(s.processId, s.identifierType, s.createdAt);
+      await this.revokeOpen(s.ownerId, s.identifierType, s.createdAt);
       await this.db.run(
-        `INSERT INTO verification_secrets (id, process_id, method, identifier_type, identifier_value, secret_hash, created_at, expires_at)
+        `INSERT INTO ${this.table} (id, ${this.owner}, method, identifier_type, identifier_value, secret_hash, created_at, expires_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        [s.id, s.processId, s.method, s.identifierType, s.identifierValue, s.secretHash, s.createdAt, s.expiresAt],
+        [s.id, s.ownerId, s.method, s.identifierType, s.identifierValue, s.secretHash, s.createdAt, s.expiresAt],
       );
     });
   }
 
-  async revokeOpen(processId: string, identifierType: string, now: number): Promise<void> {
+  async revokeOpen(ownerId: string, identifierType: string, now: number): Promise<void> {
     await this.db.run(
-      `UPDATE verification_secrets SET revoked_at = ?
-       WHERE process_id = ? AND identifier_type = ? AND used_at IS NULL AND revoked_at IS NULL`,
-      [now, processId, identifierType],
+      `UPDATE ${this.table} SET revoked_at = ?
+       WHERE ${this.owner} = ? AND identifier_type = ? AND used_at IS NULL AND revoked_at IS NULL`,
+      [now, ownerId, identifierType],
     );
   }
 
   /**
-   * The newest secret of the process for that identifier type and method, whatever its state. Of two
+   * The newest secret of the owner for that identifier type and method, whatever its state. Of two
    * issued in the same millisecond, the older one was revoked by the newer.
    */
-  async latest(processId: string, identifierType: string, method: VerificationMethod): Promise<VerificationSecret | undefined> {
+  async latest(ownerId: string, identifierType: string, method: VerificationMethod): Promise<VerificationSecret | undefined> {
     const row = await this.db.get<Row>(
-      `SELECT * FROM verification_secrets WHERE process_id = ? AND identifier_type = ? AND method = ?
+      `SELECT ${this.columns} FROM ${this.table} WHERE ${this.owner} = ? AND identifier_type = ? AND method = ?
        ORDER BY created_at DESC, CASE WHEN revoked_at IS NULL THEN 0 ELSE 1 END LIMIT 1`,
-      [processId, identifierType, method],
+      [ownerId, identifierType, method],
     );
     return row && toSecret(row);
   }
 
-  async findByHash(processId: string, method: VerificationMethod, secretHash: string): Promise<VerificationSecret | undefined> {
-    const row = await this.db.get<Row>('SELECT * FROM verification_secrets WHERE process_id = ? AND method = ? AND secret_hash = ?', [
-      processId,
+  async findByHash(ownerId: string, method: VerificationMethod, secretHash: string): Promise<VerificationSecret | undefined> {
+    const row = await this.db.get<Row>(`SELECT ${this.columns} FROM ${this.table} WHERE ${this.owner} = ? AND method = ? AND secret_hash = ?`, [
+      ownerId,
       method,
       secretHash,
     ]);
@@ -76,19 +99,19 @@ export class VerificationSecretsRepo {
   }
 
   async recordFailedAttempt(id: string): Promise<void> {
-    await this.db.run('UPDATE verification_secrets SET attempts = attempts + 1 WHERE id = ?', [id]);
+    await this.db.run(`UPDATE ${this.table} SET attempts = attempts + 1 WHERE id = ?`, [id]);
   }
 
   /** Marks the secret used; false when it was already used or revoked (so it can be used once only). */
   async consume(id: string, now: number): Promise<boolean> {
-    return (await this.db.run('UPDATE verification_secrets SET used_at = ? WHERE id = ? AND used_at IS NULL AND revoked_at IS NULL', [now, id])) === 1;
+    return (await this.db.run(`UPDATE ${this.table} SET used_at = ? WHERE id = ? AND used_at IS NULL AND revoked_at IS NULL`, [now, id])) === 1;
   }
 }
 
 function toSecret(row: Row): VerificationSecret {
   return {
     id: row.id,
-    processId: row.process_id,
+    ownerId: row.owner_id,
     method: row.method,
     identifierType: row.identifier_type,
     identifierValue: row.identifier_value,

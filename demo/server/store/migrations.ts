@@ -174,4 +174,26 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX rate_limit_buckets_bucket ON rate_limit_buckets(bucket);
     `,
   },
+  {
+    version: 6,
+    name: 'primary identifiers, codes for identifiers added to an account',
+    sql: `
+      -- one identifier per type and user is primary; until now a user had one per type
+      ALTER TABLE identifiers ADD COLUMN is_primary INTEGER NOT NULL DEFAULT 1;
+      CREATE TABLE identifier_secrets (
+        id               TEXT PRIMARY KEY,
+        identifier_id    TEXT NOT NULL REFERENCES identifiers(id) ON DELETE CASCADE,
+        method           TEXT NOT NULL CHECK (method IN ('email-otp', 'phone-otp')),
+        identifier_type  TEXT NOT NULL,
+        identifier_value TEXT NOT NULL,
+        secret_hash      TEXT NOT NULL,          -- HMAC-SHA256 with a server secret
+        attempts         INTEGER NOT NULL DEFAULT 0,
+        created_at       INTEGER NOT NULL,
+        expires_at       INTEGER NOT NULL,
+        used_at          INTEGER,
+        revoked_at       INTEGER
+      );
+      CREATE INDEX identifier_secrets_identifier ON identifier_secrets(identifier_id, identifier_type);
+    `,
+  },
 ];

@@ -150,3 +150,42 @@ describe('actions against the real server', () => {
     expect(readStoredProcess('pro-1')!.id).not.toBe('gone');
   });
 });
+
+describe('account actions against the real server', () => {
+  it('adds, verifies, makes primary and removes an address, renames, and deletes the account; the session follows', async () => {
+    const app = await pageLoad();
+    app.flow.switchToAlternative('signup-init');
+    const email = `core-acct-${Date.now()}@example.com`;
+    await app.flow.submitSignup({ fullName: 'Ada Lovelace', email });
+    await app.flow.submitCode(await outboxCode(email));
+    const { account, session } = app;
+    await account.loadMe();
+    await account.loadConfig();
+    expect(account.$config.get()?.identifiers).toEqual([{ type: 'email', loginIdentifier: true, maxPerUser: 2 }]);
+
+    const second = `core-acct-2-${Date.now()}@example.com`;
+    await account.addIdentifier('email', second);
+    const me = () => (account.$me.get() as { state: 'ready'; value: { fullName: string; identifiers: { id: string; value: string; status: string; primary?: boolean }[] } }).value;
+    const added = me().identifiers.find((i) => i.value === second)!;
+    expect(added).toMatchObject({ status: 'pending', primary: false });
+    await account.sendCode({ ...added, type: 'email' });
+    await expect(account.verifyIdentifier({ ...added, type: 'email' }, '000000')).rejects.toMatchObject({ type: 'invalid_challenge_solution_email-otp' });
+    await account.verifyIdentifier({ ...added, type: 'email' }, await outboxCode(second));
+    expect(me().identifiers.find((i) => i.value === second)!.status).toBe('verified');
+
+    await account.updateIdentifier({ ...added, type: 'email' }, second, true);
+    expect(session.$user.get()?.email).toBe(second);
+    await account.updateName('Ada King');
+    expect(session.$user.get()?.name).toBe('Ada King');
+    expect(me().fullName).toBe('Ada King');
+    const old = me().identifiers.find((i) => i.value === email)!;
+    await account.removeIdentifier({ ...old, type: 'email' });
+    expect(me().identifiers.map((i) => i.value)).toEqual([second]);
+    await expect(account.removeIdentifier({ ...me().identifiers[0]!, type: 'email' })).rejects.toMatchObject({ type: 'last_login_identifier' });
+
+    await account.deleteAccount();
+    expect(session.$authState.get()).toBe(0);
+    expect(localStorage.getItem('cbo_long_session')).toBeNull();
+    await expect(fetch(`${api.url}/v2/me`, { headers: { 'X-Corbado-ProjectID': 'pro-1' } }).then((r) => r.status)).resolves.toBe(401);
+  });
+});

@@ -175,6 +175,7 @@ describe('session-config and process basics', () => {
     expect(res.body).toEqual({
       useSessionManagement: true,
       shortSessionCookieConfig: { domain: '', secure: false, sameSite: 'lax', path: '/', lifetimeSeconds: 300 },
+      sessionTokenCookieConfig: { domain: '', secure: false, sameSite: 'lax', path: '/', lifetimeSeconds: 300 },
       frontendApiUrl: server.url,
     });
   });
@@ -184,7 +185,7 @@ describe('session-config and process basics', () => {
     expect(res.body.expiresAt).toBeGreaterThan(Date.now() / 1000);
     expect(res.body.newClientEnvHandle).toEqual(expect.any(String));
     const { blockBody, common } = res.body.processResponse;
-    expect(common).toEqual({ appName: 'Demo App', frontendApiUrl: server.url, hideBadge: false });
+    expect(common).toEqual({ appName: 'Demo App', frontendApiUrl: server.url, hideBadge: false, environment: 'dev' });
     expect(blockBody.block).toBe('login-init');
     expect(blockBody.authType).toBe('login');
     expect(blockBody.data).toMatchObject({

@@ -219,7 +219,7 @@ describe('pro-2: e-mail link, passkey before verification', () => {
 
     const payload = JSON.parse(Buffer.from(link.searchParams.get('corbadoEmailLinkID')!, 'base64').toString('latin1'));
     expect(payload).toEqual({
-      process: { id: client.processToken, projectId: 'pro-2', expires: expect.any(Number), frontendApiUrl: server.url },
+      process: { id: client.processToken, tempId: client.processToken, projectId: 'pro-2', expires: expect.any(Number), frontendApiUrl: server.url },
       blockData: { identifier: email, retryNotBefore: expect.any(Number), verificationMethod: 'email-link', isPostLoginVerification: false },
       authType: 1,
     });
@@ -376,8 +376,8 @@ describe('pro-4: username and e-mail', () => {
     expect(completed.block).toBe('completed');
     const user = await me(client);
     expect(user.identifiers).toEqual([
-      { id: expect.any(String), type: 'email', value: email, status: 'verified' },
-      { id: expect.any(String), type: 'username', value: username, status: 'verified' },
+      { id: expect.any(String), type: 'email', value: email, status: 'verified', primary: true },
+      { id: expect.any(String), type: 'username', value: username, status: 'verified', primary: true },
     ]);
   });
 

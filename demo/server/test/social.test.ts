@@ -296,7 +296,7 @@ describe('sign-up and log-in with a provider', () => {
     expect(jwtPayload(finished.data.shortSession)).toMatchObject({ orig: email, name: 'Ada Social' });
     const user = await me(client);
     expect(user.fullName).toBe('Ada Social');
-    expect(user.identifiers).toEqual([{ id: expect.any(String), value: email, type: 'email', status: 'verified' }]);
+    expect(user.identifiers).toEqual([{ id: expect.any(String), value: email, type: 'email', status: 'verified', primary: true }]);
     expect(user.socialAccounts).toEqual([{ providerType: 'google', identifierValue: email, avatarUrl: '', fullName: 'Ada Social' }]);
     // the process is over
     const again = await client.step('/v2/auth/social/verify/finish', {});

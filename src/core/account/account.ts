@@ -1,8 +1,10 @@
-// The logged-in user's own data: profile and passkeys, loaded once per session and shared by every
-// mounted view (a second view adds no request the first already made).
+// The logged-in user's own data: profile and passkeys, loaded once per user and shared by every
+// mounted view (a second view adds no request the first already made), and the changes a user makes to
+// their account: name, identifiers (add, verify by code, make primary, change a username, remove), and
+// deleting the account.
 import { atom } from 'nanostores';
 import type { ApiClient } from '../api/client';
-import type { MeResponse, Passkey } from '../api/types';
+import type { IdentifierType, MeIdentifier, MeResponse, Passkey, UserDetailsConfig } from '../api/types';
 import { passkeyAlreadyExists, passkeysNotSupported, CorbadoError, unhandledFrontendError } from '../errors';
 import type { Session } from '../session/session';
 import { clientInformation, createPasskey } from '../webauthn/webauthn';
@@ -13,6 +15,8 @@ export type Loadable<T> = { state: 'idle' | 'loading' } | { state: 'ready'; valu
 export class Account {
   readonly $me = atom<Loadable<MeResponse>>({ state: 'idle' });
   readonly $passkeys = atom<Loadable<Passkey[]>>({ state: 'idle' });
+  /** what the user details view may offer (enabled identifier types, how many of each) */
+  readonly $config = atom<UserDetailsConfig | undefined>(undefined);
   readonly $busy = atom(false);
   readonly #api: ApiClient;
   readonly #session: Session;
@@ -22,8 +26,11 @@ export class Account {
   constructor(api: ApiClient, session: Session) {
     this.#api = api;
     this.#session = session;
-    // a new or ended session makes what was loaded stale
-    session.$shortSession.listen(() => {
+    // another user, or none, makes what was loaded stale (a refreshed session of the same user does not)
+    let sub: string | undefined;
+    session.$user.listen((user) => {
+      if (user?.sub === sub) return;
+      sub = user?.sub;
       this.#me = this.#passkeys = undefined;
       this.$me.set({ state: 'idle' });
       this.$passkeys.set({ state: 'idle' });
@@ -40,6 +47,17 @@ export class Account {
     if (force) this.#passkeys = undefined;
     this.#passkeys ??= this.#load(this.$passkeys, async () => (await this.#api.passkeys()).passkeys);
     return this.#passkeys;
+  }
+
+  /** The user details configuration, once per widget; without it the view offers no additions. */
+  async loadConfig(): Promise<void> {
+    if (this.$config.get()) return;
+    try {
+      await this.#session.ready();
+      this.$config.set(await this.#api.userDetailsConfig());
+    } catch {
+      // the details stay readable; nothing can be added
+    }
   }
 
   async #load<T>(store: ReturnType<typeof atom<Loadable<T>>>, fetch: () => Promise<T>): Promise<void> {
@@ -78,6 +96,61 @@ export class Account {
     try {
       await this.#api.deletePasskey(id);
       await this.loadPasskeys(true);
+    } finally {
+      this.$busy.set(false);
+    }
+  }
+
+  // --- account changes: each throws a CorbadoError (error.type: the server's reason) -------------
+
+  /** Runs one change; the profile reloads after it, and the session too where its claims change. */
+  async #change(request: () => Promise<unknown>, claims = false): Promise<void> {
+    this.$busy.set(true);
+    try {
+      await this.#session.ready();
+      await request();
+      await this.loadMe(true);
+      if (claims) await this.#session.refresh();
+    } finally {
+      this.$busy.set(false);
+    }
+  }
+
+  updateName(fullName: string): Promise<void> {
+    return this.#change(() => this.#api.account('patch', '', { fullName }), true);
+  }
+
+  addIdentifier(identifierType: IdentifierType, value: string): Promise<void> {
+    return this.#change(() => this.#api.account('post', '/identifier', { identifierType, value }));
+  }
+
+  /** Sends a code to a pending e-mail address or phone number (no profile change). */
+  async sendCode(identifier: MeIdentifier): Promise<void> {
+    await this.#session.ready();
+    await this.#api.account('post', '/identifier/verify/start', { identifierID: identifier.id, clientInformation: {} });
+  }
+
+  verifyIdentifier(identifier: MeIdentifier, code: string): Promise<void> {
+    return this.#change(() => this.#api.account('post', '/identifier/verify/finish', { identifierID: identifier.id, code }));
+  }
+
+  /** A new value for a username, or `primary` for a verified e-mail address or phone number. */
+  updateIdentifier(identifier: MeIdentifier, value: string, primary?: boolean): Promise<void> {
+    const body = { identifierID: identifier.id, identifierType: identifier.type, value, primary };
+    return this.#change(() => this.#api.account('patch', '/identifier', body), true);
+  }
+
+  removeIdentifier(identifier: MeIdentifier): Promise<void> {
+    return this.#change(() => this.#api.account('delete', '/identifier', { identifierID: identifier.id }), true);
+  }
+
+  /** Deletes the account on the server, then ends the session here. */
+  async deleteAccount(): Promise<void> {
+    this.$busy.set(true);
+    try {
+      await this.#session.ready();
+      await this.#api.account('delete', '');
+      await this.#session.logout();
     } finally {
       this.$busy.set(false);
     }

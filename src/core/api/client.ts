@@ -2,6 +2,7 @@ import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
 import { CorbadoError, processNotFound, tooManyRequests, unhandledBackendError } from '../errors';
 import type {
   ClientInformation,
+  GenericResponse,
   IdentifierType,
   MeResponse,
   PasskeyAppendStartResponse,
@@ -12,8 +13,11 @@ import type {
   SessionConfig,
   SocialProvider,
   AuthType,
+  UserDetailsConfig,
   VerificationMethod,
 } from './types';
+
+type Method = 'get' | 'post' | 'patch' | 'delete';
 
 
 const VERSION = typeof __CORBADO_VERSION__ === 'string' ? __CORBADO_VERSION__ : '0.0.0-dev';
@@ -115,7 +119,7 @@ export class ApiClient {
 
   async #request<T>(
     baseUrl: string,
-    method: 'get' | 'post' | 'delete',
+    method: Method,
     path: string,
     headers: Record<string, string>,
     options: CallOptions,
@@ -146,7 +150,7 @@ export class ApiClient {
     return this.#request<T>(this.processBaseUrl ?? this.#options.frontendApiUrl, method, path, headers, options);
   }
 
-  #session<T>(method: 'get' | 'post' | 'delete', path: string, options: CallOptions = {}, bearer = this.longSession()): Promise<T> {
+  #session<T>(method: Method, path: string, options: CallOptions = {}, bearer = this.longSession()): Promise<T> {
     const headers: Record<string, string> = {};
     if (bearer !== undefined) headers.Authorization = `Bearer ${bearer}`;
     return this.#request<T>(this.sessionBaseUrl ?? this.#options.frontendApiUrl, method, path, headers, options);
@@ -278,6 +282,15 @@ export class ApiClient {
 
   logout() {
     return this.#session<void>('post', 'v2/me/logout');
+  }
+
+  userDetailsConfig() {
+    return this.#session<UserDetailsConfig>('get', 'v2/user-details-config');
+  }
+
+  /** The account calls: PATCH/DELETE /v2/me and /v2/me/identifier* (bodies: the Me*Request types). */
+  account(method: 'post' | 'patch' | 'delete', path: '' | '/identifier' | '/identifier/verify/start' | '/identifier/verify/finish', json?: object) {
+    return this.#session<GenericResponse>(method, `v2/me${path}`, { json });
   }
 }
 

@@ -126,6 +126,9 @@ export type CompletedData = {
   blockType?: 'completed';
   shortSession: string;
   longSession?: string;
+  /** the same tokens under the names version 3 of Corbado's client reads */
+  sessionToken?: string;
+  refreshToken?: string;
   passkeyOperation?: PasskeyOperation;
 };
 
@@ -146,6 +149,8 @@ export interface ProcessCommon {
   appName: string;
   frontendApiUrl: string;
   hideBadge: boolean;
+  /** 'dev' or 'prod' (version 3 of Corbado's client) */
+  environment?: string;
 }
 
 export interface ProcessResponse {
@@ -173,6 +178,8 @@ export interface ClientInformation {
 export interface ProcessInitRequest {
   clientInformation: ClientInformation;
   passkeyAppendShown?: number;
+  /** the visitor declined the passkey offered after a cross-device log-in for good */
+  optOutOfPasskeyAppendAfterHybrid?: boolean;
   preferredBlock?: string;
 }
 
@@ -187,14 +194,32 @@ export interface ShortSessionCookieConfig {
 export interface SessionConfig {
   useSessionManagement: boolean;
   shortSessionCookieConfig?: ShortSessionCookieConfig;
+  /** the same cookie settings under the name version 3 of Corbado's client reads */
+  sessionTokenCookieConfig?: ShortSessionCookieConfig;
   frontendApiUrl?: string;
+}
+
+/** GET /v2/user-details-config: what the user details view may offer. */
+export interface UserDetailsConfig {
+  fullNameRequired: boolean;
+  /** the enabled identifier types; whether one logs in, and how many a user may hold */
+  identifiers: { type: IdentifierType; loginIdentifier?: boolean; maxPerUser?: number }[];
+}
+
+/** GET /v2/process-config: version 3 of Corbado's client asks it before its first process. */
+export interface ProcessConfig {
+  useServerSideProcessId: boolean;
+  frontendApiUrl: string;
 }
 
 export interface MeIdentifier {
   id: string;
   value: string;
   type: IdentifierType;
+  /** 'verified' or 'pending' */
   status: string;
+  /** the one of its type that sessions and codes use (several e-mails or phones per user) */
+  primary?: boolean;
 }
 
 export interface MeSocialAccount {
@@ -231,6 +256,11 @@ export interface Passkey {
   lastUsed: string;
   created: string;
   status: 'pending' | 'active';
+  /** milliseconds since the epoch (version 3 of Corbado's client) */
+  createdMs?: number;
+  lastUsedMs?: number;
+  /** 'synced' (backed up), 'hybrid' (used from another device) */
+  tags?: string[];
 }
 
 export interface PasskeyListResponse {
@@ -242,4 +272,54 @@ export interface PasskeyAppendStartResponse {
   attestationOptions: string;
   appendNotAllowedReason?: string;
   newClientEnvHandle?: string;
+}
+
+/** POST /v2/me/refresh; sessionToken is shortSession under its version 3 name. */
+export interface RefreshResponse {
+  shortSession: string;
+  sessionToken: string;
+}
+
+/** The body of a 2xx answer that says nothing else (PATCH and DELETE /v2/me, /v2/me/identifier*). */
+export interface GenericResponse {
+  httpStatusCode: number;
+  message: string;
+  requestData: { requestID: string; link: string };
+  runtime: number;
+}
+
+// --- the account calls (PATCH and DELETE /v2/me, /v2/me/identifier*) ------------------------------
+
+export interface MeUpdateRequest {
+  fullName: string;
+}
+
+export interface MeIdentifierCreateRequest {
+  identifierType: IdentifierType;
+  value: string;
+}
+
+export interface MeIdentifierDeleteRequest {
+  identifierID: string;
+}
+
+/**
+ * A changed value replaces a username (its identifierID changes); `primary: true` with the current
+ * value makes a verified e-mail address or phone number the primary one of its type.
+ */
+export interface MeIdentifierUpdateRequest {
+  identifierID: string;
+  identifierType: IdentifierType;
+  value: string;
+  primary?: boolean;
+}
+
+export interface MeIdentifierVerifyStartRequest {
+  identifierID: string;
+  clientInformation: ClientInformation;
+}
+
+export interface MeIdentifierVerifyFinishRequest {
+  identifierID: string;
+  code: string;
 }

@@ -1,33 +1,30 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import type { MeIdentifier } from '../../core/api/types';
-import { displayPhone } from '../../core/validation/phone';
 import { failureText } from '../components/ErrorPopup';
 import { Header } from '../components/Header';
 import { ProviderMark } from '../components/Icon';
 import { PleaseLogIn } from '../components/PleaseLogIn';
 import { Spinner } from '../components/Spinner';
 import { useApp, useT } from '../context';
+import { AccountField } from './account/AccountField';
+import { DeleteAccount } from './account/DeleteAccount';
+import { Disclosure } from './account/Disclosure';
+import { IdentifierRow } from './account/IdentifierRow';
 
-function IdentifierRow({ identifier }: { identifier: MeIdentifier }) {
-  const t = useT();
-  const verified = identifier.status === 'verified';
-  return (
-    <li className="cb-row">
-      <span>{identifier.type === 'phone' ? displayPhone(identifier.value) : identifier.value}</span>
-      <span className={verified ? 'cb-badge-pill cb-ok' : 'cb-badge-pill cb-pending'}>{t(verified ? 'user.verified' : 'user.pending')}</span>
-    </li>
-  );
-}
-
-/** Name, username, e-mails and phones with verified or pending badges, and social accounts. */
+/**
+ * Name, username, e-mails and phones with verified or pending badges, and social accounts; and the
+ * account's management: change the name, add, verify, make primary or remove identifiers, delete it.
+ */
 export function UserDetailsView() {
   const app = useApp();
   const t = useT();
   const user = useStore(app.session.$user);
   const me = useStore(app.account.$me);
+  const config = useStore(app.account.$config);
   useEffect(() => {
     if (user) void app.account.loadMe();
+    if (user) void app.account.loadConfig();
   }, [app, user]);
   if (!user) return <PleaseLogIn />;
   if (me.state === 'failed') {
@@ -49,27 +46,39 @@ export function UserDetailsView() {
   const { fullName, identifiers, socialAccounts } = me.value;
   const section = (type: MeIdentifier['type']) => {
     const list = identifiers.filter((i) => i.type === type);
-    if (!list.length) return null;
+    const allowed = config?.identifiers.find((c) => c.type === type);
+    const addable = !!allowed && list.length < (allowed.maxPerUser ?? 1);
+    if (!list.length && !addable) return null;
     return (
       <section className="cb-section">
-        <h2 className="cb-section-title">{t(`user.${type}`)}</h2>
+        <h2 className="cb-section-title" tabIndex={-1}>
+          {t(`user.${type}`)}
+        </h2>
         <ul className="cb-rows">
           {list.map((identifier) => (
-            <IdentifierRow key={identifier.id} identifier={identifier} />
+            <IdentifierRow key={identifier.id} identifier={identifier} all={identifiers} config={config} />
           ))}
         </ul>
+        {addable && (
+          <Disclosure label={t(`user.add.${type}`)}>
+            {(close) => <AccountField kind={type} save={(value) => app.account.addIdentifier(type, value)} close={close} />}
+          </Disclosure>
+        )}
       </section>
     );
   };
   return (
     <div className="cb-card">
       <Header title={t('user.header')} />
-      {fullName && (
-        <section className="cb-section">
-          <h2 className="cb-section-title">{t('user.name')}</h2>
-          <p className="cb-text">{fullName}</p>
-        </section>
-      )}
+      <section className="cb-section">
+        <h2 className="cb-section-title">{t('user.name')}</h2>
+        {fullName && <p className="cb-text">{fullName}</p>}
+        <Disclosure label={t('common.edit')} about={t('user.name')}>
+          {(close) => (
+            <AccountField kind="fullName" initial={fullName} optional={!config?.fullNameRequired} save={(name) => app.account.updateName(name)} close={close} />
+          )}
+        </Disclosure>
+      </section>
       {section('username')}
       {section('email')}
       {section('phone')}
@@ -87,6 +96,7 @@ export function UserDetailsView() {
           </ul>
         </section>
       )}
+      <DeleteAccount />
     </div>
   );
 }

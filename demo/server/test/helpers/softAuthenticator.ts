@@ -40,7 +40,8 @@ export class SoftAuthenticator {
   constructor(
     readonly origin = 'http://localhost:5173',
     readonly aaguid = GOOGLE_PASSWORD_MANAGER,
-    readonly options: { userVerified?: boolean; backedUp?: boolean } = {},
+    /** attachment and transports: a phone reached over hybrid is 'cross-platform' with ['hybrid'] */
+    readonly options: { userVerified?: boolean; backedUp?: boolean; attachment?: 'platform' | 'cross-platform'; transports?: string[] } = {},
   ) {}
 
   /** navigator.credentials.create() for a `{"publicKey": …}` JSON string; returns the JSON string sent back. */
@@ -89,11 +90,11 @@ export class SoftAuthenticator {
       id: b64url(id),
       rawId: b64url(id),
       type: 'public-key',
-      authenticatorAttachment: 'platform',
+      authenticatorAttachment: this.options.attachment ?? 'platform',
       response: {
         clientDataJSON: b64url(clientData),
         attestationObject: b64url(attestationObject),
-        transports: ['internal', 'hybrid'],
+        transports: this.options.transports ?? ['internal', 'hybrid'],
       },
       clientExtensionResults: {},
     });
@@ -122,7 +123,7 @@ export class SoftAuthenticator {
       id: b64url(credential.id),
       rawId: b64url(credential.id),
       type: 'public-key',
-      authenticatorAttachment: 'platform',
+      authenticatorAttachment: this.options.attachment ?? 'platform',
       response: {
         clientDataJSON: b64url(clientData),
         authenticatorData: b64url(authData),

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import type { VerifyIdentifierData } from '../../../core/api/types';
 import { displayPhone } from '../../../core/validation/phone';
+import { Button } from '../../components/Button';
 import { Header } from '../../components/Header';
 import { IdentifierLine } from '../../components/IdentifierLine';
 import { OtpInput } from '../../components/OtpInput';
@@ -12,7 +13,8 @@ import { requestErrorText } from '../../requestErrorText';
 
 /**
  * A one-time code step: email-otp-verification and phone-otp share this screen. Editing the identifier
- * opens its edit screen during sign-up; during log-in it starts over.
+ * opens its edit screen during sign-up; during log-in it starts over. After sign-up
+ * (post-signup-email-verify) the code may be put off.
  */
 export function OtpScreen({ channel }: { channel: 'email' | 'phone' }) {
   const { flow } = useApp();
@@ -35,6 +37,11 @@ export function OtpScreen({ channel }: { channel: 'email' | 'phone' }) {
         onResend={() => void flow.resend()}
         label={t(`${channel}Otp.resend`)}
       />
+      {block.type === 'post-signup-email-verify' && flow.canSkip(block) && (
+        <Button variant="secondary" disabled={busy} onClick={() => void flow.skipBlock()}>
+          {t('emailOtp.later')}
+        </Button>
+      )}
     </div>
   );
 }

@@ -18,7 +18,7 @@ export function PasskeyAppendScreen() {
   return (
     <div className="cb-form">
       <Icon name="passkey" className="cb-hero-icon" />
-      <Header title={t(`passkeyAppend.${block.authType}.header`)} subtitle={t('passkeyAppend.body')} />
+      <Header title={t(`passkeyAppend.${data.variant === 'after-hybrid' ? 'afterHybrid' : block.authType}.header`)} subtitle={t('passkeyAppend.body')} />
       <IdentifierLine
         value={identifier}
         editLabel={t(`edit.header.${data.identifierType}`)}

@@ -1,0 +1,183 @@
+// A logged-in user's own identifiers (/v2/me/identifier*): add an e-mail address, phone number or
+// username, verify an added address or number with a one-time code, make a verified one the primary
+// one of its type (where the project allows more than one), change the username, and remove one, never
+// the last verified identifier the user can log in with. Codes go through the same send and attempt
+// limits as the codes of the auth process.
+import type { MeIdentifierUpdateRequest } from '../../../src/core/api/types.ts';
+import { ApiError } from '../ApiError.ts';
+import type { IdentifierType, ProjectConfig } from '../config/projectConfig.ts';
+import { acceptSecret } from '../flow/acceptSecret.ts';
+import { RETRY_DELAY_SECONDS } from '../flow/blockBodies.ts';
+import { canonicalIdentifier, normalizedIdentifier } from '../flow/identifierRules.ts';
+import { SECRET_LIFETIME_MS, sendCode, takeSendLimits } from '../flow/sendVerification.ts';
+import type { RateLimiter } from '../limits/RateLimiter.ts';
+import { hmacHex, newId, newOtpCode } from '../randomValues.ts';
+import type { Messenger } from '../senders/Messenger.ts';
+import { UniqueViolation } from '../store/Database.ts';
+import type { SessionRecord } from '../store/SessionsRepo.ts';
+import type { Store } from '../store/Store.ts';
+import type { IdentifierRecord } from '../store/UsersRepo.ts';
+
+export interface AccountIdentifiersDeps {
+  store: Store;
+  limiter: RateLimiter;
+  messenger: Messenger;
+  /** HMAC key for one-time codes */
+  secretKey: string;
+  now: () => number;
+}
+
+function notAllowed(details: string): ApiError {
+  return new ApiError(400, 'identifier_not_allowed', 'Bad request', details);
+}
+
+function inUse(): ApiError {
+  return new ApiError(409, 'identifier_already_in_use', 'Conflict', 'Another account uses this identifier');
+}
+
+/** The stored form of a value, or 400 identifier_invalid_format. */
+function canonical(type: IdentifierType, value: string): string {
+  const result = canonicalIdentifier(type, value);
+  if (!result) throw new ApiError(400, 'identifier_invalid_format', 'Bad request', `This is not a valid ${type}`);
+  return result;
+}
+
+/** An identifier the user can log in with on their own: a verified one of a login type. */
+function opensAccount(project: ProjectConfig, identifier: IdentifierRecord): boolean {
+  const cfg = project.identifiers[identifier.type];
+  return cfg.enabled && cfg.loginIdentifier && identifier.status === 'verified';
+}
+
+export class AccountIdentifiers {
+  constructor(private readonly deps: AccountIdentifiersDeps) {}
+
+  private get store(): Store {
+    return this.deps.store;
+  }
+
+  /** One of the session user's identifiers; 404 for anyone else's. */
+  private async own(session: SessionRecord, identifierID: string): Promise<IdentifierRecord> {
+    const identifier = await this.store.users.getIdentifier(identifierID);
+    if (!identifier || identifier.userId !== session.userId) throw ApiError.notFound('No such identifier');
+    return identifier;
+  }
+
+  /** Inserts a new identifier; a concurrent insert of the same value is 409 like a found one. */
+  private async insert(project: ProjectConfig, record: Omit<IdentifierRecord, 'id'>): Promise<void> {
+    if (await this.store.users.findIdentifier(project.id, record.type, record.normalized)) throw inUse();
+    try {
+      await this.store.users.insertIdentifier(project.id, { id: newId('ide'), ...record }, this.deps.now());
+    } catch (error) {
+      throw error instanceof UniqueViolation ? inUse() : error;
+    }
+  }
+
+  /** Adds an identifier: a username is verified as it is, an e-mail address or phone number pending. */
+  async create(project: ProjectConfig, session: SessionRecord, body: { identifierType: IdentifierType; value: string }): Promise<void> {
+    const type = body.identifierType;
+    const cfg = project.identifiers[type];
+    if (!cfg.enabled) throw notAllowed(`This project does not use the identifier type ${type}`);
+    const value = canonical(type, body.value);
+    await this.store.transaction(async () => {
+      const held = (await this.store.users.listIdentifiers(session.userId)).filter((i) => i.type === type);
+      if (held.length >= cfg.maxPerUser) {
+        throw new ApiError(400, 'identifier_limit_reached', 'Bad request', `A user may hold ${cfg.maxPerUser} of type ${type}`);
+      }
+      await this.insert(project, {
+        userId: session.userId,
+        type,
+        value,
+        normalized: normalizedIdentifier(type, value),
+        status: type === 'username' ? 'verified' : 'pending',
+        primary: held.length === 0,
+      });
+    });
+  }
+
+  /** Removes an identifier; another of its type becomes primary if it was. */
+  async remove(project: ProjectConfig, session: SessionRecord, identifierID: string): Promise<void> {
+    await this.store.transaction(async () => {
+      const identifier = await this.own(session, identifierID);
+      const rest = (await this.store.users.listIdentifiers(session.userId)).filter((i) => i.id !== identifier.id);
+      const loginType = project.identifiers[identifier.type].enabled && project.identifiers[identifier.type].loginIdentifier;
+      if (loginType && !rest.some((i) => opensAccount(project, i))) {
+        throw new ApiError(400, 'last_login_identifier', 'Bad request', 'This is the last verified identifier the user can log in with');
+      }
+      await this.store.users.deleteIdentifier(identifier.id);
+      const successor = rest.filter((i) => i.type === identifier.type).sort((a, b) => Number(b.status === 'verified') - Number(a.status === 'verified'))[0];
+      if (identifier.primary && successor) await this.store.users.setPrimary(successor);
+    });
+  }
+
+  /**
+   * A changed value replaces a username (a new identifierID); `primary: true` with the current value
+   * makes a verified e-mail address or phone number the primary one, where the project allows several.
+   */
+  async update(project: ProjectConfig, session: SessionRecord, body: MeIdentifierUpdateRequest): Promise<void> {
+    await this.store.transaction(async () => {
+      const identifier = await this.own(session, body.identifierID);
+      if (identifier.type !== body.identifierType) throw ApiError.invalidRequest(`The identifier is a ${identifier.type}`);
+      const value = canonical(identifier.type, body.value);
+      const normalized = normalizedIdentifier(identifier.type, value);
+      if (normalized === identifier.normalized) {
+        // the same username in other letter case keeps its identifierID
+        if (identifier.type === 'username' && value !== identifier.value) await this.store.users.updateIdentifierValue(identifier.id, value, normalized);
+        if (!body.primary || identifier.primary) return;
+        if (identifier.status !== 'verified') throw notAllowed('Only a verified identifier can be primary');
+        if (project.identifiers[identifier.type].maxPerUser < 2) throw notAllowed(`This project allows one ${identifier.type} per user`);
+        await this.store.users.setPrimary(identifier);
+        return;
+      }
+      if (identifier.type !== 'username') {
+        throw notAllowed('Only a username can be changed; add the new e-mail address or phone number, verify it, then remove the old one');
+      }
+      const { id, ...kept } = identifier;
+      await this.store.users.deleteIdentifier(id);
+      await this.insert(project, { ...kept, value, normalized });
+    });
+  }
+
+  /** Sends a one-time code to a pending e-mail address or phone number of the user. */
+  async verifyStart(project: ProjectConfig, session: SessionRecord, identifierID: string, clientIp: string): Promise<void> {
+    const identifier = await this.own(session, identifierID);
+    const type = identifier.type;
+    if (type === 'username' || identifier.status === 'verified') throw notAllowed('Only a pending e-mail address or phone number is verified');
+    if (!project.identifiers[type].enabled) throw notAllowed(`This project does not use the identifier type ${type}`);
+    const method = type === 'email' ? 'email-otp' : 'phone-otp';
+    const now = this.deps.now();
+    const last = await this.store.identifierSecrets.latest(identifier.id, type, method);
+    if (last && now < last.createdAt + RETRY_DELAY_SECONDS * 1000) {
+      throw ApiError.tooManyRequests('A code was sent a moment ago', (last.createdAt + RETRY_DELAY_SECONDS * 1000 - now) / 1000);
+    }
+    await takeSendLimits(this.deps.limiter, project, clientIp, type, identifier.value);
+    const code = newOtpCode();
+    await this.store.identifierSecrets.issue({
+      id: newId('vse'),
+      ownerId: identifier.id,
+      method,
+      identifierType: type,
+      identifierValue: identifier.value,
+      secretHash: hmacHex(this.deps.secretKey, code),
+      createdAt: now,
+      expiresAt: now + SECRET_LIFETIME_MS,
+    });
+    await sendCode(this.deps.messenger, project, type, identifier.value, code, now);
+  }
+
+  /** Checks the code sent by verifyStart; the identifier is verified when it matches. */
+  async verifyFinish(project: ProjectConfig, session: SessionRecord, body: { identifierID: string; code: string }, clientIp: string): Promise<void> {
+    const identifier = await this.own(session, body.identifierID);
+    const type = identifier.type;
+    if (identifier.status === 'verified') return;
+    if (type === 'username') throw notAllowed('A username is not verified by a code');
+    const method = type === 'email' ? 'email-otp' : 'phone-otp';
+    const repo = this.store.identifierSecrets;
+    const accepted = await acceptSecret(
+      { limiter: this.deps.limiter, secretKey: this.deps.secretKey, project, clientIp, repo, identifier: { type, value: identifier.value }, now: this.deps.now() },
+      body.code,
+      () => repo.latest(identifier.id, type, method),
+    );
+    if (!accepted) throw new ApiError(400, `invalid_challenge_solution_${method}`, 'Bad request', 'The code is invalid or expired');
+    await this.store.users.markIdentifierVerified(identifier.id);
+  }
+}
