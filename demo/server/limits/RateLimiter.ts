@@ -1,5 +1,10 @@
 // Enforces a project's abuse limits (config/rateLimits.ts) with sliding windows kept in the store.
 // A full window ends the request with 429 and Retry-After, before anything is sent or changed.
+//
+// Counting runs outside the request's transaction, one atomic statement at a time: a send inside a
+// process transaction must not hold a project-wide counter locked until that transaction ends. Two
+// requests racing for the last free slot may then both be refused (never both let through): limits
+// err towards caution.
 import { ApiError } from '../ApiError.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import type { RateLimitName } from '../config/rateLimits.ts';
@@ -17,31 +22,50 @@ export class RateLimiter {
     private readonly now: () => number,
   ) {}
 
-  /** Counts one event against every subject; throws 429 (counting none) when any window is full. */
-  async take(project: ProjectConfig, subjects: LimitedSubject[]): Promise<void> {
-    await this.store.transaction(async () => {
-      await this.check(project, subjects);
-      await this.record(project, subjects);
-    });
-  }
-
-  /** Throws 429 when any window is full; counts nothing. */
-  async check(project: ProjectConfig, subjects: LimitedSubject[]): Promise<void> {
+  /** Counts one event against every subject; throws 429 (taking its counts back) when any window is over. */
+  take(project: ProjectConfig, subjects: LimitedSubject[]): Promise<void> {
     const now = this.now();
-    await this.store.transaction(async () => {
-      for (const { limit, subject } of subjects) {
-        const { max, windowSeconds } = project.limits[limit];
-        const windowMs = windowSeconds * 1000;
-        const { count, freesAt } = await this.store.rateLimits.count(key(project, limit, subject), windowMs, now);
-        if (count >= max) throw ApiError.tooManyRequests(`Limit ${limit} reached (${max} per ${windowSeconds} s)`, ((freesAt ?? now) - now) / 1000);
+    return this.store.db.outsideTransaction(async () => {
+      const counted: LimitedSubject[] = [];
+      try {
+        for (const subject of subjects) {
+          await this.count(project, subject, now, 1);
+          counted.push(subject);
+          await this.refuseWhenOver(project, subject, now, 0);
+        }
+      } catch (error) {
+        for (const subject of counted) await this.count(project, subject, now, -1);
+        throw error;
       }
     });
   }
 
-  /** Counts one event against every subject, whatever the windows hold. */
-  async record(project: ProjectConfig, subjects: LimitedSubject[]): Promise<void> {
+  /** Throws 429 when any window is full; counts nothing. */
+  check(project: ProjectConfig, subjects: LimitedSubject[]): Promise<void> {
     const now = this.now();
-    for (const { limit, subject } of subjects) await this.store.rateLimits.record(key(project, limit, subject), project.limits[limit].windowSeconds * 1000, now);
+    return this.store.db.outsideTransaction(async () => {
+      for (const subject of subjects) await this.refuseWhenOver(project, subject, now, 1);
+    });
+  }
+
+  /** Counts one event against every subject, whatever the windows hold. */
+  record(project: ProjectConfig, subjects: LimitedSubject[]): Promise<void> {
+    const now = this.now();
+    return this.store.db.outsideTransaction(async () => {
+      for (const subject of subjects) await this.count(project, subject, now, 1);
+    });
+  }
+
+  private count(project: ProjectConfig, { limit, subject }: LimitedSubject, now: number, delta: 1 | -1): Promise<void> {
+    return this.store.rateLimits.record(key(project, limit, subject), project.limits[limit].windowSeconds * 1000, now, delta);
+  }
+
+  /** 429 when the window holds more than `max - headroom` events. */
+  private async refuseWhenOver(project: ProjectConfig, { limit, subject }: LimitedSubject, now: number, headroom: 0 | 1): Promise<void> {
+    const { max, windowSeconds } = project.limits[limit];
+    const windowMs = windowSeconds * 1000;
+    const { count, freesAt } = await this.store.rateLimits.count(key(project, limit, subject), windowMs, now);
+    if (count + headroom > max) throw ApiError.tooManyRequests(`Limit ${limit} reached (${max} per ${windowSeconds} s)`, ((freesAt ?? now) - now) / 1000);
   }
 }
 

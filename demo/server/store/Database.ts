@@ -27,6 +27,12 @@ export interface Database {
   readonly forUpdate: string;
   /** Inside a transaction: waits until no other transaction holds `key` (no-op on SQLite). */
   lockKey(key: string): Promise<void>;
+  /**
+   * Runs `fn` on its own, outside the caller's transaction, each statement committed at once (for
+   * counters that must not hold locks until a long transaction ends). SQLite has one connection and one
+   * writer: there `fn` runs inside the caller's transaction, if any.
+   */
+  outsideTransaction<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs `fn` once the current transaction has committed (at once outside a transaction). */
   afterCommit(fn: () => void): void;
   close(): Promise<void>;

@@ -126,6 +126,10 @@ export class PostgresDatabase implements Database {
     await scope.client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
   }
 
+  outsideTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.scope.exit(fn);
+  }
+
   afterCommit(fn: () => void): void {
     const scope = this.active();
     if (scope) scope.afterCommit.push(fn);

@@ -1,7 +1,9 @@
 // Sliding-window counters for the abuse limits, kept in the database so that limits hold across
 // restarts and across every instance sharing it. A window is counted in ten buckets: an event stays
 // counted until its whole bucket has left the window, so a limit errs by at most a tenth of its
-// window towards caution, and a key never has more than eleven rows however busy it is.
+// window towards caution, and a key never has more than eleven rows however busy it is. Each
+// statement stands alone (an upsert of one bucket row is atomic), so counting takes no lock that
+// other requests would wait for.
 import type { Database } from './Database.ts';
 
 export interface WindowCount {
@@ -24,12 +26,8 @@ export class RateLimitsRepo {
 
   constructor(private readonly db: Database) {}
 
-  /**
-   * The events of `key` in the window ending now. Inside a transaction on PostgreSQL, the key stays
-   * locked until commit, so two instances cannot both take the last free slot.
-   */
+  /** The events of `key` in the window ending now. */
   async count(key: string, windowMs: number, now: number): Promise<WindowCount> {
-    if (this.db.dialect === 'postgres') await this.db.lockKey(`limit:${key}`);
     const size = bucketMs(windowMs);
     const row = await this.db.get<{ n: number | null; oldest: number | null }>(
       'SELECT SUM(count) AS n, MIN(bucket) AS oldest FROM rate_limit_buckets WHERE key = ? AND bucket > ?',
@@ -39,12 +37,13 @@ export class RateLimitsRepo {
     return { count: Number(row?.n ?? 0), freesAt: oldest === undefined ? undefined : oldest + size + windowMs };
   }
 
-  async record(key: string, windowMs: number, now: number): Promise<void> {
+  /** Counts one event now (`delta` -1 takes one back). */
+  async record(key: string, windowMs: number, now: number, delta: 1 | -1 = 1): Promise<void> {
     const size = bucketMs(windowMs);
     await this.db.run(
-      `INSERT INTO rate_limit_buckets (key, bucket, count) VALUES (?, ?, 1)
-       ON CONFLICT (key, bucket) DO UPDATE SET count = rate_limit_buckets.count + 1`,
-      [key, Math.floor(now / size) * size],
+      `INSERT INTO rate_limit_buckets (key, bucket, count) VALUES (?, ?, ?)
+       ON CONFLICT (key, bucket) DO UPDATE SET count = rate_limit_buckets.count + excluded.count`,
+      [key, Math.floor(now / size) * size, delta],
     );
     if (++this.recorded % PRUNE_EVERY === 0) await this.db.run('DELETE FROM rate_limit_buckets WHERE bucket < ?', [now - KEEP_MS]);
   }

@@ -101,6 +101,10 @@ export class SqliteDatabase implements Database {
     return Promise.resolve(); // one writer at a time already
   }
 
+  outsideTransaction<T>(fn: () => Promise<T>): Promise<T> {
+    return fn(); // one connection: a statement outside would wait for the very transaction it runs in
+  }
+
   afterCommit(fn: () => void): void {
     const scope = this.active();
     if (scope) scope.afterCommit.push(fn);
