@@ -151,7 +151,8 @@ export class Flow {
     return this.#initProcess(preferred);
   }
 
-  async #initProcess(preferredBlock: string | undefined): Promise<void> {
+  /** With `keepShown`, the block type shown when the answer arrives stays (see #replaceInitial). */
+  async #initProcess(preferredBlock: string | undefined, keepShown = false): Promise<void> {
     this.#api.processId = undefined;
     this.#api.processBaseUrl = undefined;
     const shown = Number(readItem(storageKeys.passkeyAppendShown));
@@ -164,7 +165,9 @@ export class Flow {
     const response = await pending;
     if (response.newClientEnvHandle) writeItem(storageKeys.clientHandle, response.newClientEnvHandle);
     this.#adopt(response.token, response.expiresAt, response.processResponse.common.frontendApiUrl);
+    const shownType = keepShown ? this.$block.get()?.type : undefined;
     this.#apply(response.processResponse);
+    if (shownType) this.#switchLocally(shownType);
     this.$initState.set(2);
   }
 
@@ -173,10 +176,9 @@ export class Flow {
    * once so the visitor can start typing; actions wait for the replacement.
    */
   async #replaceInitial(): Promise<void> {
-    const shownType = this.$block.get()?.type;
     try {
-      await this.#initProcess(undefined);
-      if (shownType) this.#switchLocally(shownType);
+      // what is shown when the replacement arrives, which a sign-up view may have switched meanwhile
+      await this.#initProcess(undefined, true);
     } catch {
       // the stored process stays usable
     } finally {
