@@ -4,6 +4,7 @@ import type { MeIdentifier } from '../../core/api/types';
 import { displayPhone } from '../../core/validation/phone';
 import { failureText } from '../components/ErrorPopup';
 import { Header } from '../components/Header';
+import { Identifier } from '../components/IdentifierLine';
 import { ProviderMark } from '../components/Icon';
 import { PleaseLogIn } from '../components/PleaseLogIn';
 import { Spinner } from '../components/Spinner';
@@ -14,7 +15,7 @@ function IdentifierRow({ identifier }: { identifier: MeIdentifier }) {
   const verified = identifier.status === 'verified';
   return (
     <li className="cb-row">
-      <span>{identifier.type === 'phone' ? displayPhone(identifier.value) : identifier.value}</span>
+      <Identifier value={identifier.type === 'phone' ? displayPhone(identifier.value) : identifier.value} />
       <span className={verified ? 'cb-badge-pill cb-ok' : 'cb-badge-pill cb-pending'}>{t(verified ? 'user.verified' : 'user.pending')}</span>
     </li>
   );
@@ -52,7 +53,7 @@ export function UserDetailsView() {
     if (!list.length) return null;
     return (
       <section className="cb-section">
-        <h2 className="cb-section-title">{t(`user.${type}`)}</h2>
+        <h3 className="cb-section-title">{t(`user.${type}`)}</h3>
         <ul className="cb-rows">
           {list.map((identifier) => (
             <IdentifierRow key={identifier.id} identifier={identifier} />
@@ -63,10 +64,10 @@ export function UserDetailsView() {
   };
   return (
     <div className="cb-card">
-      <Header title={t('user.header')} />
+      <Header title={t('user.header')} level={2} />
       {fullName && (
         <section className="cb-section">
-          <h2 className="cb-section-title">{t('user.name')}</h2>
+          <h3 className="cb-section-title">{t('user.name')}</h3>
           <p className="cb-text">{fullName}</p>
         </section>
       )}
@@ -75,13 +76,15 @@ export function UserDetailsView() {
       {section('phone')}
       {socialAccounts.length > 0 && (
         <section className="cb-section">
-          <h2 className="cb-section-title">{t('user.social')}</h2>
+          <h3 className="cb-section-title">{t('user.social')}</h3>
           <ul className="cb-rows">
             {socialAccounts.map((account) => (
               <li className="cb-row" key={`${account.providerType}-${account.identifierValue}`}>
                 <ProviderMark provider={account.providerType} />
                 <span>{account.fullName || account.identifierValue}</span>
-                <span className="cb-muted">{account.identifierValue}</span>
+                <span className="cb-muted">
+                  <Identifier value={account.identifierValue} />
+                </span>
               </li>
             ))}
           </ul>
