@@ -18,6 +18,8 @@ const heading = (page: Page, name: string) => widget(page).getByRole('heading', 
 const textbox = (page: Page, name: string) => widget(page).getByRole('textbox', { name, exact: true });
 const button = (page: Page, name: string | RegExp) => widget(page).getByRole('button', { name, exact: typeof name === 'string' });
 const firstCell = (page: Page) => textbox(page, 'Digit 1 of 6');
+/** the polite live region at the widget's root */
+const liveRegion = (page: Page) => widget(page).locator('.cb-root > [role=status]');
 
 test.describe('keyboard only', () => {
   test('auth view: sign-up with a code and a passkey, the abort confirmation, then log-in', async ({ page }) => {
@@ -41,6 +43,7 @@ test.describe('keyboard only', () => {
 
     await expect(heading(page, 'Verify your email address')).toBeVisible();
     await expect(firstCell(page)).toBeFocused();
+    await expect(liveRegion(page)).toHaveText(`Verify your email address. We sent a code to ${email}.`);
     // back in the browser: the abort confirmation takes the focus, Escape returns to the step
     await page.goBack();
     await expect(heading(page, 'Abort Signup?')).toBeFocused();
@@ -49,6 +52,7 @@ test.describe('keyboard only', () => {
     await page.keyboard.type((await latestMessage(email)).code!);
 
     await expect(heading(page, 'Create your account with a passkey')).toBeFocused();
+    await expect(liveRegion(page)).toHaveText('Create your account with a passkey');
     await tabTo(page, button(page, 'What is a passkey?'));
     await page.keyboard.press('Enter');
     await expect(heading(page, 'Passkeys')).toBeFocused();
@@ -104,6 +108,15 @@ test.describe('keyboard only', () => {
     await expect(await activeOption()).toHaveText(/Germany/);
     await page.keyboard.press('Enter');
     await expect(widget(page).getByRole('listbox')).toHaveCount(0);
+    await expect(country).toBeFocused();
+    await expect(country).toHaveText(/DE \+49/);
+    // type-ahead on the button: the first letter opens the list and starts the search
+    await page.keyboard.press('s');
+    await expect(search).toBeFocused();
+    await expect(search).toHaveValue('s');
+    await page.keyboard.type('wed');
+    await expect(await activeOption()).toHaveText(/Sweden/);
+    await page.keyboard.press('Escape');
     await expect(country).toBeFocused();
     await expect(country).toHaveText(/DE \+49/);
 
@@ -192,6 +205,10 @@ test.describe('keyboard only', () => {
 
     await page.goto('/account.html');
     const list = page.locator('#widget');
+    // two views on one page: each is a section under the page's own heading, none is an h1
+    await expect(list.getByRole('heading', { level: 2, name: 'Your passkeys' })).toBeVisible();
+    await expect(page.locator('#user-details').getByRole('heading', { level: 2, name: 'Your account' })).toBeVisible();
+    await expect(page.locator('#widget, #user-details').getByRole('heading', { level: 1 })).toHaveCount(0);
     const trash = list.getByRole('button', { name: /^Delete Passkey, created / });
     await tabTo(page, trash);
     await page.keyboard.press('Enter');

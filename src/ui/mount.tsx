@@ -34,7 +34,7 @@ function Frame({ children }: { children: ReactNode }) {
   const language = useStore($language);
   const [message, setMessage] = useState('');
   // the same text twice is still a change, so it is said again
-  const announce = useCallback((text: string) => setMessage((said) => (said === text ? `${text}\u00a0` : text)), []);
+  const announce = useCallback((text: string) => setMessage((said) => (said === text && text ? `${text}\u00a0` : text)), []);
   return (
     <div className={dark ? 'cb-root cb-dark' : 'cb-root'} lang={language} dir={DIRECTION[language]}>
       <AnnounceContext.Provider value={announce}>{children}</AnnounceContext.Provider>

@@ -83,12 +83,13 @@ function useScreenFocus(card: RefObject<HTMLDivElement | null>, key: string | un
   const shown = useRef<string>(undefined);
   useEffect(() => {
     const root = card.current;
-    if (!key || !root || shown.current === key) return;
+    if (!key || shown.current === key) return;
     const first = !shown.current;
     shown.current = key;
-    const heading = root.querySelector<HTMLElement>('h1');
-    if (!first && heading) announce([heading.textContent, sent].filter(Boolean).join('. '));
-    if (mayTakeFocus(root)) (root.querySelector('input') ?? (first ? null : heading))?.focus();
+    // completed draws nothing: nothing stays in the live region either
+    const heading = root?.querySelector<HTMLElement>('h1');
+    if (!first) announce(heading ? [heading.textContent, sent].filter(Boolean).join('. ') : '');
+    if (root && mayTakeFocus(root)) (root.querySelector('input') ?? (first ? null : heading))?.focus();
   });
 }
 
