@@ -73,11 +73,12 @@ export async function screenshotStop({ page, volatile, hidden }: Stop, path: str
     const box = await part.boundingBox();
     if (box && box.height) boxes.push(box);
   }
+  // whole pixels, so that the edges come out the same in every run
   const width = page.viewportSize()!.width;
-  const top = Math.max(0, Math.min(...boxes.map((b) => b.y)) - 16);
-  const left = fullWidth ? 0 : Math.max(0, Math.min(...boxes.map((b) => b.x)) - 16);
-  const right = fullWidth ? width : Math.min(width, Math.max(...boxes.map((b) => b.x + b.width)) + 16);
-  const bottom = Math.max(...boxes.map((b) => b.y + b.height)) + 16;
+  const top = Math.max(0, Math.floor(Math.min(...boxes.map((b) => b.y)) - 16));
+  const left = fullWidth ? 0 : Math.max(0, Math.floor(Math.min(...boxes.map((b) => b.x)) - 16));
+  const right = fullWidth ? width : Math.min(width, Math.ceil(Math.max(...boxes.map((b) => b.x + b.width)) + 16));
+  const bottom = Math.ceil(Math.max(...boxes.map((b) => b.y + b.height)) + 16);
   await page.screenshot({
     path,
     fullPage: true,
@@ -85,8 +86,9 @@ export async function screenshotStop({ page, volatile, hidden }: Stop, path: str
     animations: 'disabled',
     mask: volatile,
     maskColor: '#8a94a8',
-    // the demo's host panel shows tokens and times; it is the host page, not the widget
-    style: `.host-panel${hidden ? `, ${hidden}` : ''} { visibility: hidden; }`,
+    // the demo's host panel shows tokens and times; it is the host page, not the widget. A passkey's
+    // dates and id (masked) stay on one line each, so that their length never moves what follows.
+    style: `.host-panel${hidden ? `, ${hidden}` : ''} { visibility: hidden; } .cb-passkey .cb-muted { white-space: nowrap; overflow: hidden; }`,
   });
 }
 
