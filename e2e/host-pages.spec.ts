@@ -1,5 +1,6 @@
 import type { Browser, Locator, Page } from '@playwright/test';
 import { writeFileSync } from 'node:fs';
+import { differingPixels } from './differingPixels';
 import { addAuthenticator, expect, latestMessage, test, uniqueEmail, widget } from './fixtures';
 
 // The widget looks the same on every host page: demo/hostile.html (`* { all: unset }`, uppercase,
@@ -67,31 +68,6 @@ async function visitMainScreens(browser: Browser, host: string): Promise<Shots> 
   await shoot(page, shots, 'phone-country-list');
   await context.close();
   return shots;
-}
-
-/** How many pixels two screenshots of the same size differ in, counted in the browser. */
-async function differingPixels(page: Page, a: Buffer, b: Buffer): Promise<number> {
-  return page.evaluate(
-    async ([first, second]) => {
-      const pixels = async (png: string) => {
-        const image = new Image();
-        image.src = `data:image/png;base64,${png}`;
-        await image.decode();
-        const canvas = new OffscreenCanvas(image.width, image.height);
-        const context = canvas.getContext('2d')!;
-        context.drawImage(image, 0, 0);
-        return context.getImageData(0, 0, image.width, image.height);
-      };
-      const [p, q] = [await pixels(first), await pixels(second)];
-      if (p.width !== q.width || p.height !== q.height) return p.width * p.height;
-      let differing = 0;
-      for (let i = 0; i < p.data.length; i += 4) {
-        if (p.data[i] !== q.data[i] || p.data[i + 1] !== q.data[i + 1] || p.data[i + 2] !== q.data[i + 2]) differing++;
-      }
-      return differing;
-    },
-    [a.toString('base64'), b.toString('base64')] as const,
-  );
 }
 
 test.describe('host pages', () => {

@@ -14,7 +14,7 @@ async function tabTo(page: Page, target: Locator, key: 'Tab' | 'Shift+Tab' = 'Ta
   throw new Error(`Tab never reached ${target}`);
 }
 
-const heading = (page: Page, name: string) => widget(page).getByRole('heading', { name });
+const heading = (page: Page, name: string) => widget(page).getByRole('heading', { name, exact: true });
 const textbox = (page: Page, name: string) => widget(page).getByRole('textbox', { name, exact: true });
 const button = (page: Page, name: string | RegExp) => widget(page).getByRole('button', { name, exact: typeof name === 'string' });
 const firstCell = (page: Page) => textbox(page, 'Digit 1 of 6');
