@@ -25,7 +25,7 @@ export interface Stop {
   page: Page;
   /** parts that differ from run to run (dates, ids, countdowns), masked in screenshots */
   volatile: Locator[];
-  /** the same inside a dialog, where masks cannot reach (the top layer): CSS selectors, made invisible */
+  /** the same where a dialog is open, which masks would cover: CSS selectors, made invisible */
   hidden?: string;
 }
 
@@ -89,7 +89,7 @@ export async function screenshotStop({ page, volatile, hidden }: Stop, path: str
     maskColor: '#8a94a8',
     // the demo's host panel shows tokens and times; it is the host page, not the widget. A passkey's
     // dates and id (masked) stay on one line each, so that their length never moves what follows.
-    style: `.host-panel${hidden ? `, ${hidden}` : ''} { visibility: hidden; } .cb-passkey .cb-muted { white-space: nowrap; overflow: hidden; }`,
+    style: `.host-panel${hidden ? `, ${hidden}` : ''} { visibility: hidden; } .cb-passkey .cb-muted { white-space: nowrap; overflow: hidden; contain: inline-size; }`,
   });
   // the card's shadow comes out a shade different from run to run: such a screenshot is not rewritten
   if (existsSync(path) && !(await differingPixels(page, readFileSync(path), shot, 2))) return;
@@ -157,12 +157,13 @@ export async function screenTour(page: Page, options: TourOptions, visit: (stop:
   await stop('account-logged-in', [passkeyDetails]);
   await passkeys.getByRole('button', { name: new RegExp(`^${text('passkeyList.deleteNamed', { name: '.+', date: '.+' })}$`) }).click();
   await expect(passkeys.getByRole('dialog')).toBeVisible();
-  await stop('delete-dialog', [passkeyDetails], 'dialog .cb-text');
+  // masks would be drawn over the dialog: there the run-to-run parts are made invisible instead
+  await stop('delete-dialog', [], '.cb-passkey .cb-muted, dialog .cb-text');
   await page.keyboard.press('Escape');
   await expect(passkeys.getByRole('dialog')).toHaveCount(0);
   await passkeys.getByRole('button', { name: text('passkeyList.create') }).click();
   await expect(passkeys.getByRole('dialog', { name: text('dialogs.passkeyAlreadyExists.header') })).toBeVisible();
-  await stop('already-exists-dialog', [passkeyDetails]);
+  await stop('already-exists-dialog', [], '.cb-passkey .cb-muted');
   await passkeys.getByRole('button', { name: text('common.ok') }).click();
   await page.getByRole('button', { name: 'Log out' }).click();
   await expect(page.locator('#host-auth-state')).toHaveText('logged out');
