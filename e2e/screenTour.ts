@@ -70,6 +70,22 @@ export const TOUR_STOPS = [
  * around them (the whole width with `fullWidth`), run-to-run differences masked.
  */
 export async function screenshotStop({ page, volatile, hidden }: Stop, path: string, fullWidth = false): Promise<void> {
+  // a passkey's dates and id (masked) stay on one line each and take no width of their own, so that
+  // their length never moves what follows; in place before measuring, taken out after the shot
+  const steady = (on: boolean) =>
+    page.evaluate((on) => {
+      for (const host of document.querySelectorAll('#widget, #user-details')) {
+        const root = host.shadowRoot;
+        if (!root) continue;
+        root.querySelector('style[data-screenshot]')?.remove();
+        if (!on) continue;
+        const style = document.createElement('style');
+        style.dataset.screenshot = '';
+        style.textContent = '.cb-passkey .cb-muted { white-space: nowrap; overflow: hidden; contain: inline-size; }';
+        root.append(style);
+      }
+    }, on);
+  await steady(true);
   const boxes = [];
   for (const part of await page.locator('#widget, #user-details, dialog[open], .cb-country-popover').all()) {
     const box = await part.boundingBox();
@@ -87,10 +103,10 @@ export async function screenshotStop({ page, volatile, hidden }: Stop, path: str
     animations: 'disabled',
     mask: volatile,
     maskColor: '#8a94a8',
-    // the demo's host panel shows tokens and times; it is the host page, not the widget. A passkey's
-    // dates and id (masked) stay on one line each, so that their length never moves what follows.
-    style: `.host-panel${hidden ? `, ${hidden}` : ''} { visibility: hidden; } .cb-passkey .cb-muted { white-space: nowrap; overflow: hidden; contain: inline-size; }`,
+    // the demo's host panel shows tokens and times; it is the host page, not the widget
+    style: `.host-panel${hidden ? `, ${hidden}` : ''} { visibility: hidden; }`,
   });
+  await steady(false);
   // the card's shadow comes out a shade different from run to run: such a screenshot is not rewritten
   if (existsSync(path) && !(await differingPixels(page, readFileSync(path), shot, 2))) return;
   writeFileSync(path, shot);
