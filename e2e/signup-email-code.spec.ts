@@ -10,7 +10,7 @@ async function startSignup(page: Page, email: string) {
   await view.getByRole('textbox', { name: 'Email address' }).fill(email);
   await view.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(view.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
-  await expect(view.getByText(email)).toBeVisible();
+  await expect(view.getByText(email, { exact: true })).toBeVisible();
 }
 
 async function enterCode(page: Page, code: string) {
@@ -109,7 +109,7 @@ test.describe('pro-1 sign-up with an e-mail code', () => {
     await field.fill(second);
     await view.getByRole('button', { name: 'Send code' }).click();
     await expect(view.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
-    await expect(view.getByText(second)).toBeVisible();
+    await expect(view.getByText(second, { exact: true })).toBeVisible();
     await enterCode(page, (await latestMessage(second)).code!);
     await view.getByRole('button', { name: 'Maybe later' }).click();
     await expectLoggedIn(page, second);

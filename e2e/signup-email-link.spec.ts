@@ -14,7 +14,7 @@ async function signUpToLinkSent(page: Page, email: string, withPasskey = true) {
     await view.getByRole('button', { name: 'Create passkey' }).click();
   }
   await expect(view.getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
-  await expect(view.getByText(email)).toBeVisible();
+  await expect(view.getByText(email, { exact: true })).toBeVisible();
   const message = await latestMessage(email);
   expect(message.link).toContain('corbadoEmailLinkID=');
   expect(message.link).toContain('corbadoToken=');

@@ -10,7 +10,7 @@ test.describe('pro-3 sign-up with a phone number', () => {
     await page.goto('/?project=pro-3#register');
     const view = widget(page);
     await view.getByRole('button', { name: /Country: United States/ }).click();
-    await view.getByRole('textbox', { name: 'Search country or code' }).fill('Germ');
+    await view.getByRole('combobox', { name: 'Search country or code' }).fill('Germ');
     await view.getByRole('option', { name: /Germany/ }).click();
     await expect(view.getByRole('button', { name: /Country: Germany/ })).toContainText('+49');
     const national = `151${uniqueNumber()}1`;

@@ -15,8 +15,9 @@ describe.runIf(existsSync(file))('dist/corbado.js', () => {
   });
 
   it('stays within its own budget, so growth is a decision and not an accident', () => {
-    // 104.4 KB when set; React 19 alone takes 58 KB of it (README, "Performance")
-    expect(brotli).toBeLessThan(106 * KB);
+    // 108 KB from issue 8 (accessibility, isolation, provider marks) on; 103.1 KiB when set, React 19
+    // alone takes 58 KB of it (README, "Performance")
+    expect(brotli).toBeLessThan(108 * KB);
   });
 
   it('holds everything: the CSS and both languages are inside, nothing is fetched', () => {

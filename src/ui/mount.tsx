@@ -1,11 +1,12 @@
 // Mounting a view: an open shadow root on the host's element, the widget's CSS adopted into it, a React
 // root inside. Unmounting leaves nothing behind.
 import { useStore } from '@nanostores/react';
-import type { ReactNode } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import type { CorbadoApp } from '../core/app';
 import { $dark } from '../core/appearance';
-import { AppContext } from './context';
+import { $language, DIRECTION } from '../core/i18n/i18n';
+import { AnnounceContext, AppContext } from './context';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import css from './styles/widget.css?inline';
 
@@ -24,9 +25,24 @@ function adoptStyles(shadow: ShadowRoot): void {
   }
 }
 
+/**
+ * The root of every view: the widget's language and direction (never the host page's), dark mode, and
+ * the polite live region, present from the first render so that what is put into it is announced.
+ */
 function Frame({ children }: { children: ReactNode }) {
   const dark = useStore($dark);
-  return <div className={dark ? 'cb-root cb-dark' : 'cb-root'}>{children}</div>;
+  const language = useStore($language);
+  const [message, setMessage] = useState('');
+  // the same text twice is still a change, so it is said again
+  const announce = useCallback((text: string) => setMessage((said) => (said === text && text ? `${text}\u00a0` : text)), []);
+  return (
+    <div className={dark ? 'cb-root cb-dark' : 'cb-root'} lang={language} dir={DIRECTION[language]}>
+      <AnnounceContext.Provider value={announce}>{children}</AnnounceContext.Provider>
+      <p className="cb-sr" role="status">
+        {message}
+      </p>
+    </div>
+  );
 }
 
 interface Mounted {

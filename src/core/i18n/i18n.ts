@@ -6,6 +6,8 @@ import en from './en.json';
 
 export type Language = 'en' | 'de';
 export const LANGUAGES: readonly Language[] = ['en', 'de'];
+/** The writing direction of each language: the widget root's `dir`, whatever the host page's is. */
+export const DIRECTION: Record<Language, 'ltr' | 'rtl'> = { en: 'ltr', de: 'ltr' };
 
 type Tree = { [key: string]: string | Tree };
 export type CustomTranslations = Partial<Record<string, Tree>>;

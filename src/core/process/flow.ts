@@ -153,7 +153,8 @@ export class Flow {
     return this.#initProcess(preferred);
   }
 
-  async #initProcess(preferredBlock: string | undefined, stayOn?: BlockType): Promise<void> {
+  /** `stayOn` names, when the answer arrives, the init block the visitor is to stay on (see #apply). */
+  async #initProcess(preferredBlock: string | undefined, stayOn?: () => BlockType | undefined): Promise<void> {
     this.#api.processId = undefined;
     this.#api.processBaseUrl = undefined;
     const shown = Number(readItem(storageKeys.passkeyAppendShown));
@@ -166,7 +167,7 @@ export class Flow {
     const response = await pending;
     if (response.newClientEnvHandle) writeItem(storageKeys.clientHandle, response.newClientEnvHandle);
     this.#adopt(response.token, response.expiresAt, response.processResponse.common.frontendApiUrl);
-    this.#apply(response.processResponse, { stayOn });
+    this.#apply(response.processResponse, { stayOn: stayOn?.() });
     this.$initState.set(2);
   }
 
@@ -175,10 +176,9 @@ export class Flow {
    * once so the visitor can start typing; actions wait for the replacement.
    */
   async #replaceInitial(): Promise<void> {
-    const shownType = this.$block.get()?.type;
     try {
-      await this.#initProcess(undefined);
-      if (shownType) this.#switchLocally(shownType);
+      // what is shown when the replacement arrives, which a sign-up view may have switched meanwhile
+      await this.#initProcess(undefined, () => this.$block.get()?.type);
     } catch {
       // the stored process stays usable
     } finally {
@@ -339,7 +339,7 @@ export class Flow {
       lost = error instanceof CorbadoError && error.kind === 'processNotFound';
     }
     try {
-      if (lost) return await this.#initProcess(undefined, stayOn);
+      if (lost) return await this.#initProcess(undefined, () => stayOn);
     } catch {
       // unreachable as well: handled below
     }

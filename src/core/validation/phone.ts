@@ -49,11 +49,6 @@ export function countries(): Country[] {
   return countryList;
 }
 
-/** A flag from regional-indicator symbols: no images needed. */
-export function flagOf(code: string): string {
-  return String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
-}
-
 const regexCache = new Map<string, RegExp>();
 function test(pattern: string, value: string, whole = true): boolean {
   const key = (whole ? '=' : '^') + pattern;

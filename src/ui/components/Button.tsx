@@ -6,18 +6,23 @@ interface Props extends ButtonHTMLAttributes<HTMLButtonElement> {
   children: ReactNode;
 }
 
-/** A button; while busy it stays in place, shows a small spinner and ignores clicks. */
-export function Button({ variant = 'primary', busy = false, children, className, type = 'button', disabled, ...rest }: Props) {
+/**
+ * A button; while busy it stays in place, shows a small spinner and ignores clicks. Busy and disabled
+ * buttons are aria-disabled, never disabled, so the button that was pressed keeps the focus.
+ */
+export function Button({ variant = 'primary', busy = false, children, className, type = 'button', disabled, onClick, ...rest }: Props) {
+  const inactive = disabled || busy;
   return (
     <button
       {...rest}
       type={type}
       className={`cb-button cb-${variant}${className ? ` ${className}` : ''}`}
-      disabled={disabled || busy}
+      aria-disabled={inactive || undefined}
       aria-busy={busy || undefined}
+      onClick={(event) => (inactive ? event.preventDefault() : onClick?.(event))}
     >
       {busy && <span className="cb-spinner-ring cb-small" aria-hidden="true" />}
-      <span>{children}</span>
+      {children}
     </button>
   );
 }

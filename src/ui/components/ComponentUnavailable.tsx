@@ -10,7 +10,7 @@ export function ComponentUnavailable({ onRetry }: { onRetry: () => void }) {
   const email = options.customerSupportEmail;
   return (
     <div className="cb-form cb-center" role="alert">
-      <Icon name="warning" className="cb-hero-icon" />
+      <Icon name="warning" className="cb-hero-icon cb-warn" />
       <Header
         title={t('componentUnavailable.header')}
         subtitle={email ? t('componentUnavailable.bodyWithSupport', { email }) : t('componentUnavailable.body')}

@@ -1,8 +1,8 @@
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { countries, flagOf, type CountryCode } from '../../core/validation/phone';
-import { useT } from '../context';
 import { useStore } from '@nanostores/react';
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { $language } from '../../core/i18n/i18n';
+import { countries, type CountryCode } from '../../core/validation/phone';
+import { useT } from '../context';
 import { Icon } from './Icon';
 
 /** Country names come from the browser (Intl.DisplayNames) in the UI language: none are shipped. */
@@ -24,7 +24,12 @@ interface Props {
   disabled?: boolean;
 }
 
-/** A button showing flag and calling code that opens a searchable list of every country. */
+/**
+ * The country of a phone number: a button showing the country code and calling code (no flags: emoji
+ * flags are empty boxes on many systems) that opens a search box and a list of every country. The two
+ * are a WAI-ARIA combobox and listbox: the highlight starts on the chosen country, the arrow keys,
+ * Home and End move it, typing filters, Enter picks, Escape and Tab close, and the list is no tab stop.
+ */
 export function CountryPicker({ country, onChange, disabled }: Props) {
   const t = useT();
   const nameOf = useCountryNames();
@@ -45,31 +50,45 @@ export function CountryPicker({ country, onChange, disabled }: Props) {
     if (!q) return all;
     return all.filter((c) => c.name.toLowerCase().includes(q) || c.code.toLowerCase() === q || c.callingCode.startsWith(q));
   }, [all, query]);
-  const current = countries().find((c) => c.code === country);
+  const current = all.find((c) => c.code === country);
 
   useEffect(() => {
     if (open) search.current?.focus();
   }, [open]);
-  useEffect(() => setActive(0), [query]);
   useEffect(() => {
     list.current?.children[active]?.scrollIntoView?.({ block: 'nearest' });
-  }, [active]);
+  }, [active, open]);
 
-  const close = () => {
+  const show = (typed = '') => {
+    setQuery(typed);
+    setActive(typed ? 0 : Math.max(0, all.indexOf(current!)));
+    setOpen(true);
+  };
+  const close = (refocus: boolean) => {
     setOpen(false);
-    setQuery('');
-    toggle.current?.focus();
+    if (refocus) toggle.current?.focus();
   };
   const choose = (code: CountryCode) => {
     onChange(code);
-    close();
+    close(true);
   };
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'ArrowDown') setActive((i) => Math.min(i + 1, shown.length - 1));
-    else if (event.key === 'ArrowUp') setActive((i) => Math.max(i - 1, 0));
+  const onToggleKey = (event: KeyboardEvent) => {
+    const typed = event.key.length === 1 && event.key !== ' ' && !event.ctrlKey && !event.metaKey && !event.altKey;
+    if (open || disabled || !(typed || event.key === 'ArrowDown' || event.key === 'ArrowUp')) return;
+    event.preventDefault();
+    show(typed ? event.key : '');
+  };
+  const onSearchKey = (event: KeyboardEvent) => {
+    const last = shown.length - 1;
+    const moves: Record<string, number> = { ArrowDown: Math.min(active + 1, last), ArrowUp: Math.max(active - 1, 0), Home: 0, End: last };
+    if (event.key in moves) setActive(moves[event.key]!);
     else if (event.key === 'Enter' && shown[active]) choose(shown[active].code);
-    else if (event.key === 'Escape') close();
-    else return;
+    else if (event.key === 'Escape') close(true);
+    else {
+      // Tab closes the list and goes on from the country button to the next field
+      if (event.key === 'Tab') close(true);
+      return;
+    }
     event.preventDefault();
   };
 
@@ -81,16 +100,24 @@ export function CountryPicker({ country, onChange, disabled }: Props) {
         className="cb-country-toggle"
         aria-haspopup="listbox"
         aria-expanded={open}
-        aria-label={t('phone.country', { country: nameOf(country) })}
         disabled={disabled}
-        onClick={() => (open ? close() : setOpen(true))}
+        onKeyDown={onToggleKey}
+        onClick={() => (open ? close(true) : show())}
       >
-        <span aria-hidden="true">{flagOf(country)}</span>
-        <span>+{current?.callingCode}</span>
+        <span className="cb-sr">{t('phone.country', { country: nameOf(country) })}</span>
+        <span dir="ltr">
+          {country} +{current?.callingCode}
+        </span>
         <Icon name="chevron" />
       </button>
       {open && (
-        <div className="cb-country-popover" onKeyDown={onKeyDown}>
+        <div
+          className="cb-country-popover"
+          onKeyDown={onSearchKey}
+          onBlur={(event) => {
+            if (!event.currentTarget.parentElement!.contains(event.relatedTarget as Node | null)) close(false);
+          }}
+        >
           <div className="cb-country-search">
             <Icon name="search" />
             <input
@@ -98,33 +125,37 @@ export function CountryPicker({ country, onChange, disabled }: Props) {
               className="cb-input"
               value={query}
               placeholder={t('phone.search')}
+              role="combobox"
               aria-label={t('phone.search')}
+              aria-expanded="true"
+              aria-autocomplete="list"
               aria-controls={listId}
-              aria-activedescendant={shown[active] ? `${listId}-${shown[active].code}` : undefined}
-              onChange={(event) => setQuery(event.target.value)}
-              onBlur={(event) => {
-                if (!event.currentTarget.closest('.cb-country')?.contains(event.relatedTarget as Node | null)) close();
+              aria-activedescendant={shown[active] ? `${listId}${shown[active].code}` : undefined}
+              onChange={(event) => {
+                setQuery(event.target.value);
+                setActive(0);
               }}
             />
           </div>
-          <ul ref={list} id={listId} className="cb-country-list" role="listbox" aria-label={t('phone.countries')}>
+          <ul ref={list} id={listId} className="cb-country-list" role="listbox" tabIndex={-1} aria-label={t('phone.countries')}>
             {shown.map((c, index) => (
               <li
                 key={c.code}
-                id={`${listId}-${c.code}`}
+                id={`${listId}${c.code}`}
                 role="option"
-                aria-selected={c.code === country}
-                className={index === active ? 'cb-active' : undefined}
+                aria-selected={index === active}
+                className={c.code === country ? 'cb-chosen' : undefined}
                 onMouseDown={(event) => event.preventDefault()}
                 onClick={() => choose(c.code)}
               >
-                <span aria-hidden="true">{flagOf(c.code)}</span>
                 <span className="cb-country-name">{c.name}</span>
-                <span className="cb-muted">+{c.callingCode}</span>
+                <span className="cb-muted" dir="ltr">
+                  +{c.callingCode}
+                </span>
               </li>
             ))}
-            {!shown.length && <li className="cb-muted">{t('phone.noCountry')}</li>}
           </ul>
+          {!shown.length && <p className="cb-muted cb-country-none">{t('phone.noCountry')}</p>}
         </div>
       )}
     </div>

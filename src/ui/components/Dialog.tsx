@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { Button } from './Button';
 
 interface Props {
@@ -11,32 +11,59 @@ interface Props {
   onCancel?: () => void;
 }
 
-/** A modal dialog inside the shadow root: focus moves in, Escape cancels. */
+/**
+ * A modal dialog in the full sense: the browser's own modal <dialog> (the rest of the page is inert and
+ * dimmed, Escape cancels wherever the focus is), Tab and Shift+Tab cycle through its buttons, and on
+ * closing the focus returns to the element that opened it.
+ */
 export function Dialog({ title, body, confirm, cancel, danger, onConfirm, onCancel }: Props) {
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRef<HTMLDialogElement>(null);
+  const id = useId();
   useEffect(() => {
-    ref.current?.querySelector<HTMLButtonElement>('button')?.focus();
+    const dialog = ref.current!;
+    const opener = (dialog.getRootNode() as ShadowRoot).activeElement as HTMLElement | null;
+    dialog.showModal();
+    return () => {
+      dialog.close();
+      opener?.focus();
+    };
   }, []);
+  const trap = (event: KeyboardEvent) => {
+    if (event.key !== 'Tab') return;
+    const buttons = ref.current!.querySelectorAll('button');
+    const edge = buttons[event.shiftKey ? 0 : buttons.length - 1];
+    if ((ref.current!.getRootNode() as ShadowRoot).activeElement !== edge) return;
+    event.preventDefault();
+    buttons[event.shiftKey ? buttons.length - 1 : 0]!.focus();
+  };
   return (
-    <div className="cb-overlay" onKeyDown={(event) => event.key === 'Escape' && (onCancel ?? onConfirm)()}>
-      <div ref={ref} className="cb-dialog" role="dialog" aria-modal="true" aria-labelledby="cb-dialog-title" aria-describedby="cb-dialog-body">
-        <h2 className="cb-title" id="cb-dialog-title">
-          {title}
-        </h2>
-        <p className="cb-text" id="cb-dialog-body">
-          {body}
-        </p>
-        <div className="cb-dialog-actions">
-          {cancel && onCancel && (
-            <Button variant="secondary" onClick={onCancel}>
-              {cancel}
-            </Button>
-          )}
-          <Button className={danger ? 'cb-danger' : undefined} onClick={onConfirm}>
-            {confirm}
+    <dialog
+      ref={ref}
+      className="cb-dialog"
+      aria-labelledby={`${id}t`}
+      aria-describedby={`${id}b`}
+      onKeyDown={trap}
+      onCancel={(event) => {
+        event.preventDefault();
+        (onCancel ?? onConfirm)();
+      }}
+    >
+      <h2 className="cb-title" id={`${id}t`}>
+        {title}
+      </h2>
+      <p className="cb-text" id={`${id}b`}>
+        {body}
+      </p>
+      <div className="cb-dialog-actions">
+        {cancel && onCancel && (
+          <Button variant="secondary" onClick={onCancel}>
+            {cancel}
           </Button>
-        </div>
+        )}
+        <Button className={danger ? 'cb-danger' : undefined} onClick={onConfirm}>
+          {confirm}
+        </Button>
       </div>
-    </div>
+    </dialog>
   );
 }

@@ -29,16 +29,31 @@ export function Icon({ name, className }: { name: IconName; className?: string }
   );
 }
 
-/** Provider marks: the provider's initial in its brand colour, drawn here, not the providers' logos. */
-const providerColours = { google: '#4285f4', microsoft: '#737373', github: '#24292f' } as const;
+/**
+ * The providers' marks, drawn here after their public brand guidelines (they are meant for sign-in
+ * buttons): Google's four-colour G, Microsoft's four squares, GitHub's cat in a circle, which takes the
+ * text colour so that it reads in light and dark mode.
+ */
+const G_ARCS: [colour: string, path: string][] = [
+  ['#ea4335', 'M17.4 7.5A7 7 0 0 0 6.3 8'],
+  ['#fbbc05', 'M6.3 8a7 7 0 0 0 0 8'],
+  ['#34a853', 'M6.3 16a7 7 0 0 0 11.1.5'],
+  ['#4285f4', 'M17.4 16.5A7 7 0 0 0 19 12h-7'],
+];
+const MS_SQUARES = ['#f25022', '#7fba00', '#00a4ef', '#ffb900'];
+const GITHUB =
+  'M12 1a11 11 0 1 0 0 22a11 11 0 1 0 0-22zM9.6 22.7v-2.6c-1.5.2-2.4-.5-3-1.7c.7.6 1.6.9 3 .7v-2.5c-2.7-.5-4-2-4-4.7c0-1 .3-2 .9-2.7' +
+  'c-.2-.8-.2-2.1.2-3.3c1.2.2 2.2.8 2.9 1.4c1.6-.4 3.2-.4 4.8 0c.7-.6 1.7-1.2 2.9-1.4c.4 1.2.4 2.5.2 3.3c.6.7.9 1.7.9 2.7' +
+  'c0 2.7-1.3 4.2-4 4.7v6.1z';
 
-export function ProviderMark({ provider }: { provider: keyof typeof providerColours }): ReactElement {
+export function ProviderMark({ provider }: { provider: 'google' | 'microsoft' | 'github' }): ReactElement {
   return (
-    <svg className="cb-icon cb-provider-mark" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      <circle cx="12" cy="12" r="10" fill={providerColours[provider]} stroke="none" />
-      <text x="12" y={provider === 'github' ? 15.5 : 16.5} textAnchor="middle" fontSize={provider === 'github' ? 9 : 13} fontWeight="700" fill="#fff" stroke="none">
-        {provider === 'github' ? 'GH' : provider[0]!.toUpperCase()}
-      </text>
+    <svg className="cb-mark" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      {provider === 'google' &&
+        G_ARCS.map(([colour, d]) => <path key={colour} d={d} fill="none" stroke={colour} strokeWidth="4" />)}
+      {provider === 'microsoft' &&
+        MS_SQUARES.map((colour, i) => <rect key={colour} x={i % 2 ? 12.5 : 2} y={i > 1 ? 12.5 : 2} width="9.5" height="9.5" fill={colour} />)}
+      {provider === 'github' && <path d={GITHUB} fill="currentColor" fillRule="evenodd" />}
     </svg>
   );
 }

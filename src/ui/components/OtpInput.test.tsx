@@ -83,4 +83,30 @@ describe('OtpInput', () => {
     expect(view.$('[role=alert]')?.textContent).toBe('The code is invalid or expired');
     view.unmount();
   });
+
+  it('offers the one-time-code autofill on every cell and describes each cell by the error', () => {
+    const view = renderInShadow(<OtpInput onComplete={() => undefined} error="The code is invalid or expired" errorKey={1} />);
+    const error = view.$('[role=alert]')!;
+    for (const cell of cellsOf(view)) {
+      expect(cell.autocomplete).toBe('one-time-code');
+      expect(cell.getAttribute('aria-describedby')).toBe(error.id);
+    }
+    view.unmount();
+  });
+
+  it('keeps the focus in its cell while the code is checked, and takes no input then', () => {
+    const done = vi.fn();
+    const view = renderInShadow(<OtpInput onComplete={done} />);
+    const cells = cellsOf(view);
+    '12345'.split('').forEach((digit, i) => type(cells[i]!, digit));
+    type(cells[5]!, '6');
+    view.rerender(<OtpInput onComplete={done} busy />);
+    expect(cells[5]!.disabled).toBe(false);
+    expect(view.shadow.activeElement).toBe(cells[5]);
+    act(() => {
+      fireEvent.keyDown(cells[5]!, { key: 'Backspace' });
+    });
+    expect(values(view)).toBe('123456');
+    view.unmount();
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { acceptCodeInput, isCompleteCode, OTP_LENGTH } from '../../core/validation/otp';
 import { useT } from '../context';
 
@@ -8,27 +8,33 @@ interface Props {
   error?: string;
   /** changes whenever a new error arrives, even with the same text */
   errorKey?: unknown;
-  disabled?: boolean;
+  /** while a code is checked the cells are read-only; they keep the focus */
+  busy?: boolean;
 }
 
 const empty = () => Array<string>(OTP_LENGTH).fill('');
 
-/** Six single-digit cells: digits only, paste of a longer string, backspace and arrows, submit at six. */
-export function OtpInput({ onComplete, error, errorKey, disabled }: Props) {
+/**
+ * Six single-digit cells: digits only, paste of a longer string, backspace and arrows, submit at six.
+ * Every cell offers the one-time-code autofill and is described by the error; digits run left to right
+ * in any direction.
+ */
+export function OtpInput({ onComplete, error, errorKey, busy }: Props) {
   const t = useT();
+  const errorId = useId();
   const [cells, setCells] = useState(empty);
   const inputs = useRef<(HTMLInputElement | null)[]>([]);
   const focus = (index: number) => inputs.current[Math.max(0, Math.min(OTP_LENGTH - 1, index))]?.focus();
 
   useEffect(() => setCells(empty()), [error, errorKey]);
-  // a disabled cell cannot take the focus: refocus once the submit that brought the error is over
+  // a new error puts the focus back on the first cell, once the submit that brought it is over
   useEffect(() => {
-    if (!disabled) focus(0);
-  }, [error, errorKey, disabled]);
+    if (error && !busy) focus(0);
+  }, [error, errorKey, busy]);
 
   const fill = (from: number, text: string) => {
     const accepted = acceptCodeInput(text);
-    if (accepted === undefined) return;
+    if (accepted === undefined || busy) return;
     const start = accepted.length >= OTP_LENGTH ? 0 : from;
     const next = [...cells];
     [...accepted].forEach((digit, offset) => {
@@ -42,6 +48,7 @@ export function OtpInput({ onComplete, error, errorKey, disabled }: Props) {
   const onKeyDown = (index: number, event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Backspace') {
       event.preventDefault();
+      if (busy) return;
       const next = [...cells];
       if (next[index]) {
         next[index] = '';
@@ -65,8 +72,8 @@ export function OtpInput({ onComplete, error, errorKey, disabled }: Props) {
   };
 
   return (
-    <div className="cb-otp" role="group" aria-label={t('otp.label')} aria-describedby={error ? 'cb-otp-error' : undefined}>
-      <div className="cb-otp-cells">
+    <div className="cb-otp" role="group" aria-label={t('otp.label')}>
+      <div className="cb-otp-cells" dir="ltr">
         {cells.map((cell, index) => (
           <input
             key={index}
@@ -76,11 +83,11 @@ export function OtpInput({ onComplete, error, errorKey, disabled }: Props) {
             className="cb-otp-cell"
             value={cell}
             inputMode="numeric"
-            autoComplete={index === 0 ? 'one-time-code' : 'off'}
+            autoComplete="one-time-code"
             aria-label={t('otp.cell', { index: index + 1, count: OTP_LENGTH })}
             aria-invalid={error ? true : undefined}
-            disabled={disabled}
-            autoFocus={index === 0}
+            aria-describedby={error ? errorId : undefined}
+            readOnly={busy}
             onFocus={(event) => event.target.select()}
             onKeyDown={(event) => onKeyDown(index, event)}
             onPaste={(event) => onPaste(index, event)}
@@ -92,7 +99,7 @@ export function OtpInput({ onComplete, error, errorKey, disabled }: Props) {
         ))}
       </div>
       {error && (
-        <p className="cb-field-error" id="cb-otp-error" role="alert">
+        <p className="cb-field-error" id={errorId} role="alert">
           {error}
         </p>
       )}

@@ -12,12 +12,13 @@ interface Props {
   value: PhoneValue;
   onChange: (value: PhoneValue) => void;
   error?: string;
-  autoFocus?: boolean;
   disabled?: boolean;
+  /** focus the number when it appears (a form the user just opened) */
+  autoFocus?: boolean;
 }
 
 /** A phone field with a country picker, formatted as you type; a pasted international number sets the country. */
-export function PhoneInput({ label, value, onChange, error, autoFocus, disabled }: Props) {
+export function PhoneInput({ label, value, onChange, error, disabled, autoFocus }: Props) {
   const change = (raw: string) => {
     const digits = (s: string) => s.replace(/\D/g, '');
     // deleting only a formatting character (a bracket, a space) deletes the digit before it
@@ -32,13 +33,14 @@ export function PhoneInput({ label, value, onChange, error, autoFocus, disabled 
       type="tel"
       inputMode="tel"
       autoComplete="tel"
+      dir="ltr"
       name="phone"
       className="cb-phone"
       value={value.text}
       onChange={change}
       error={error}
-      autoFocus={autoFocus}
       disabled={disabled}
+      autoFocus={autoFocus}
       before={
         <CountryPicker
           country={value.country}

@@ -1,5 +1,6 @@
 import type { SocialProvider } from '../../core/api/types';
 import { useApp, useT } from '../context';
+import { Button } from './Button';
 import { ProviderMark } from './Icon';
 
 /** Social sign-in under a divider; compact, icon-only buttons when there are more than two providers. */
@@ -10,25 +11,22 @@ export function SocialButtons({ providers, disabled }: { providers: SocialProvid
   const compact = providers.length > 2;
   return (
     <div className="cb-social">
-      <div className="cb-divider">
-        <span>{t('common.or')}</span>
-      </div>
+      <div className="cb-divider">{t('common.or')}</div>
       <div className={compact ? 'cb-social-buttons cb-compact' : 'cb-social-buttons'}>
         {providers.map((provider) => {
           const label = t('social.continueWith', { provider: t(`social.${provider}`) });
           return (
-            <button
+            <Button
               key={provider}
-              type="button"
-              className="cb-button cb-secondary cb-social-button"
-              aria-label={label}
+              variant="secondary"
+              aria-label={compact ? label : undefined}
               title={compact ? label : undefined}
               disabled={disabled}
               onClick={() => void flow.startSocial(provider)}
             >
               <ProviderMark provider={provider} />
-              {!compact && <span>{label}</span>}
-            </button>
+              {!compact && label}
+            </Button>
           );
         })}
       </div>

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 import { invalidScreen } from '../../core/errors';
 import type { ScreenName } from '../../core/process/screens';
 import { EditIdentifierScreen } from '../blocks/email-verify/EditIdentifierScreen';
@@ -19,8 +19,9 @@ import { SignupInitScreen } from '../blocks/signup-init/SignupInitScreen';
 import { ComponentUnavailable } from '../components/ComponentUnavailable';
 import { ErrorPopup } from '../components/ErrorPopup';
 import { Footer } from '../components/Footer';
+import { sentText } from '../components/ResendButton';
 import { Spinner } from '../components/Spinner';
-import { useApp } from '../context';
+import { mayTakeFocus, useAnnounce, useApp, useT } from '../context';
 import type { FlowBlock } from '../../core/process/block';
 
 export type FlowMode = 'auth' | 'signup' | 'login';
@@ -73,6 +74,26 @@ function Screen({ screen, block }: { screen: ScreenName; block: FlowBlock }) {
 }
 
 /**
+ * Every screen change moves the focus to the new screen's first field or, without one, to its heading,
+ * and says the heading (and what was sent) through the live region. The first screen only takes the
+ * focus for a field, and no screen takes it from the host page.
+ */
+function useScreenFocus(card: RefObject<HTMLDivElement | null>, key: string | undefined, sent: string | undefined) {
+  const announce = useAnnounce();
+  const shown = useRef<string>(undefined);
+  useEffect(() => {
+    const root = card.current;
+    if (!key || shown.current === key) return;
+    const first = !shown.current;
+    shown.current = key;
+    // completed draws nothing: nothing stays in the live region either
+    const heading = root?.querySelector<HTMLElement>('h1');
+    if (!first) announce(heading ? [heading.textContent, sent].filter(Boolean).join('. ') : '');
+    if (root && mayTakeFocus(root)) (root.querySelector('input') ?? (first ? null : heading))?.focus();
+  });
+}
+
+/**
  * The auth process as a view: a spinner while it starts, the component-unavailable page when it
  * cannot, otherwise the current screen with the error popup and the footer badge.
  */
@@ -82,6 +103,10 @@ export function FlowView({ mode }: { mode: FlowMode }) {
   const block = useStore(flow.$block);
   const screen = useStore(flow.$screen);
   const hideBadge = useStore(flow.$hideBadge);
+  const t = useT();
+  const card = useRef<HTMLDivElement>(null);
+  const key = initState === 1 ? 'unavailable' : initState === 2 && block ? `${block.type}/${screen}` : undefined;
+  useScreenFocus(card, key, block && sentText(t, screen, block));
 
   useEffect(() => {
     if (mode !== 'auth') void flow.prefer(mode === 'signup' ? 'signup-init' : 'login-init');
@@ -91,7 +116,7 @@ export function FlowView({ mode }: { mode: FlowMode }) {
 
   if (initState === 1) {
     return (
-      <div className="cb-card">
+      <div className="cb-card" ref={card}>
         <ComponentUnavailable onRetry={() => void flow.retry()} />
       </div>
     );
@@ -105,7 +130,7 @@ export function FlowView({ mode }: { mode: FlowMode }) {
   }
   if (screen === 'end') return null;
   return (
-    <div className="cb-card">
+    <div className="cb-card" ref={card}>
       <ErrorPopup />
       <Screen screen={screen} block={block} />
       {!hideBadge && <Footer />}

@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Passkey } from '../../core/api/types';
 import { authenticatorOf, type AuthenticatorKind } from '../../core/account/authenticators';
 import { CorbadoError } from '../../core/errors';
@@ -10,7 +10,7 @@ import { Header } from '../components/Header';
 import { Icon, type IconName } from '../components/Icon';
 import { PleaseLogIn } from '../components/PleaseLogIn';
 import { Spinner } from '../components/Spinner';
-import { useApp, useT } from '../context';
+import { useAnnounce, useApp, useT } from '../context';
 import { failureText } from '../components/ErrorPopup';
 
 const KIND_ICON: Record<AuthenticatorKind, IconName> = { manager: 'shield', platform: 'device', hardware: 'passkey' };
@@ -18,6 +18,11 @@ const KIND_ICON: Record<AuthenticatorKind, IconName> = { manager: 'shield', plat
 function formatDate(value: string, language: string): string {
   const date = new Date(/Z|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
   return Number.isNaN(date.getTime()) ? value : date.toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** A passkey as a visitor tells it from the others: its name and when it was created. */
+function passkeyLabel(t: ReturnType<typeof useT>, passkey: Passkey, language: string): { name: string; date: string } {
+  return { name: authenticatorOf(passkey.authenticatorAAGUID)?.name ?? t('passkeyList.defaultName'), date: formatDate(passkey.created, language) };
 }
 
 function PasskeyCard({ passkey, onDelete }: { passkey: Passkey; onDelete: () => void }) {
@@ -43,7 +48,7 @@ function PasskeyCard({ passkey, onDelete }: { passkey: Passkey; onDelete: () => 
         <p className="cb-muted">{t('passkeyList.lastUsed', { date: formatDate(passkey.lastUsed, language) })}</p>
         <p className="cb-muted">{t(`passkeyList.status.${passkey.status}`)}</p>
       </div>
-      <button type="button" className="cb-icon-button" aria-label={t('passkeyList.delete')} onClick={onDelete}>
+      <button type="button" className="cb-icon-button" aria-label={t('passkeyList.deleteNamed', passkeyLabel(t, passkey, language))} onClick={onDelete}>
         <Icon name="trash" />
       </button>
     </li>
@@ -54,6 +59,9 @@ function PasskeyCard({ passkey, onDelete }: { passkey: Passkey; onDelete: () => 
 export function PasskeyListView() {
   const app = useApp();
   const t = useT();
+  const announce = useAnnounce();
+  const language = useStore($language);
+  const card = useRef<HTMLDivElement>(null);
   const user = useStore(app.session.$user);
   const passkeys = useStore(app.account.$passkeys);
   const busy = useStore(app.account.$busy);
@@ -81,8 +89,8 @@ export function PasskeyListView() {
   };
 
   return (
-    <div className="cb-card">
-      <Header title={t('passkeyList.header')} />
+    <div className="cb-card" ref={card}>
+      <Header title={t('passkeyList.header')} level={2} />
       {failure && (
         <p className="cb-popup" role="alert">
           {failure}
@@ -112,14 +120,19 @@ export function PasskeyListView() {
       {deleting && (
         <Dialog
           title={t('passkeyList.deleteHeader')}
-          body={t('passkeyList.deleteBody', { name: authenticatorOf(deleting.authenticatorAAGUID)?.name ?? t('passkeyList.defaultName') })}
+          body={t('passkeyList.deleteBodyNamed', passkeyLabel(t, deleting, language))}
           confirm={t('passkeyList.deleteConfirm')}
           cancel={t('common.cancel')}
           danger
           onConfirm={() => {
             const id = deleting.id;
             setDeleting(undefined);
-            void run(() => app.account.deletePasskey(id));
+            // the deleted passkey's button is gone: the focus goes to the list's heading
+            void run(async () => {
+              await app.account.deletePasskey(id);
+              card.current?.querySelector('h2')?.focus();
+              announce(t('passkeyList.deleted'));
+            });
           }}
           onCancel={() => setDeleting(undefined)}
         />

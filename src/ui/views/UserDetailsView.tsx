@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import type { MeIdentifier } from '../../core/api/types';
 import { failureText } from '../components/ErrorPopup';
 import { Header } from '../components/Header';
+import { Identifier } from '../components/IdentifierLine';
 import { ProviderMark } from '../components/Icon';
 import { PleaseLogIn } from '../components/PleaseLogIn';
 import { Spinner } from '../components/Spinner';
@@ -51,9 +52,9 @@ export function UserDetailsView() {
     if (!list.length && !addable) return null;
     return (
       <section className="cb-section">
-        <h2 className="cb-section-title" tabIndex={-1}>
+        <h3 className="cb-section-title" tabIndex={-1}>
           {t(`user.${type}`)}
-        </h2>
+        </h3>
         <ul className="cb-rows">
           {list.map((identifier) => (
             <IdentifierRow key={identifier.id} identifier={identifier} all={identifiers} config={config} />
@@ -69,9 +70,9 @@ export function UserDetailsView() {
   };
   return (
     <div className="cb-card">
-      <Header title={t('user.header')} />
+      <Header title={t('user.header')} level={2} />
       <section className="cb-section">
-        <h2 className="cb-section-title">{t('user.name')}</h2>
+        <h3 className="cb-section-title">{t('user.name')}</h3>
         {fullName && <p className="cb-text">{fullName}</p>}
         <Disclosure label={t('common.edit')} about={t('user.name')}>
           {(close) => (
@@ -84,13 +85,15 @@ export function UserDetailsView() {
       {section('phone')}
       {socialAccounts.length > 0 && (
         <section className="cb-section">
-          <h2 className="cb-section-title">{t('user.social')}</h2>
+          <h3 className="cb-section-title">{t('user.social')}</h3>
           <ul className="cb-rows">
             {socialAccounts.map((account) => (
               <li className="cb-row" key={`${account.providerType}-${account.identifierValue}`}>
                 <ProviderMark provider={account.providerType} />
                 <span>{account.fullName || account.identifierValue}</span>
-                <span className="cb-muted">{account.identifierValue}</span>
+                <span className="cb-muted">
+                  <Identifier value={account.identifierValue} />
+                </span>
               </li>
             ))}
           </ul>

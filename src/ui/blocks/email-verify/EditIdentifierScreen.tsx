@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { IdentifierType, PasskeyAppendData, VerifyIdentifierData } from '../../../core/api/types';
 import { checkEmail, checkUsername } from '../../../core/validation/identifiers';
 import { DEFAULT_COUNTRY, parsePhone } from '../../../core/validation/phone';
 import { Button } from '../../components/Button';
+import { Form } from '../../components/Form';
 import { Header } from '../../components/Header';
 import { PhoneInput, type PhoneValue } from '../../components/PhoneInput';
 import { TextField } from '../../components/TextField';
@@ -26,8 +27,7 @@ export function EditIdentifierScreen({ type }: { type: IdentifierType }) {
   const back = onAppend ? 'passkey-append' : type === 'phone' ? 'phone-otp' : block.data.verificationMethod === 'email-link' ? 'email-link-sent' : 'email-otp-verification';
   const submitLabel = onAppend ? t('common.save') : t(`edit.submit.${block.data.verificationMethod ?? 'email-otp'}`);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     let next = value.trim();
     if (type === 'phone') {
       const parsed = parsePhone(phone.text, phone.country);
@@ -44,10 +44,10 @@ export function EditIdentifierScreen({ type }: { type: IdentifierType }) {
   };
 
   return (
-    <form className="cb-form" onSubmit={(event) => void submit(event)} noValidate>
+    <Form onSubmit={() => void submit()} busy={busy}>
       <Header title={t(`edit.header.${type}`)} subtitle={type === 'phone' ? t('edit.currentPhone', { phone: current }) : undefined} />
       {type === 'phone' ? (
-        <PhoneInput label={t('fields.phone')} value={phone} onChange={(next) => (setPhone(next), setError(undefined))} error={error} autoFocus />
+        <PhoneInput label={t('fields.phone')} value={phone} onChange={(next) => (setPhone(next), setError(undefined))} error={error} />
       ) : (
         <TextField
           label={t(`fields.${type}`)}
@@ -58,7 +58,7 @@ export function EditIdentifierScreen({ type }: { type: IdentifierType }) {
           value={value}
           onChange={(next) => (setValue(next), setError(undefined))}
           error={error}
-          autoFocus
+          dir="ltr"
         />
       )}
       <Button type="submit" busy={busy}>
@@ -67,6 +67,6 @@ export function EditIdentifierScreen({ type }: { type: IdentifierType }) {
       <Button variant="secondary" disabled={busy} onClick={() => flow.setScreen(back)}>
         {t('common.cancel')}
       </Button>
-    </form>
+    </Form>
   );
 }

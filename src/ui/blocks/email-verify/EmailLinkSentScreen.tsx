@@ -27,7 +27,7 @@ export function EmailLinkSentScreen() {
           <span>{t('emailLink.open', { provider: webmail.name })}</span>
         </a>
       )}
-      <ResendButton retryNotBefore={data.retryNotBefore} busy={busy} onResend={() => void flow.resend()} label={t('emailLink.resend')} />
+      <ResendButton retryNotBefore={data.retryNotBefore} busy={busy} label={t('emailLink.resend')} />
     </div>
   );
 }

@@ -29,12 +29,11 @@ export function OtpScreen({ channel }: { channel: 'email' | 'phone' }) {
     <div className="cb-form">
       <Header title={t(`${key}.header`)} subtitle={t(`${channel}Otp.body`)} />
       <IdentifierLine value={identifier} editLabel={t(`${channel}Otp.edit`)} onEdit={edit} />
-      <OtpInput onComplete={(code) => void flow.submitCode(code)} error={requestErrorText(data.error)} errorKey={failure ?? block} disabled={busy} />
+      <OtpInput onComplete={(code) => void flow.submitCode(code)} error={requestErrorText(data.error)} errorKey={failure ?? block} busy={busy} />
       {busy && <Spinner />}
       <ResendButton
         retryNotBefore={data.retryNotBefore}
         busy={busy}
-        onResend={() => void flow.resend()}
         label={t(`${channel}Otp.resend`)}
       />
       {block.type === 'post-signup-email-verify' && flow.canSkip(block) && (

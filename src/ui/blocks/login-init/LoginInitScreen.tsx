@@ -1,9 +1,10 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type { LoginInitData } from '../../../core/api/types';
 import { checkEmail, checkEmailOrUsername, checkUsername, identifierTypeOf } from '../../../core/validation/identifiers';
 import { DEFAULT_COUNTRY, parsePhone } from '../../../core/validation/phone';
 import { Button } from '../../components/Button';
+import { Form } from '../../components/Form';
 import { Header } from '../../components/Header';
 import type { PhoneValue } from '../../components/PhoneInput';
 import { PhoneInput } from '../../components/PhoneInput';
@@ -36,8 +37,7 @@ export function LoginInitScreen() {
   const fieldKind = data.isEmailAvailable && data.isUsernameAvailable ? 'emailOrUsername' : data.isUsernameAvailable ? 'username' : 'email';
   const check = fieldKind === 'emailOrUsername' ? checkEmailOrUsername : fieldKind === 'username' ? checkUsername : checkEmail;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     if (usePhone) {
       const parsed = parsePhone(phone.text, phone.country);
       if (!phone.text.trim()) return setError(t('validation.phoneRequired'));
@@ -55,10 +55,10 @@ export function LoginInitScreen() {
   const providers = data.socialData?.providers ?? [];
 
   return (
-    <form className="cb-form" onSubmit={submit} noValidate>
+    <Form onSubmit={submit} busy={busy}>
       <Header title={t('loginInit.header')} subtitle={t('loginInit.subheader', { appName })} />
       {usePhone ? (
-        <PhoneInput label={t('fields.phone')} value={phone} onChange={(next) => (setPhone(next), setError(undefined))} error={error} autoFocus />
+        <PhoneInput label={t('fields.phone')} value={phone} onChange={(next) => (setPhone(next), setError(undefined))} error={error} />
       ) : (
         <TextField
           label={t(`fields.${fieldKind}`)}
@@ -66,12 +66,12 @@ export function LoginInitScreen() {
           type={fieldKind === 'email' ? 'email' : 'text'}
           inputMode={fieldKind === 'username' ? 'text' : 'email'}
           autoComplete="username webauthn"
+          dir="ltr"
           autoCapitalize="none"
           spellCheck={false}
           value={value}
           onChange={(next) => (setValue(next), setError(undefined))}
           error={error}
-          autoFocus
         />
       )}
       {data.isPhoneAvailable && otherAvailable && (
@@ -91,6 +91,6 @@ export function LoginInitScreen() {
           </button>
         </p>
       )}
-    </form>
+    </Form>
   );
 }

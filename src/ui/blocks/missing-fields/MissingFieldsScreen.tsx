@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { CollectData } from '../../../core/api/types';
 import { checkUsername } from '../../../core/validation/identifiers';
 import { DEFAULT_COUNTRY, parsePhone } from '../../../core/validation/phone';
 import { Button } from '../../components/Button';
+import { Form } from '../../components/Form';
 import { Header } from '../../components/Header';
 import { PhoneInput, type PhoneValue } from '../../components/PhoneInput';
 import { TextField } from '../../components/TextField';
@@ -25,8 +26,7 @@ export function MissingFieldsScreen() {
     setError(requestErrorText(data.error, field));
   }
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     if (field === 'phone') {
       const parsed = parsePhone(phone.text, phone.country);
       if (!phone.text.trim()) return setError(t('validation.phoneRequired'));
@@ -41,10 +41,10 @@ export function MissingFieldsScreen() {
   };
 
   return (
-    <form className="cb-form" onSubmit={submit} noValidate>
+    <Form onSubmit={submit} busy={busy}>
       <Header title={t('missingFields.header')} subtitle={t(`missingFields.${field}`)} />
       {field === 'phone' ? (
-        <PhoneInput label={t('fields.phone')} value={phone} onChange={(next) => (setPhone(next), setError(undefined))} error={error} autoFocus />
+        <PhoneInput label={t('fields.phone')} value={phone} onChange={(next) => (setPhone(next), setError(undefined))} error={error} />
       ) : (
         <TextField
           label={t('fields.username')}
@@ -55,12 +55,11 @@ export function MissingFieldsScreen() {
           value={username}
           onChange={(next) => (setUsername(next), setError(undefined))}
           error={error}
-          autoFocus
         />
       )}
       <Button type="submit" busy={busy}>
         {t('common.continue')}
       </Button>
-    </form>
+    </Form>
   );
 }

@@ -19,7 +19,7 @@ export function PasskeyErrorScreen() {
   const reason = failure?.kind === 'webauthn' ? failure.message : t(failure?.translationKey ?? 'errors.passkeyChallengeCancelled');
   return (
     <div className="cb-form">
-      <Icon name="warning" className="cb-hero-icon" />
+      <Icon name="warning" className="cb-hero-icon cb-warn" />
       <Header title={t(verify ? 'passkeyError.loginHeader' : 'passkeyError.appendHeader')} subtitle={reason} />
       <Button busy={busy} onClick={() => void (verify ? flow.loginWithPasskey() : flow.appendPasskey())}>
         {t('passkeyError.retry')}

@@ -13,7 +13,7 @@ export function PasskeyAppendedScreen() {
     <div className="cb-form cb-center">
       <Icon name="check" className="cb-hero-icon" />
       <Header title={t('passkeyAppended.header')} subtitle={t('passkeyAppended.body')} />
-      <Button busy={busy} onClick={() => void flow.skipBlock()} autoFocus>
+      <Button busy={busy} onClick={() => void flow.skipBlock()}>
         {t('common.continue')}
       </Button>
     </div>

@@ -14,11 +14,12 @@ export function PasskeyBackgroundScreen() {
   const t = useT();
   const { data, busy } = useBlock<PasskeyVerifyData>();
   const started = useRef(false);
+  // once the action that led here is over: started while it still runs, the log-in would be dropped
   useEffect(() => {
-    if (started.current) return;
+    if (started.current || busy) return;
     started.current = true;
     void flow.loginWithPasskey();
-  }, [flow]);
+  }, [flow, busy]);
   return (
     <div className="cb-form">
       <Icon name="passkey" className="cb-hero-icon" />

@@ -1,9 +1,10 @@
 import { useStore } from '@nanostores/react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type { IdentifierType, SignupInitData } from '../../../core/api/types';
 import { checkEmail, checkFullName, checkUsername } from '../../../core/validation/identifiers';
 import { DEFAULT_COUNTRY, parsePhone } from '../../../core/validation/phone';
 import { Button } from '../../components/Button';
+import { Form } from '../../components/Form';
 import { Header } from '../../components/Header';
 import { PhoneInput, type PhoneValue } from '../../components/PhoneInput';
 import { SocialButtons } from '../../components/SocialButtons';
@@ -48,8 +49,7 @@ export function SignupInitScreen() {
     setErrors(({ [field]: _, ...rest }) => rest);
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const found: Errors = {};
     const fields: { fullName?: string; email?: string; phone?: string; username?: string } = {};
     if (data.fullName) {
@@ -81,10 +81,10 @@ export function SignupInitScreen() {
   const login = block.alternatives.find((a) => a.type === 'login-init');
 
   return (
-    <form className="cb-form" onSubmit={submit} noValidate>
+    <Form onSubmit={submit} busy={busy}>
       <Header title={t('signupInit.header')} subtitle={t('signupInit.subheader', { appName })} />
       {data.fullName && (
-        <TextField label={t('fields.fullName')} name="name" autoComplete="name" value={fullName} onChange={edit('fullName', setFullName)} error={errors.fullName} autoFocus />
+        <TextField label={t('fields.fullName')} name="name" autoComplete="name" value={fullName} onChange={edit('fullName', setFullName)} error={errors.fullName} />
       )}
       {has('username') && (
         <TextField
@@ -96,7 +96,6 @@ export function SignupInitScreen() {
           value={username}
           onChange={edit('username', setUsername)}
           error={errors.username}
-          autoFocus={!data.fullName}
         />
       )}
       {has('email') && (
@@ -110,7 +109,7 @@ export function SignupInitScreen() {
           value={email}
           onChange={edit('email', setEmail)}
           error={errors.email}
-          autoFocus={!data.fullName && !has('username')}
+          dir="ltr"
         />
       )}
       {has('phone') && <PhoneInput label={t('fields.phone')} value={phone} onChange={edit('phone', setPhone)} error={errors.phone} />}
@@ -126,6 +125,6 @@ export function SignupInitScreen() {
           </button>
         </p>
       )}
-    </form>
+    </Form>
   );
 }

@@ -45,7 +45,7 @@ export function CodeEntry({ identifier, close, verified }: { identifier: MeIdent
   return (
     <div className="cb-form cb-account-form">
       <p className="cb-text">{t('user.codeSent', { value: channel === 'phone' ? displayPhone(identifier.value) : identifier.value })}</p>
-      <OtpInput onComplete={(code) => void submit(code)} error={error?.text} errorKey={error} disabled={busy} />
+      <OtpInput onComplete={(code) => void submit(code)} error={error?.text} errorKey={error} busy={busy} />
       <div className="cb-dialog-actions">
         <Button variant="secondary" onClick={close}>
           {t('common.cancel')}

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useRef, useState } from 'react';
 import type { MeIdentifier, UserDetailsConfig } from '../../../core/api/types';
 import { displayPhone } from '../../../core/validation/phone';
+import { Identifier } from '../../components/IdentifierLine';
 import { Dialog } from '../../components/Dialog';
 import { useApp, useT } from '../../context';
 import { AccountField } from './AccountField';
@@ -42,7 +43,7 @@ export function IdentifierRow({ identifier, all, config }: Props) {
 
   return (
     <li className="cb-row" ref={row} tabIndex={-1}>
-      <span>{value}</span>
+      <Identifier value={value} />
       {identifier.primary && several && <span className="cb-badge-pill">{t('user.primary')}</span>}
       <span className={verified ? 'cb-badge-pill cb-ok' : 'cb-badge-pill cb-pending'}>{t(verified ? 'user.verified' : 'user.pending')}</span>
       <span className="cb-row-actions">
@@ -72,7 +73,7 @@ export function IdentifierRow({ identifier, all, config }: Props) {
                 danger
                 onCancel={close}
                 onConfirm={() => {
-                  const section = row.current?.closest('section')?.querySelector('h2');
+                  const section = row.current?.closest('section')?.querySelector('h3');
                   close();
                   run(() => account.removeIdentifier(identifier), () => section?.focus());
                 }}
