@@ -17,7 +17,8 @@ interface Screens {
   enterCode(auth: Locator, code: string): Promise<void>;
   passkeyCreated(auth: Locator): Promise<void>;
   /** from the log-in screen shown after log-out to the passkey ceremony's start */
-  toPasskeyLogin(auth: Locator, email: string): Promise<void>;
+  /** reaches the passkey log-in; `ready` readies the authenticator before the ceremony can start */
+  toPasskeyLogin(auth: Locator, email: string, ready: () => Promise<unknown>): Promise<void>;
   startPasskeyLogin(auth: Locator): Promise<void>;
   expectUserDetails(user: Locator, name: string, email: string): Promise<void>;
 }
@@ -35,7 +36,10 @@ const officialScreens: Screens = {
   },
   passkeyCreated: (auth) => expect(auth.getByText('Passkey created')).toBeVisible(),
   // web-js 3 remembers the last identifier and offers it as one tap
-  toPasskeyLogin: (auth, email) => expect(auth.getByText(email)).toBeVisible(),
+  async toPasskeyLogin(auth, email, ready) {
+    await expect(auth.getByText(email)).toBeVisible();
+    await ready();
+  },
   startPasskeyLogin: (auth) => auth.getByText('Login with Passkey').click(),
   async expectUserDetails(user, name, email) {
     await expect(user.getByText('Your Account')).toBeVisible();
@@ -57,12 +61,13 @@ const ownScreens: Screens = {
     await auth.getByRole('textbox', { name: 'Digit 1 of 6' }).fill(code);
   },
   passkeyCreated: (auth) => expect(auth.getByRole('heading', { name: 'Passkey created' })).toBeVisible(),
-  async toPasskeyLogin(auth, email) {
+  async toPasskeyLogin(auth, email, ready) {
     await auth.getByRole('textbox', { name: 'Email address' }).fill(email);
+    await ready();
     await auth.getByRole('button', { name: 'Continue', exact: true }).click();
-    await expect(auth.getByRole('heading', { name: 'Log in with your passkey' })).toBeVisible();
   },
-  startPasskeyLogin: (auth) => auth.getByRole('button', { name: 'Log in with passkey' }).click(),
+  // the passkey log-in starts by itself on its screen
+  startPasskeyLogin: async () => {},
   async expectUserDetails(user, name, email) {
     await expect(user.getByRole('heading', { name: 'Your account' })).toBeVisible();
     await expect(user.getByText(name)).toBeVisible();
@@ -149,9 +154,8 @@ for (const screens of [officialScreens, ownScreens]) {
     });
 
     await test.step('log-in with the passkey', async () => {
-      await screens.toPasskeyLogin(auth, email);
-      await authenticator.setPresence(true);
       const finished = page.waitForResponse((response) => response.url().endsWith('/v2/auth/passkey/login/finish'));
+      await screens.toPasskeyLogin(auth, email, () => authenticator.setPresence(true));
       await screens.startPasskeyLogin(auth);
       const completed = (await (await finished).json()) as { blockBody: { block: string; data: { passkeyOperation: { operationType: string } } } };
       expect(completed.blockBody.block).toBe('completed');

@@ -87,6 +87,8 @@ export class Flow {
   #pollTimer: ReturnType<typeof setTimeout> | undefined;
   #pollController: AbortController | undefined;
   #conditional: AbortController | undefined;
+  /** settles once the autofill's ceremony has ended (a browser allows one ceremony at a time) */
+  #conditionalSettled: Promise<unknown> = Promise.resolve();
   #socialFinishing = false;
 
   constructor(api: ApiClient, session: Session, projectId: string, environment: FlowEnvironment) {
@@ -302,10 +304,11 @@ export class Flow {
   // --- running actions -------------------------------------------------------------------------
 
   /** Runs one user intent at a time; a failure re-initialises the process and shows the error on it. */
-  async #run(action: () => Promise<void>): Promise<void> {
+  /** One user intent at a time; it clears the error shown, unless it is not the visitor's (`keepError`). */
+  async #run(action: () => Promise<void>, keepError = false): Promise<void> {
     if (this.$busy.get()) return;
     this.$busy.set(true);
-    this.$error.set(undefined);
+    if (!keepError) this.$error.set(undefined);
     try {
       if (this.#replacing) await this.#replacing;
       await action();
@@ -511,7 +514,11 @@ export class Flow {
     });
   }
 
-  loginWithPasskey(): Promise<void> {
+  /**
+   * The passkey log-in of passkey-verify. Started by the screen itself (`automatic`), it leaves an error
+   * that led there on display: the visitor has not acted yet.
+   */
+  loginWithPasskey(options: { automatic?: boolean } = {}): Promise<void> {
     return this.#run(async () => {
       this.$ceremonyError.set(undefined);
       const start = await this.#api.passkeyLoginStart();
@@ -519,6 +526,9 @@ export class Flow {
       const options = String(start.blockBody.data.challenge ?? '');
       let signed: string;
       try {
+        // the autofill's request must have ended first, however this screen was reached
+        this.stopConditionalUi();
+        await this.#conditionalSettled;
         signed = await getPasskey(options);
       } catch (error) {
         void this.#event('login-error', options);
@@ -527,7 +537,7 @@ export class Flow {
         return;
       }
       this.#apply(await this.#api.passkeyLoginFinish(signed));
-    });
+    }, options.automatic);
   }
 
   /**
@@ -542,7 +552,9 @@ export class Flow {
     const controller = (this.#conditional = new AbortController());
     let signed: string;
     try {
-      signed = await getPasskey(challenge, true, controller.signal);
+      const ceremony = getPasskey(challenge, true, controller.signal);
+      this.#conditionalSettled = ceremony.catch(() => undefined);
+      signed = await ceremony;
     } catch {
       return;
     }

@@ -26,10 +26,17 @@ export function OtpInput({ onComplete, error, errorKey, busy }: Props) {
   const inputs = useRef<(HTMLInputElement | null)[]>([]);
   const focus = (index: number) => inputs.current[Math.max(0, Math.min(OTP_LENGTH - 1, index))]?.focus();
 
-  useEffect(() => setCells(empty()), [error, errorKey]);
-  // a new error puts the focus back on the first cell, once the submit that brought it is over
+  // a new error (inline, or any failure the screen is told of by errorKey) clears the cells and puts
+  // the focus back on the first, once the submit that brought it is over
+  const refocus = useRef<'no' | 'mounted' | 'pending'>('no');
   useEffect(() => {
-    if (error && !busy) focus(0);
+    setCells(empty());
+    refocus.current = refocus.current === 'no' ? 'mounted' : 'pending';
+  }, [error, errorKey]);
+  useEffect(() => {
+    if (refocus.current !== 'pending' || busy) return;
+    refocus.current = 'mounted';
+    focus(0);
   }, [error, errorKey, busy]);
 
   const fill = (from: number, text: string) => {

@@ -18,7 +18,7 @@ export function PasskeyBackgroundScreen() {
   useEffect(() => {
     if (started.current || busy) return;
     started.current = true;
-    void flow.loginWithPasskey();
+    void flow.loginWithPasskey({ automatic: true });
   }, [flow, busy]);
   return (
     <div className="cb-form">
