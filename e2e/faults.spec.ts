@@ -42,7 +42,7 @@ async function breakNext(page: Page, endpoint: string, fault: Fault): Promise<()
 
 test.describe('faults during a flow', () => {
   // five faults in one sign-up and log-in; a late answer costs the apiTimeout each time
-  test.describe.configure({ timeout: 60_000 });
+  test.describe.configure({ timeout: 120_000 });
   for (const fault of FAULTS) {
     test(`${fault} at sign-up submit, resend, code entry, passkey append and log-in submit`, async ({ page }) => {
       const authenticator = await addAuthenticator(page);
