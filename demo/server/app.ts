@@ -38,6 +38,8 @@ export interface ApiOptions {
   database: string;
   /** PostgreSQL only: a schema of its own (tests give each server one) */
   databaseSchema?: string;
+  /** PostgreSQL only: connections for transactions (default 10; a quarter more serve the limit counters) */
+  databasePoolSize?: number;
   /** `production` requires publicUrl, smtp, sms and keyEncryptionSecret (default `development`) */
   mode?: 'development' | 'production';
   /** public base URL of this API (frontendApiUrl); default: the origin each request came to */
@@ -98,7 +100,10 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const publicUrl = options.publicUrl?.replace(/\/$/, '');
   const log = options.logger ?? consoleLogger;
 
-  const store = await Store.open(options.database, options.databaseSchema ? { schema: options.databaseSchema } : {});
+  const store = await Store.open(options.database, {
+    ...(options.databaseSchema ? { schema: options.databaseSchema } : {}),
+    ...(options.databasePoolSize ? { poolSize: options.databasePoolSize } : {}),
+  });
   try {
     if (production) await checkProductionReadiness(options, store);
     else {

@@ -43,11 +43,14 @@ export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly strin
   const smtp = smtpFromEnv(env);
   const sms = smsFromEnv(env);
   const proxies = Number(env.TRUSTED_PROXIES ?? 0);
+  const poolSize = Number(env.DATABASE_POOL_SIZE ?? 0);
+  if (!Number.isInteger(poolSize) || poolSize < 0) throw new Error(`DATABASE_POOL_SIZE must be a whole number, got ${env.DATABASE_POOL_SIZE}`);
   if (!Number.isInteger(proxies) || proxies < 0) throw new Error(`TRUSTED_PROXIES must be a whole number, got ${env.TRUSTED_PROXIES}`);
   return {
     port: port(env),
     ...(env.API_HOST ? { host: env.API_HOST } : {}),
     database: databaseFromEnv(env),
+    ...(poolSize ? { databasePoolSize: poolSize } : {}),
     mode: isProduction(env, argv) ? 'production' : 'development',
     ...(env.PUBLIC_URL ? { publicUrl: env.PUBLIC_URL } : {}),
     demoOrigin: env.DEMO_ORIGIN ?? 'http://localhost:5173',

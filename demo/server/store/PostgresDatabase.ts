@@ -26,9 +26,19 @@ export class PostgresDatabase implements Database {
   readonly dialect = 'postgres' as const;
   readonly forUpdate = ' FOR UPDATE';
   private readonly scope = new AsyncLocalStorage<Scope>();
+  /** set inside outsideTransaction: its statements use the side pool */
+  private readonly detached = new AsyncLocalStorage<true>();
   private readonly converted = new Map<string, string>();
 
-  private constructor(private readonly pool: pg.Pool) {}
+  /**
+   * `pool` serves transactions and plain statements; `side`, a few connections of its own, serves
+   * outsideTransaction. A transaction holding a connection of `pool` may wait for `side`, never the
+   * other way round, so the two cannot deadlock however many requests run at once.
+   */
+  private constructor(
+    private readonly pool: pg.Pool,
+    private readonly side: pg.Pool,
+  ) {}
 
   static async open(url: string, migrations: Migration[] = MIGRATIONS, options: PostgresOptions = {}): Promise<PostgresDatabase> {
     const schema = options.schema;
@@ -42,22 +52,26 @@ export class PostgresDatabase implements Database {
         await setup.end();
       }
     }
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: options.poolSize ?? 10,
-      ...(schema ? { options: `-c search_path=${schema}` } : {}),
-      // timestamps are milliseconds in BIGINT columns: numbers, not strings
-      types: {
-        getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-          oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-      },
-    });
-    pool.on('error', () => {}); // an idle connection that dies is replaced on the next query
-    const db = new PostgresDatabase(pool);
+    const size = options.poolSize ?? 10;
+    const newPool = (max: number) => {
+      const pool = new pg.Pool({
+        connectionString: url,
+        max,
+        ...(schema ? { options: `-c search_path=${schema}` } : {}),
+        // timestamps are milliseconds in BIGINT columns: numbers, not strings
+        types: {
+          getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+            oid === INT8_OID && format !== 'binary' ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+        },
+      });
+      pool.on('error', () => {}); // an idle connection that dies is replaced on the next query
+      return pool;
+    };
+    const db = new PostgresDatabase(newPool(size), newPool(Math.max(2, Math.ceil(size / 4))));
     try {
       await migrate(db, migrations);
     } catch (error) {
-      await pool.end();
+      await db.close();
       throw error;
     }
     return db;
@@ -127,7 +141,7 @@ export class PostgresDatabase implements Database {
   }
 
   outsideTransaction<T>(fn: () => Promise<T>): Promise<T> {
-    return this.scope.exit(fn);
+    return this.scope.exit(() => this.detached.run(true, fn));
   }
 
   afterCommit(fn: () => void): void {
@@ -137,7 +151,7 @@ export class PostgresDatabase implements Database {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.side.end()]);
   }
 
   private active(): Scope | undefined {
@@ -152,7 +166,7 @@ export class PostgresDatabase implements Database {
       this.converted.set(sql, text);
     }
     try {
-      return await (this.active()?.client ?? this.pool).query(text, params.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p)));
+      return await (this.active()?.client ?? (this.detached.getStore() ? this.side : this.pool)).query(text, params.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p)));
     } catch (error) {
       throw translate(error);
     }

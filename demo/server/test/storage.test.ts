@@ -201,3 +201,23 @@ describe('restart', () => {
     expect(dump).not.toContain(`"${code[0]!.code}"`);
   });
 });
+
+describe('many requests at once', () => {
+  it('finish sign-ups beyond the number of database connections (the limit counters never wait for a held one)', async () => {
+    const server = await startTestServer({ api: { databasePoolSize: 2 } });
+    try {
+      const signUps = Array.from({ length: 8 }, async (_, i) => {
+        const client = new Client(server.url, 'pro-1');
+        await client.init({ isUserVerifyingPlatformAuthenticatorAvailable: false }, 'signup-init');
+        const email = uniqueEmail(`crowd-${i}`);
+        const verify = await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }], fullName: 'Crowd' });
+        expect(verify.block).toBe('email-verify');
+        const done = await client.step('/v2/auth/identifier/verify/finish', { code: await latestCode(server.url, email), identifierType: 'email', verificationType: 'email-otp' });
+        return done.block;
+      });
+      expect(await Promise.all(signUps)).toEqual(Array(8).fill('completed'));
+    } finally {
+      await server.stop();
+    }
+  });
+});
