@@ -35,7 +35,12 @@ export async function getPasskey(optionsJson: string, conditional = false, signa
   }
 }
 
-function withTimeout<T>(promise: Promise<T>, fallback: T, ms = 150): Promise<T> {
+/**
+ * A browser capability answer, or `fallback` if it takes longer than `ms`. These answers normally take a
+ * few milliseconds; the wait only matters on a device under load, where giving up early would decide
+ * for the whole process that it cannot do passkeys (seen at 150 ms on a busy 2-core machine).
+ */
+function withTimeout<T>(promise: Promise<T>, fallback: T, ms = 1000): Promise<T> {
   return Promise.race([promise.catch(() => fallback), new Promise<T>((resolve) => setTimeout(() => resolve(fallback), ms))]);
 }
 
