@@ -123,15 +123,15 @@ test.describe('faults during a flow', () => {
       const identifier = view.getByRole('textbox', { name: 'Email address' });
       await identifier.fill(email);
       // the passkey log-in starts by itself once the identifier is taken; it is held until the failure
-      // has been seen, and the authenticator answers it (the autofill request, made while it did not,
-      // stays unanswered)
+      // has been seen, and only then does the authenticator answer (the log-in screen, and with it the
+      // autofill request, is gone by then)
       let failureSeen!: () => void;
       const seen = new Promise<void>((resolve) => (failureSeen = resolve));
       await page.route(`${API_URL}/v2/auth/passkey/login/start`, async (route) => {
         await seen;
+        await authenticator.setPresence(true);
         await route.continue();
       });
-      await authenticator.setPresence(true);
       lift = await breakNext(page, 'login/init', fault);
       await submit.click();
       await expect(failure).toBeVisible();

@@ -70,6 +70,22 @@ export async function addAuthenticator(page: Page, options: { automatic?: boolea
   };
 }
 
+/**
+ * The passkey log-in after an identifier starts by itself. With the authenticator's presence turned off
+ * (so that the autofill offered on the log-in screen stays unanswered), this turns it on just as that
+ * log-in starts, once the log-in screen and its autofill request are gone.
+ */
+export async function answerPasskeyLogin(page: Page, authenticator: { setPresence(enabled: boolean): Promise<unknown> }) {
+  await page.route(
+    '**/v2/auth/passkey/login/start',
+    async (route) => {
+      await authenticator.setPresence(true);
+      await route.fallback();
+    },
+    { times: 1 },
+  );
+}
+
 /** The widget on a demo page; Playwright's locators reach into its open shadow root. */
 export function widget(page: Page) {
   return page.locator('#widget');

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { addAuthenticator, expect, latestMessage, test, uniqueEmail, widget } from './fixtures';
+import { addAuthenticator, answerPasskeyLogin, expect, latestMessage, test, uniqueEmail, widget } from './fixtures';
 
 // Log-in after sign-up, against pro-1: with the passkey created at sign-up, and by e-mail code.
 
@@ -43,7 +43,7 @@ test.describe('log-in', () => {
     await page.goto('/login.html');
     const view = widget(page);
     await view.getByRole('textbox', { name: 'Email address' }).fill(email);
-    await authenticator.setPresence(true);
+    await answerPasskeyLogin(page, authenticator);
     const started = page.waitForRequest((request) => request.url().endsWith('/v2/auth/passkey/login/start'));
     await view.getByRole('button', { name: 'Continue', exact: true }).click();
     // passkey-background starts the log-in by itself

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { addAuthenticator, expect, latestMessage, test, uniqueEmail, widget } from './fixtures';
+import { addAuthenticator, answerPasskeyLogin, expect, latestMessage, test, uniqueEmail, widget } from './fixtures';
 
 // pro-9: after a log-in with a passkey from another device (a phone over hybrid, here a virtual 'cable'
 // authenticator), a passkey for this device is offered (passkey-append, variant after-hybrid).
@@ -32,9 +32,8 @@ async function logInWithPhone(page: Page, email: string, phone: Awaited<ReturnTy
   await page.goto('/login.html?project=pro-9');
   const view = widget(page);
   await view.getByRole('textbox', { name: 'Email address' }).fill(email);
-  // the passkey log-in starts by itself after the address; the phone answers it (the autofill request,
-  // made before, stays unanswered)
-  await phone.setPresence(true);
+  // the passkey log-in starts by itself after the address; the phone answers it, not the autofill
+  await answerPasskeyLogin(page, phone);
   await view.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(view.getByRole('heading', { name: 'Create a passkey on this device' })).toBeVisible();
   return device;

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { addAuthenticator, API_URL, expect, latestMessage, test, uniqueEmail } from './fixtures';
+import { addAuthenticator, answerPasskeyLogin, API_URL, expect, latestMessage, test, uniqueEmail } from './fixtures';
 
 // Host code written for Corbado's @corbado/web-js 3 (demo/webjs3.html + webjs3.js), run twice:
 // with Corbado's own client (the devDependency @corbado/web-js 3.5.0, its script bundle) and with this
@@ -155,7 +155,10 @@ for (const screens of [officialScreens, ownScreens]) {
 
     await test.step('log-in with the passkey', async () => {
       const finished = page.waitForResponse((response) => response.url().endsWith('/v2/auth/passkey/login/finish'));
-      await screens.toPasskeyLogin(auth, email, () => authenticator.setPresence(true));
+      // this bundle starts the passkey log-in by itself: the authenticator answers as it starts, not the
+      // autofill; the official client starts it on a click
+      const ready = () => (screens.client === 'own' ? answerPasskeyLogin(page, authenticator) : authenticator.setPresence(true));
+      await screens.toPasskeyLogin(auth, email, ready);
       await screens.startPasskeyLogin(auth);
       const completed = (await (await finished).json()) as { blockBody: { block: string; data: { passkeyOperation: { operationType: string } } } };
       expect(completed.blockBody.block).toBe('completed');
