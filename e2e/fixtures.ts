@@ -15,13 +15,17 @@ export interface OutboxMessage {
   createdAt: string;
 }
 
-/** The newest message the dev outbox of an API (the shared one by default) holds for an address, waiting for it to arrive. */
+/** The messages the dev outbox of an API (the shared one by default) holds for an address, newest first. */
+export async function messagesTo(to: string, api = API_URL): Promise<OutboxMessage[]> {
+  const response = await fetch(`${api}/_dev/messages?to=${encodeURIComponent(to)}`);
+  return (await response.json()) as OutboxMessage[];
+}
+
+/** The newest message the dev outbox of an API holds for an address, waiting for it to arrive. */
 export async function latestMessage(to: string, after?: string, api = API_URL): Promise<OutboxMessage> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const response = await fetch(`${api}/_dev/messages?to=${encodeURIComponent(to)}`);
-    const messages = (await response.json()) as OutboxMessage[];
-    const newest = messages[0];
+    const newest = (await messagesTo(to, api))[0];
     if (newest && newest.id !== after) return newest;
     if (Date.now() > deadline) throw new Error(`No new message for ${to}`);
     await new Promise((resolve) => setTimeout(resolve, 150));

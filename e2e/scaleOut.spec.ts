@@ -1,5 +1,5 @@
 import { startApiInstance, startLoadBalancer, type ApiInstance, type LoadBalancer } from './apiInstances';
-import { addAuthenticator, expect, test, uniqueEmail } from './fixtures';
+import { addAuthenticator, expect, latestMessage, test, uniqueEmail } from './fixtures';
 
 // Scale-out: two Frontend API instances on different ports share one PostgreSQL database, behind a
 // load balancer that alternates every request between them. A sign-up in the real widget must not
@@ -42,8 +42,8 @@ test.describe('two API instances on one PostgreSQL database', () => {
     await view.getByRole('button', { name: 'Continue', exact: true }).click();
     await expect(view.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
     // the code is in the shared database, whichever instance sent it
-    const messages = (await (await fetch(`${balancer.url}/_dev/messages?to=${encodeURIComponent(email)}`)).json()) as { code: string }[];
-    await view.getByRole('textbox', { name: 'Digit 1 of 6' }).fill(messages[0]!.code);
+    const { code } = await latestMessage(email, undefined, balancer.url);
+    await view.getByRole('textbox', { name: 'Digit 1 of 6' }).fill(code!);
     await view.getByRole('button', { name: 'Create passkey' }).click();
     await expect(view.getByRole('heading', { name: 'Passkey created' })).toBeVisible();
     await view.getByRole('button', { name: 'Continue', exact: true }).click();

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiInstance, type ApiInstance } from './apiInstances';
-import { expect, latestMessage, test, uniqueEmail, widget, type OutboxMessage } from './fixtures';
+import { expect, latestMessage, messagesTo, test, uniqueEmail, widget } from './fixtures';
 
 // The Frontend API goes away mid-flow and comes back: this test runs its own API instance as a child
 // process (demo/server/main.ts, run by node with tsx as its loader, so that one process id is the
@@ -61,8 +61,7 @@ test('the API is killed after the code was sent and restarted: the same tab fini
     await expect(page.locator('#host-auth-state')).toHaveText('logged in');
     await expect(page.locator('#host-user')).toContainText('Katherine Johnson');
     await expect(page.locator('#host-user')).toContainText(email);
-    const messages = (await (await fetch(`${api.url}/_dev/messages?to=${encodeURIComponent(email)}`)).json()) as OutboxMessage[];
-    expect(messages).toHaveLength(1);
+    expect(await messagesTo(email, api.url)).toHaveLength(1);
   } finally {
     await api.kill();
     rmSync(folder, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 // The account calls of a logged-in user: PATCH and DELETE /v2/me, and /v2/me/identifier* (add, verify
 // with a code, make primary, change a username, remove), with their limits and refusals.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
 import {
   Client,
@@ -8,28 +8,19 @@ import {
   jwtPayload,
   latestCode,
   outbox,
-  startTestServer,
+  PASSKEY_DEVICE, serverForThisFile,
   uniqueEmail,
   uniqueUsername,
   type ApiResponse,
-  type TestServer,
 } from './helpers/testServer.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
-
-const DEVICE = { isUserVerifyingPlatformAuthenticatorAvailable: true, isConditionalMediationAvailable: true };
+const server = serverForThisFile();
 
 /** A pro-1 user signed up by e-mail code (optionally with a passkey); the client holds the long session. */
 async function signUp(options: { email?: string; passkey?: SoftAuthenticator } = {}): Promise<{ client: Client; email: string }> {
   const email = options.email ?? uniqueEmail('acct');
   const client = new Client(server.url, 'pro-1');
-  await client.init(options.passkey ? DEVICE : {}, 'signup-init');
+  await client.init(options.passkey ? PASSKEY_DEVICE : {}, 'signup-init');
   await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }], fullName: 'Ann Account' });
   let block = await client.step('/v2/auth/identifier/verify/finish', {
     code: await latestCode(server.url, email),

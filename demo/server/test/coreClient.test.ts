@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningApi } from '../app.ts';
-import { startTestServer, type TestServer } from './helpers/testServer.ts';
+import { latestCode, startTestServer, type TestServer } from './helpers/testServer.ts';
 import { CorbadoApp } from '../../../src/core/app';
 import { readStoredProcess, writeStoredProcess } from '../../../src/core/storage';
 
@@ -33,11 +33,6 @@ async function pageLoad(projectId = 'pro-1'): Promise<CorbadoApp> {
   app.start();
   await app.flow.start();
   return app;
-}
-
-async function outboxCode(to: string): Promise<string> {
-  const messages = (await (await fetch(`${api.url}/_dev/messages?to=${encodeURIComponent(to)}`)).json()) as { code: string }[];
-  return messages[0]!.code;
 }
 
 describe('start-up against the real server', () => {
@@ -107,7 +102,7 @@ describe('actions against the real server', () => {
     await app.flow.submitSignup({ fullName: 'Ada Lovelace', email });
     await app.flow.submitCode('000000');
     expect(app.flow.$block.get()?.data.error).toMatchObject({ code: 'invalid_challenge_solution_email-otp' });
-    await app.flow.submitCode(await outboxCode(email));
+    await app.flow.submitCode(await latestCode(api.url, email));
     expect(app.flow.$block.get()?.type).toBe('completed');
     expect(completions).toEqual(['signup']);
     expect(readStoredProcess('pro-1')).toBeUndefined();
@@ -128,7 +123,7 @@ describe('actions against the real server', () => {
     app.flow.setScreen('edit-email');
     expect(await app.flow.updateIdentifier('email', changed)).toBeUndefined();
     expect(app.flow.$block.get()?.data.identifier).toBe(changed);
-    expect(await outboxCode(changed)).toMatch(/^\d{6}$/);
+    expect(await latestCode(api.url, changed)).toMatch(/^\d{6}$/);
   });
 
   it('abort resets the process: a new one is stored and the entered data is gone', async () => {
@@ -157,7 +152,7 @@ describe('account actions against the real server', () => {
     app.flow.switchToAlternative('signup-init');
     const email = `core-acct-${Date.now()}@example.com`;
     await app.flow.submitSignup({ fullName: 'Ada Lovelace', email });
-    await app.flow.submitCode(await outboxCode(email));
+    await app.flow.submitCode(await latestCode(api.url, email));
     const { account, session } = app;
     await account.loadMe();
     await account.loadConfig();
@@ -170,7 +165,7 @@ describe('account actions against the real server', () => {
     expect(added).toMatchObject({ status: 'pending', primary: false });
     await account.sendCode({ ...added, type: 'email' });
     await expect(account.verifyIdentifier({ ...added, type: 'email' }, '000000')).rejects.toMatchObject({ type: 'invalid_challenge_solution_email-otp' });
-    await account.verifyIdentifier({ ...added, type: 'email' }, await outboxCode(second));
+    await account.verifyIdentifier({ ...added, type: 'email' }, await latestCode(api.url, second));
     expect(me().identifiers.find((i) => i.value === second)!.status).toBe('verified');
 
     await account.updateIdentifier({ ...added, type: 'email' }, second, true);

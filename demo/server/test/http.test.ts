@@ -1,15 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // Transport rules: error envelope, headers, CORS, process handling, dev endpoints.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, DEMO_ORIGIN, dropTestDatabase, outbox, startTestServer, testDatabase, uniqueEmail, type TestServer } from './helpers/testServer.ts';
+import { describe, expect, it } from 'vitest';
+import { Client, DEMO_ORIGIN, dropTestDatabase, outbox, serverForThisFile, testDatabase, uniqueEmail } from './helpers/testServer.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverForThisFile();
 
 function expectEnvelope(res: { status: number; body: any }, status: number, type: string) {
   expect(res.status).toBe(status);

@@ -2,26 +2,14 @@
 // Abuse limits: each limit refuses the call after its figure with 429, Retry-After and the error
 // envelope, holds across processes, client addresses (X-Forwarded-For behind a trusted proxy),
 // restarts and instances sharing the database, and recovers once its window has passed.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../config/rateLimits.ts';
-import { Client, DEMO_ORIGIN, latestCode, outbox, startTestServer, uniqueEmail, uniquePhone, type ApiResponse, type TestServer } from './helpers/testServer.ts';
+import { Client, createProject, DEMO_ORIGIN, latestCode, outbox, serverForThisFile, startTestServer, uniqueEmail, uniquePhone, type ApiResponse } from './helpers/testServer.ts';
 
 const WITHOUT_PASSKEYS = { isUserVerifyingPlatformAuthenticatorAvailable: false };
 
-let server: TestServer;
-beforeAll(async () => {
-  // one trusted proxy: X-Forwarded-For names the client, so a test can act from several addresses
-  server = await startTestServer({ api: { trustedProxies: 1 } });
-});
-afterAll(async () => {
-  await server.stop();
-});
-
-async function createProject(config: Record<string, unknown>, url = server.url): Promise<string> {
-  const res = await fetch(`${url}/_dev/projects`, { method: 'POST', body: JSON.stringify(config) });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
+// one trusted proxy: X-Forwarded-For names the client, so a test can act from several addresses
+const server = serverForThisFile({ api: { trustedProxies: 1 } });
 
 /** A browser tab at a client address. */
 function tab(projectId: string, ip = '203.0.113.10', url = server.url): Client {
@@ -66,7 +54,7 @@ describe('the defaults', () => {
   });
 
   it('apply to a project created without limits; a misspelt limit is refused', async () => {
-    const id = await createProject({ fullNameRequired: false });
+    const id = await createProject(server.url, { fullNameRequired: false });
     const email = uniqueEmail('default-limit');
     // twenty processes for one address from twenty addresses: the sixth and later sends are refused
     const answers = [];
@@ -82,7 +70,7 @@ describe('the defaults', () => {
 
 describe('code and link sends', () => {
   it('per e-mail address: 5 in 15 minutes across processes and addresses, then 429 until the window passes', async () => {
-    const id = await createProject({});
+    const id = await createProject(server.url, {});
     const email = uniqueEmail('send-limit');
     for (let i = 0; i < 5; i++) expect((await signUpWithEmail(id, email, `192.0.2.${i + 1}`)).status).toBe(200);
     const refused = await signUpWithEmail(id, email, '192.0.2.77');
@@ -100,7 +88,7 @@ describe('code and link sends', () => {
   });
 
   it('per phone number: 3 SMS in 15 minutes (stricter than e-mail)', async () => {
-    const id = await createProject({
+    const id = await createProject(server.url, {
       identifiers: { phone: { verification: 'phone-otp' } },
       passkeys: false,
     });
@@ -116,7 +104,7 @@ describe('code and link sends', () => {
   });
 
   it('per client address and per project, as configured', async () => {
-    const id = await createProject({ limits: { emailSendsPerIp: { max: 2, windowSeconds: 600 }, emailSendsPerProject: { max: 4 } } });
+    const id = await createProject(server.url, { limits: { emailSendsPerIp: { max: 2, windowSeconds: 600 }, emailSendsPerProject: { max: 4 } } });
     expect((await signUpWithEmail(id, uniqueEmail('ip'), '203.0.113.50')).status).toBe(200);
     expect((await signUpWithEmail(id, uniqueEmail('ip'), '203.0.113.50')).status).toBe(200);
     expectTooMany(await signUpWithEmail(id, uniqueEmail('ip'), '203.0.113.50'), 600);
@@ -129,7 +117,7 @@ describe('code and link sends', () => {
 
 describe('code attempts', () => {
   it('per identifier across processes: 10 wrong codes in 15 minutes, then even the right code waits', async () => {
-    const id = await createProject({});
+    const id = await createProject(server.url, {});
     const email = uniqueEmail('attempts');
     const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     const attempt = (client: Client, code: string) =>
@@ -158,7 +146,7 @@ describe('code attempts', () => {
   });
 
   it('per client address, across identifiers', async () => {
-    const id = await createProject({ limits: { codeAttemptsPerIp: { max: 3 } } });
+    const id = await createProject(server.url, { limits: { codeAttemptsPerIp: { max: 3 } } });
     const onCodeScreen = async () => {
       const client = tab(id, '198.18.1.1');
       await client.init(WITHOUT_PASSKEYS, 'signup-init');
@@ -178,7 +166,7 @@ describe('code attempts', () => {
 
 describe('per client address', () => {
   it('process/init: as configured, other addresses unaffected, and the 429 is readable cross-origin', async () => {
-    const id = await createProject({ limits: { processInitsPerIp: { max: 3, windowSeconds: 60 } } });
+    const id = await createProject(server.url, { limits: { processInitsPerIp: { max: 3, windowSeconds: 60 } } });
     for (let i = 0; i < 3; i++) expect((await tab(id, '192.0.2.200').init()).status).toBe(200);
     const refused = await tab(id, '192.0.2.200').init();
     expectTooMany(refused, 60);
@@ -190,7 +178,7 @@ describe('per client address', () => {
   });
 
   it('login/init (account probing): 20 a minute by default', async () => {
-    const id = await createProject({});
+    const id = await createProject(server.url, {});
     const client = tab(id, '192.0.2.210');
     await client.init(WITHOUT_PASSKEYS);
     const statuses = [];
@@ -202,7 +190,7 @@ describe('per client address', () => {
   });
 
   it('passkey starts (append and log-in)', async () => {
-    const id = await createProject({ passkeyAppend: 'before-verification', limits: { passkeyStartsPerIp: { max: 2 } } });
+    const id = await createProject(server.url, { passkeyAppend: 'before-verification', limits: { passkeyStartsPerIp: { max: 2 } } });
     const client = tab(id, '192.0.2.220');
     await client.init({ isUserVerifyingPlatformAuthenticatorAvailable: true }, 'signup-init');
     const append = await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: uniqueEmail('starts') }] });
@@ -216,7 +204,7 @@ describe('per client address', () => {
 describe('where limits are kept', () => {
   it('hold across a restart and across two instances on one database', async () => {
     const first = await startTestServer({ api: { trustedProxies: 1 } });
-    const id = await createProject({ limits: { emailSendsPerIdentifier: { max: 3 } } }, first.url);
+    const id = await createProject(first.url, { limits: { emailSendsPerIdentifier: { max: 3 } } });
     const email = uniqueEmail('shared');
     const second = await startTestServer({ dir: first.dir, clock: first.clock, api: { trustedProxies: 1 } });
     try {
@@ -244,7 +232,7 @@ describe('where limits are kept', () => {
 
 describe('SMS by client address and project', () => {
   it('count SMS apart from e-mails, as configured', async () => {
-    const id = await createProject({
+    const id = await createProject(server.url, {
       identifiers: { phone: { verification: 'phone-otp' } },
       passkeys: false,
       limits: { smsSendsPerIp: { max: 2 }, smsSendsPerProject: { max: 3 } },

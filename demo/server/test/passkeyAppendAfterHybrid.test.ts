@@ -1,17 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // passkey-append, variant after-hybrid (pro-9: passkeyAppendAfterHybrid): after a log-in with a passkey
 // from another device (a phone over hybrid), the passkey for this device is offered, and may be skipped.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
-import { Client, latestCode, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
+import { Client, latestCode, serverForThisFile, uniqueEmail } from './helpers/testServer.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverForThisFile();
 
 const DEVICE = { isUserVerifyingPlatformAuthenticatorAvailable: true };
 const phone = () => new SoftAuthenticator(undefined, undefined, { attachment: 'cross-platform', transports: ['hybrid'] });

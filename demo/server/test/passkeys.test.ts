@@ -1,24 +1,16 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // WebAuthn with a software authenticator: registration during sign-up, replays, concurrency,
 // passkey log-in, conditional UI, and the logged-in passkey list.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
-import { Client, jwtPayload, latestCode, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
+import { Client, jwtPayload, latestCode, PASSKEY_DEVICE, serverForThisFile, uniqueEmail } from './helpers/testServer.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
-
-const DEVICE = { isUserVerifyingPlatformAuthenticatorAvailable: true, isConditionalMediationAvailable: true };
+const server = serverForThisFile();
 
 /** pro-2 before-verification up to passkey-append/start; returns the creation options. */
 async function toAppendStart(): Promise<{ client: Client; email: string; options: string }> {
   const client = new Client(server.url, 'pro-3');
-  await client.init(DEVICE, 'signup-init');
+  await client.init(PASSKEY_DEVICE, 'signup-init');
   const phone = `+4915${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
   const append = await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'phone', identifier: phone }] });
   expect(append.block).toBe('passkey-append');
@@ -29,7 +21,7 @@ async function toAppendStart(): Promise<{ client: Client; email: string; options
 /** A pro-1 user with a passkey on `authenticator`; returns the e-mail address. */
 async function userWithPasskey(authenticator: SoftAuthenticator): Promise<string> {
   const client = new Client(server.url, 'pro-1');
-  await client.init(DEVICE, 'signup-init');
+  await client.init(PASSKEY_DEVICE, 'signup-init');
   const email = uniqueEmail('pk');
   await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }], fullName: 'Pat Passkey' });
   await client.step('/v2/auth/identifier/verify/finish', {
@@ -81,7 +73,7 @@ describe('registration during sign-up', () => {
     expect(res2.error.code).toBe('passkey_verification_failed');
 
     const client = new Client(server.url, 'pro-3');
-    await client.init(DEVICE, 'signup-init');
+    await client.init(PASSKEY_DEVICE, 'signup-init');
     await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'phone', identifier: '+4915112340001' }] });
     const res3 = await client.step('/v2/auth/passkey/append/finish', { signedChallenge: new SoftAuthenticator().create(noUv.options) });
     expect(res3.error.code).toBe('passkey_verification_failed');
@@ -100,7 +92,7 @@ describe('registration during sign-up', () => {
 
   it('answers append/start outside passkey-append with an in-band error', async () => {
     const client = new Client(server.url, 'pro-1');
-    await client.init(DEVICE);
+    await client.init(PASSKEY_DEVICE);
     const res = await client.step('/v2/auth/passkey/append/start', { clientInformation: {} });
     expect(res.block).toBe('login-init');
     expect(res.error.code).toBe('unexpected_step');
@@ -112,7 +104,7 @@ describe('log-in', () => {
     const authenticator = new SoftAuthenticator();
     const email = await userWithPasskey(authenticator);
     const client = new Client(server.url, 'pro-1');
-    await client.init(DEVICE);
+    await client.init(PASSKEY_DEVICE);
     const verify = await client.step('/v2/auth/login/init', { identifierValue: email.toUpperCase(), isPhone: false });
     expect(verify.block).toBe('passkey-verify');
     expect(verify.authType).toBe('login');
@@ -131,7 +123,7 @@ describe('log-in', () => {
 
     // the same assertion cannot log in again
     const again = new Client(server.url, 'pro-1');
-    await again.init(DEVICE);
+    await again.init(PASSKEY_DEVICE);
     await again.step('/v2/auth/login/init', { identifierValue: email, isPhone: false });
     await again.step('/v2/auth/passkey/login/start', {});
     const replay = await again.step('/v2/auth/passkey/login/finish', { signedChallenge: assertion });
@@ -142,7 +134,7 @@ describe('log-in', () => {
   it('falls back from passkey-verify to an e-mail code', async () => {
     const email = await userWithPasskey(new SoftAuthenticator());
     const client = new Client(server.url, 'pro-1');
-    await client.init(DEVICE);
+    await client.init(PASSKEY_DEVICE);
     await client.step('/v2/auth/login/init', { identifierValue: email, isPhone: false });
     expect((await client.request('POST', '/v2/auth/events', { eventType: 'login-explicit-abort' })).status).toBe(204);
     const verify = await client.step('/v2/auth/identifier/verify/start', { identifierType: 'email', verificationType: 'email-otp' });
@@ -170,7 +162,7 @@ describe('log-in', () => {
     });
 
     const client = new Client(server.url, 'pro-1');
-    await client.init(DEVICE);
+    await client.init(PASSKEY_DEVICE);
     const verify = await client.step('/v2/auth/login/init', { identifierValue: email, isPhone: false });
     expect(verify.block).toBe('email-verify');
     const append = await client.step('/v2/auth/identifier/verify/finish', {
@@ -191,7 +183,7 @@ describe('log-in', () => {
 
   it('answers an unknown user with a field error on login-init', async () => {
     const client = new Client(server.url, 'pro-1');
-    await client.init(DEVICE, 'signup-init');
+    await client.init(PASSKEY_DEVICE, 'signup-init');
     const res = await client.step('/v2/auth/login/init', { identifierValue: 'nobody@example.com', isPhone: false });
     expect(res.block).toBe('login-init');
     expect(res.data.identifierValue).toBe('nobody@example.com');
@@ -234,7 +226,7 @@ describe('log-in', () => {
     const authenticator = new SoftAuthenticator();
     const email = await userWithPasskey(authenticator);
     const client = new Client(server.url, 'pro-1');
-    const init = await client.init(DEVICE);
+    const init = await client.init(PASSKEY_DEVICE);
     const conditional = init.body.processResponse.blockBody.data.conditionalUIChallenge;
     const completed = await client.step('/v2/auth/passkey/mediation/finish', { signedChallenge: authenticator.get(conditional) });
     expect(completed.block).toBe('completed');
@@ -243,7 +235,7 @@ describe('log-in', () => {
     const stranger = new SoftAuthenticator();
     stranger.create(JSON.stringify({ publicKey: { challenge: 'x', rp: { id: 'localhost' }, user: { id: 'dXNlcg' } } }));
     const other = new Client(server.url, 'pro-1');
-    const otherInit = await other.init(DEVICE);
+    const otherInit = await other.init(PASSKEY_DEVICE);
     const firstChallenge = otherInit.body.processResponse.blockBody.data.conditionalUIChallenge;
     const refused = await other.step('/v2/auth/passkey/mediation/finish', { signedChallenge: stranger.get(firstChallenge) });
     expect(refused.block).toBe('login-init');
@@ -262,7 +254,7 @@ describe('logged-in user', () => {
     const authenticator = new SoftAuthenticator();
     const email = await userWithPasskey(authenticator);
     const client = new Client(server.url, 'pro-1');
-    const init = await client.init(DEVICE);
+    const init = await client.init(PASSKEY_DEVICE);
     await client.step('/v2/auth/passkey/mediation/finish', {
       signedChallenge: authenticator.get(init.body.processResponse.blockBody.data.conditionalUIChallenge),
     });

@@ -1,17 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // post-signup-email-verify (pro-8: e-mail verifyAt 'after-signup'): the account is created before its
 // address is verified, the code comes after, and it may be put off ("Verify later").
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
-import { Client, jwtPayload, latestCode, outbox, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
+import { Client, jwtPayload, latestCode, outbox, serverForThisFile, uniqueEmail } from './helpers/testServer.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverForThisFile();
 
 const DEVICE = { isUserVerifyingPlatformAuthenticatorAvailable: true };
 

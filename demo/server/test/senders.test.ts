@@ -1,15 +1,9 @@
 // Messages: language, SMS, and delivery over SMTP in addition to the dev outbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, waitForMessages, type SmtpSink } from './helpers/smtpSink.ts';
-import { Client, latestLink, outbox, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
+import { Client, latestLink, outbox, serverForThisFile, startTestServer, uniqueEmail } from './helpers/testServer.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverForThisFile();
 
 async function devProject(config: object): Promise<string> {
   const res = await fetch(`${server.url}/_dev/projects`, { method: 'POST', body: JSON.stringify(config) });

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // Every sign-up path of the seed projects pro-1 … pro-7, block by block.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
 import {
   Client,
@@ -8,27 +8,19 @@ import {
   latestCode,
   latestLink,
   outbox,
-  startTestServer,
+  PASSKEY_DEVICE, serverForThisFile,
   uniqueEmail,
   uniquePhone,
   uniqueUsername,
-  type TestServer,
 } from './helpers/testServer.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverForThisFile();
 
-const WITH_PASSKEYS = { isUserVerifyingPlatformAuthenticatorAvailable: true, isConditionalMediationAvailable: true };
 const WITHOUT_PASSKEYS = { isUserVerifyingPlatformAuthenticatorAvailable: false, isConditionalMediationAvailable: false };
 
 async function signupClient(projectId: string, passkeys: boolean): Promise<Client> {
   const client = new Client(server.url, projectId);
-  const res = await client.init(passkeys ? WITH_PASSKEYS : WITHOUT_PASSKEYS, 'signup-init');
+  const res = await client.init(passkeys ? PASSKEY_DEVICE : WITHOUT_PASSKEYS, 'signup-init');
   expect(res.body.processResponse.blockBody.block).toBe('signup-init');
   return client;
 }
@@ -402,7 +394,7 @@ describe('pro-4: username and e-mail', () => {
 describe('pro-5: no public sign-up', () => {
   it('never offers sign-up and refuses signup/init', async () => {
     const client = new Client(server.url, 'pro-5');
-    const init = await client.init(WITH_PASSKEYS, 'signup-init');
+    const init = await client.init(PASSKEY_DEVICE, 'signup-init');
     expect(init.body.processResponse.blockBody.block).toBe('login-init');
     expect((await client.getStep('/v2/auth/process?preferredBlock=signup-init')).block).toBe('login-init');
     const res = await client.request('POST', '/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: uniqueEmail() }], fullName: 'X' });
@@ -516,7 +508,7 @@ describe('projects without a verification', () => {
     expect(refused.data.error.code).toBe('no_fallback_available');
 
     const withPasskey = new Client(server.url, id);
-    await withPasskey.init(WITH_PASSKEYS, 'signup-init');
+    await withPasskey.init(PASSKEY_DEVICE, 'signup-init');
     const append = await withPasskey.step('/v2/auth/signup/init', { identifiers: [{ type: 'username', identifier: uniqueUsername() }] });
     expect(append.block).toBe('passkey-append');
     expect(append.alternatives).toEqual([]); // nothing to fall back to, not skippable

@@ -1,19 +1,13 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // Social sign-in against the local OAuth simulator, over real HTTP: start, the provider's consent page,
 // the callback, finish, and the simulator's own endpoints.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ProviderClient, SIMULATOR_CLIENT_SECRET, socialOverridesFromEnv, socialSettings } from '../social/providerClient.ts';
 import { simulatedSubject } from '../social/simulator.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
-import { Client, DEMO_ORIGIN, jwtPayload, latestCode, startTestServer, uniqueEmail, uniqueUsername, type TestServer } from './helpers/testServer.ts';
+import { Client, DEMO_ORIGIN, jwtPayload, latestCode, serverForThisFile, startTestServer, uniqueEmail, uniqueUsername } from './helpers/testServer.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverForThisFile();
 
 const WITH_PASSKEYS = { isUserVerifyingPlatformAuthenticatorAvailable: true, isConditionalMediationAvailable: false };
 const WITHOUT_PASSKEYS = { isUserVerifyingPlatformAuthenticatorAvailable: false, isConditionalMediationAvailable: false };

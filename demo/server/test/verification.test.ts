@@ -1,15 +1,9 @@
 // One-time codes: wrong, expired, dead after five attempts, replaced by a resend, resend rate limit;
 // identifier edits.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client, latestCode, outbox, startTestServer, uniqueEmail, uniquePhone, type TestServer } from './helpers/testServer.ts';
+import { describe, expect, it } from 'vitest';
+import { Client, latestCode, outbox, serverForThisFile, uniqueEmail, uniquePhone } from './helpers/testServer.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = serverForThisFile();
 
 async function onEmailVerify(projectId = 'pro-1'): Promise<{ client: Client; email: string }> {
   const client = new Client(server.url, projectId);

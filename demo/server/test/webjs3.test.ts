@@ -1,19 +1,11 @@
 // What version 3 of Corbado's client (@corbado/web-js 3.x) reads besides SPEC.md's names: the process
 // configuration, the session token and refresh token, the session-token cookie settings, passkey
 // timestamps and tags, the project environment, and the e-mail link's temporary process id.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
-import { Client, createProject, DEMO_ORIGIN, jwtPayload, latestCode, latestLink, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
+import { Client, createProject, DEMO_ORIGIN, jwtPayload, latestCode, latestLink, PASSKEY_DEVICE, serverForThisFile, uniqueEmail } from './helpers/testServer.ts';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
-
-const DEVICE = { isUserVerifyingPlatformAuthenticatorAvailable: true, isConditionalMediationAvailable: true };
+const server = serverForThisFile();
 
 describe('configuration', () => {
   it('answers GET /v2/process-config with a client-side process id and this API as frontendApiUrl', async () => {
@@ -49,7 +41,7 @@ describe('configuration', () => {
 describe('a sign-up as version 3 of the client sees it', () => {
   it('hands out sessionToken and refreshToken beside shortSession and longSession, and refreshes into sessionToken', async () => {
     const client = new Client(server.url, 'pro-1');
-    const init = await client.init(DEVICE, 'signup-init');
+    const init = await client.init(PASSKEY_DEVICE, 'signup-init');
     expect(init.body.processResponse.common).toEqual({ appName: 'Demo App', frontendApiUrl: server.url, hideBadge: false, environment: 'dev' });
     const email = uniqueEmail('v3');
     await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }], fullName: 'Vera Three' });

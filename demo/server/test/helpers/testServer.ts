@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { startApi, type RunningApi, type StartOptions } from '../../app.ts';
 import type { Logger } from '../../senders/Messenger.ts';
 
@@ -89,6 +90,24 @@ export async function startTestServer(
     },
   };
 }
+
+/**
+ * The server of one test file: started before its first test and stopped after its last. The object is
+ * filled in by then, so tests read `server.url` as usual.
+ */
+export function serverForThisFile(options: Parameters<typeof startTestServer>[0] = {}): TestServer {
+  const server = {} as TestServer;
+  beforeAll(async () => {
+    Object.assign(server, await startTestServer(options));
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+  return server;
+}
+
+/** What a device with a platform authenticator and passkey autofill reports at process init. */
+export const PASSKEY_DEVICE = { isUserVerifyingPlatformAuthenticatorAvailable: true, isConditionalMediationAvailable: true };
 
 export interface ApiResponse<T = any> {
   status: number;
