@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningApi } from '../app.ts';
 import { latestCode, startTestServer, type TestServer } from './helpers/testServer.ts';
 import { CorbadoApp } from '../../../src/core/app';
-import { readStoredProcess, writeStoredProcess } from '../../../src/core/storage';
+import { readStoredProcess, storageKeys, writeStoredProcess } from '../../../src/core/storage';
 
 let server: TestServer;
 let api: RunningApi;
@@ -178,9 +178,14 @@ describe('account actions against the real server', () => {
     expect(me().identifiers.map((i) => i.value)).toEqual([second]);
     await expect(account.removeIdentifier({ ...me().identifiers[0]!, type: 'email' })).rejects.toMatchObject({ type: 'last_login_identifier' });
 
+    // the long session the core keeps works until the account is gone, then is refused
+    const longSession = localStorage.getItem(storageKeys.longSession)!;
+    const meWith = (token: string) => fetch(`${api.url}/v2/me`, { headers: { 'X-Corbado-ProjectID': 'pro-1', Authorization: `Bearer ${token}` } }).then((r) => r.status);
+    expect(longSession).toBeTruthy();
+    expect(await meWith(longSession)).toBe(200);
     await account.deleteAccount();
     expect(session.$authState.get()).toBe(0);
-    expect(localStorage.getItem('cbo_long_session')).toBeNull();
-    await expect(fetch(`${api.url}/v2/me`, { headers: { 'X-Corbado-ProjectID': 'pro-1' } }).then((r) => r.status)).resolves.toBe(401);
+    expect(localStorage.getItem(storageKeys.longSession)).toBeNull();
+    expect(await meWith(longSession)).toBe(401);
   });
 });
