@@ -219,6 +219,15 @@ export function parsePhone(text: string, country: CountryCode): ParsedPhone {
   return { e164: `+${plan[0]}${national}${extension ? `;ext=${extension}` : ''}` };
 }
 
+/** The phone field as typed, checked: its E.164 form, or the translation key of what is wrong. */
+export type PhoneCheck = { e164: string; problem?: undefined } | { e164?: undefined; problem: string };
+
+export function checkPhone(text: string, country: CountryCode): PhoneCheck {
+  if (!text.trim()) return { problem: 'validation.phoneRequired' };
+  const parsed = parsePhone(text, country);
+  return parsed.e164 ? { e164: parsed.e164 } : { problem: `validation.phone.${parsed.problem}` };
+}
+
 /** A number for display: international format, or what was given when it does not parse. */
 export function displayPhone(e164: string): string {
   const split = splitInternational(e164.replace(/^\+/, '').replace(/;ext=.*$/, ''));

@@ -3,7 +3,7 @@ import { checkEmail, checkEmailOrUsername, checkFullName, checkUsername } from '
 import { acceptCodeInput, isCompleteCode } from './otp';
 import examples from 'libphonenumber-js/examples.mobile.json';
 import { AsYouType, isValidPhoneNumber, parsePhoneNumber, type CountryCode as LibCountry } from 'libphonenumber-js/min';
-import { countries, displayPhone, parsePhone, typePhone } from './phone';
+import { checkPhone, countries, displayPhone, parsePhone, typePhone } from './phone';
 
 describe('usernames', () => {
   it('takes 4 to 32 letters, digits, - and _', () => {
@@ -53,6 +53,13 @@ describe('phone numbers', () => {
   it('knows about 250 countries, each with a calling code', () => {
     expect(countries().length).toBeGreaterThan(240);
     expect(countries().find((c) => c.code === 'DE')?.callingCode).toBe('49');
+  });
+
+  it('checks the phone field: required, then the kind of problem as a translation key, else E.164', () => {
+    expect(checkPhone('  ', 'US')).toEqual({ problem: 'validation.phoneRequired' });
+    expect(checkPhone('12', 'US')).toEqual({ problem: 'validation.phone.TOO_SHORT' });
+    expect(checkPhone('abc', 'US')).toEqual({ problem: 'validation.phone.NOT_A_NUMBER' });
+    expect(checkPhone('+49 151 12345678', 'US')).toEqual({ e164: '+4915112345678' });
   });
 
   it('formats as you type for the chosen country', () => {

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
  * A form that checks its own fields (noValidate). After a submit that leaves a field invalid, found by
  * the screen or by the server, the focus moves to the first invalid field.
  */
-export function Form({ onSubmit, busy, children }: { onSubmit: () => void; busy: boolean; children: ReactNode }) {
+export function Form({ onSubmit, busy, className = 'cb-form', children }: { onSubmit: () => void; busy: boolean; className?: string; children: ReactNode }) {
   const form = useRef<HTMLFormElement>(null);
   const submitted = useRef(false);
   const [, setSubmits] = useState(0);
@@ -18,7 +18,7 @@ export function Form({ onSubmit, busy, children }: { onSubmit: () => void; busy:
   return (
     <form
       ref={form}
-      className="cb-form"
+      className={className}
       noValidate
       onSubmit={(event) => {
         event.preventDefault();

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { IdentifierType, PasskeyAppendData, VerifyIdentifierData } from '../../../core/api/types';
 import { checkEmail, checkUsername } from '../../../core/validation/identifiers';
-import { DEFAULT_COUNTRY, parsePhone } from '../../../core/validation/phone';
+import { checkPhone, DEFAULT_COUNTRY } from '../../../core/validation/phone';
 import { Button } from '../../components/Button';
 import { Form } from '../../components/Form';
 import { Header } from '../../components/Header';
@@ -30,10 +30,9 @@ export function EditIdentifierScreen({ type }: { type: IdentifierType }) {
   const submit = async () => {
     let next = value.trim();
     if (type === 'phone') {
-      const parsed = parsePhone(phone.text, phone.country);
-      if (!phone.text.trim()) return setError(t('validation.phoneRequired'));
-      if (!parsed.e164) return setError(t(`validation.phone.${parsed.problem}`));
-      next = parsed.e164;
+      const checked = checkPhone(phone.text, phone.country);
+      if (checked.problem !== undefined) return setError(t(checked.problem));
+      next = checked.e164;
     } else {
       const problem = type === 'email' ? checkEmail(next) : checkUsername(next);
       if (problem) return setError(t(problem));

@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import type { LoginInitData } from '../../../core/api/types';
 import { checkEmail, checkEmailOrUsername, checkUsername, identifierTypeOf } from '../../../core/validation/identifiers';
-import { DEFAULT_COUNTRY, parsePhone } from '../../../core/validation/phone';
+import { checkPhone, DEFAULT_COUNTRY } from '../../../core/validation/phone';
 import { Button } from '../../components/Button';
 import { Form } from '../../components/Form';
 import { Header } from '../../components/Header';
@@ -39,11 +39,10 @@ export function LoginInitScreen() {
 
   const submit = () => {
     if (usePhone) {
-      const parsed = parsePhone(phone.text, phone.country);
-      if (!phone.text.trim()) return setError(t('validation.phoneRequired'));
-      if (!parsed.e164) return setError(t(`validation.phone.${parsed.problem}`));
+      const checked = checkPhone(phone.text, phone.country);
+      if (checked.problem !== undefined) return setError(t(checked.problem));
       setError(undefined);
-      return void flow.submitLogin(parsed.e164, true);
+      return void flow.submitLogin(checked.e164, true);
     }
     const problem = check(value.trim());
     if (problem) return setError(t(problem));

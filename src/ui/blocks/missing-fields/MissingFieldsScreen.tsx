@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { CollectData } from '../../../core/api/types';
 import { checkUsername } from '../../../core/validation/identifiers';
-import { DEFAULT_COUNTRY, parsePhone } from '../../../core/validation/phone';
+import { checkPhone, DEFAULT_COUNTRY } from '../../../core/validation/phone';
 import { Button } from '../../components/Button';
 import { Form } from '../../components/Form';
 import { Header } from '../../components/Header';
@@ -28,11 +28,10 @@ export function MissingFieldsScreen() {
 
   const submit = () => {
     if (field === 'phone') {
-      const parsed = parsePhone(phone.text, phone.country);
-      if (!phone.text.trim()) return setError(t('validation.phoneRequired'));
-      if (!parsed.e164) return setError(t(`validation.phone.${parsed.problem}`));
+      const checked = checkPhone(phone.text, phone.country);
+      if (checked.problem !== undefined) return setError(t(checked.problem));
       setError(undefined);
-      return void flow.collectPhone(parsed.e164);
+      return void flow.collectPhone(checked.e164);
     }
     const problem = checkUsername(username.trim());
     if (problem) return setError(t(problem));

@@ -2,7 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
 import type { IdentifierType, SignupInitData } from '../../../core/api/types';
 import { checkEmail, checkFullName, checkUsername } from '../../../core/validation/identifiers';
-import { DEFAULT_COUNTRY, parsePhone } from '../../../core/validation/phone';
+import { checkPhone, DEFAULT_COUNTRY } from '../../../core/validation/phone';
 import { Button } from '../../components/Button';
 import { Form } from '../../components/Form';
 import { Header } from '../../components/Header';
@@ -68,10 +68,9 @@ export function SignupInitScreen() {
       fields.email = email.trim();
     }
     if (has('phone')) {
-      const parsed = parsePhone(phone.text, phone.country);
-      if (!phone.text.trim()) found.phone = t('validation.phoneRequired');
-      else if (!parsed.e164) found.phone = t(`validation.phone.${parsed.problem}`);
-      fields.phone = parsed.e164;
+      const checked = checkPhone(phone.text, phone.country);
+      if (checked.problem) found.phone = t(checked.problem);
+      fields.phone = checked.e164;
     }
     setErrors(found);
     if (Object.keys(found).length) return;

@@ -1,8 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { IdentifierType } from '../../../core/api/types';
 import { checkEmail, checkFullName, checkUsername } from '../../../core/validation/identifiers';
-import { DEFAULT_COUNTRY, parsePhone } from '../../../core/validation/phone';
+import { checkPhone, DEFAULT_COUNTRY } from '../../../core/validation/phone';
 import { Button } from '../../components/Button';
+import { Form } from '../../components/Form';
 import { PhoneInput } from '../../components/PhoneInput';
 import { TextField } from '../../components/TextField';
 import { useT } from '../../context';
@@ -32,14 +33,13 @@ export function AccountField({ kind, initial = '', optional, save, close }: Prop
   const [busy, setBusy] = useState(false);
   const label = t(`fields.${kind}`);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     let value = text.trim();
     let problem: string | undefined;
     if (kind === 'phone') {
-      const parsed = parsePhone(phone.text, phone.country);
-      value = parsed.e164 ?? '';
-      problem = !phone.text.trim() ? 'validation.phoneRequired' : parsed.problem && `validation.phone.${parsed.problem}`;
+      const checked = checkPhone(phone.text, phone.country);
+      value = checked.e164 ?? '';
+      problem = checked.problem;
     } else if (!(optional && !value)) problem = CHECK[kind](value);
     if (problem) return setError(t(problem));
     setBusy(true);
@@ -53,7 +53,7 @@ export function AccountField({ kind, initial = '', optional, save, close }: Prop
   };
 
   return (
-    <form className="cb-form cb-account-form" onSubmit={(event) => void submit(event)} noValidate>
+    <Form className="cb-form cb-account-form" onSubmit={() => void submit()} busy={busy}>
       {kind === 'phone' ? (
         <PhoneInput label={label} value={phone} onChange={(value) => (setPhone(value), setError(undefined))} error={error} autoFocus />
       ) : (
@@ -75,6 +75,6 @@ export function AccountField({ kind, initial = '', optional, save, close }: Prop
           {t('common.save')}
         </Button>
       </div>
-    </form>
+    </Form>
   );
 }
