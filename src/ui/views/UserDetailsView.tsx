@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
+import { canAddIdentifier } from '../../core/account/rules';
 import type { MeIdentifier } from '../../core/api/types';
 import { failureText } from '../components/ErrorPopup';
 import { Header } from '../components/Header';
@@ -47,8 +48,7 @@ export function UserDetailsView() {
   const { fullName, identifiers, socialAccounts } = me.value;
   const section = (type: MeIdentifier['type']) => {
     const list = identifiers.filter((i) => i.type === type);
-    const allowed = config?.identifiers.find((c) => c.type === type);
-    const addable = !!allowed && list.length < (allowed.maxPerUser ?? 1);
+    const addable = canAddIdentifier(config, type, identifiers);
     if (!list.length && !addable) return null;
     return (
       <section className="cb-section">

@@ -1,14 +1,21 @@
 import { useEffect, useRef, useState } from 'react';
 import type { MeIdentifier } from '../../../core/api/types';
-import { displayPhone } from '../../../core/validation/phone';
 import { Button } from '../../components/Button';
 import { OtpInput } from '../../components/OtpInput';
 import { ResendButton } from '../../components/ResendButton';
 import { useApp, useT } from '../../context';
 import { accountErrorText } from './accountErrorText';
 
+interface Props {
+  identifier: MeIdentifier;
+  /** the identifier as shown */
+  value: string;
+  close: () => void;
+  verified: () => void;
+}
+
 /** Verifies a pending e-mail address or phone number: a code is sent when it opens, resent on request. */
-export function CodeEntry({ identifier, close, verified }: { identifier: MeIdentifier; close: () => void; verified: () => void }) {
+export function CodeEntry({ identifier, value, close, verified }: Props) {
   const { account } = useApp();
   const t = useT();
   // an object, so that the same text twice still clears the cells
@@ -44,7 +51,7 @@ export function CodeEntry({ identifier, close, verified }: { identifier: MeIdent
 
   return (
     <div className="cb-form cb-account-form">
-      <p className="cb-text">{t('user.codeSent', { value: channel === 'phone' ? displayPhone(identifier.value) : identifier.value })}</p>
+      <p className="cb-text">{t('user.codeSent', { value })}</p>
       <OtpInput onComplete={(code) => void submit(code)} error={error?.text} errorKey={error} busy={busy} />
       <div className="cb-dialog-actions">
         <Button variant="secondary" onClick={close}>

@@ -1,5 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useRef, useState } from 'react';
+import { identifierActions } from '../../../core/account/rules';
 import type { MeIdentifier, UserDetailsConfig } from '../../../core/api/types';
 import { displayPhone } from '../../../core/validation/phone';
 import { Identifier } from '../../components/IdentifierLine';
@@ -30,10 +31,7 @@ export function IdentifierRow({ identifier, all, config }: Props) {
   const row = useRef<HTMLLIElement>(null);
   const verified = identifier.status === 'verified';
   const value = identifier.type === 'phone' ? displayPhone(identifier.value) : identifier.value;
-  const logsIn = (i: MeIdentifier) => config?.identifiers.find((c) => c.type === i.type)?.loginIdentifier !== false;
-  const others = all.filter((i) => i.id !== identifier.id);
-  const several = others.some((i) => i.type === identifier.type);
-  const removable = !logsIn(identifier) || others.some((i) => logsIn(i) && i.status === 'verified');
+  const { several, removable } = identifierActions(config, identifier, all);
   const focusRow = () => row.current?.focus();
 
   const run = (change: () => Promise<void>, after: () => void) => {
@@ -49,7 +47,7 @@ export function IdentifierRow({ identifier, all, config }: Props) {
       <span className="cb-row-actions">
         {!verified && identifier.type !== 'username' && (
           <Disclosure label={t('user.verify')} about={value}>
-            {(close) => <CodeEntry identifier={identifier} close={close} verified={focusRow} />}
+            {(close) => <CodeEntry identifier={identifier} value={value} close={close} verified={focusRow} />}
           </Disclosure>
         )}
         {identifier.type === 'username' && (
