@@ -149,9 +149,7 @@ const Corbado = {
 
   /** Logs out on the server, clears the stored session; a mounted auth view starts over. */
   async logout(): Promise<void> {
-    const current = loaded('logout');
-    await current.session.logout();
-    await current.flow.restartIfCompleted();
+    await loaded('logout').logout();
   },
 
   get user(): SessionUser | undefined {

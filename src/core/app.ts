@@ -67,6 +67,18 @@ export class CorbadoApp {
     if (!this.session.$shortSession.get()) void this.flow.start();
   }
 
+  /** Logs out on the server and here; a mounted auth view starts over. */
+  async logout(): Promise<void> {
+    await this.session.logout();
+    await this.flow.restartIfCompleted();
+  }
+
+  /** Deletes the account (throws when the server refuses); the session ends and a mounted auth view starts over. */
+  async deleteAccount(): Promise<void> {
+    await this.account.deleteAccount();
+    await this.flow.restartIfCompleted();
+  }
+
   dispose(): void {
     this.session.stop();
     this.flow.dispose();

@@ -6,7 +6,7 @@ import { Disclosure } from './Disclosure';
 
 /** Deletes the account after a confirmation; the session ends and a mounted auth view starts over. */
 export function DeleteAccount() {
-  const { account, flow } = useApp();
+  const app = useApp();
   const t = useT();
   const [error, setError] = useState<string>();
   return (
@@ -23,10 +23,7 @@ export function DeleteAccount() {
             onConfirm={() => {
               close();
               setError(undefined);
-              account.deleteAccount().then(
-                () => flow.restartIfCompleted(),
-                (failure: unknown) => setError(accountErrorText(failure)),
-              );
+              app.deleteAccount().catch((failure: unknown) => setError(accountErrorText(failure)));
             }}
           />
         )}
