@@ -22,6 +22,7 @@ export class Account {
   readonly #session: Session;
   #me: Promise<void> | undefined;
   #passkeys: Promise<void> | undefined;
+  #config: Promise<void> | undefined;
 
   constructor(api: ApiClient, session: Session) {
     this.#api = api;
@@ -50,14 +51,17 @@ export class Account {
   }
 
   /** The user details configuration, once per widget; without it the view offers no additions. */
-  async loadConfig(): Promise<void> {
-    if (this.$config.get()) return;
-    try {
-      await this.#session.ready();
-      this.$config.set(await this.#api.userDetailsConfig());
-    } catch {
-      // the details stay readable; nothing can be added
-    }
+  loadConfig(): Promise<void> {
+    this.#config ??= (async () => {
+      try {
+        await this.#session.ready();
+        this.$config.set(await this.#api.userDetailsConfig());
+      } catch {
+        // the details stay readable; nothing can be added, and a later view asks again
+        this.#config = undefined;
+      }
+    })();
+    return this.#config;
   }
 
   async #load<T>(store: ReturnType<typeof atom<Loadable<T>>>, fetch: () => Promise<T>): Promise<void> {
@@ -117,31 +121,31 @@ export class Account {
   }
 
   updateName(fullName: string): Promise<void> {
-    return this.#change(() => this.#api.account('patch', '', { fullName }), true);
+    return this.#change(() => this.#api.account('patch v2/me', { fullName }), true);
   }
 
   addIdentifier(identifierType: IdentifierType, value: string): Promise<void> {
-    return this.#change(() => this.#api.account('post', '/identifier', { identifierType, value }));
+    return this.#change(() => this.#api.account('post v2/me/identifier', { identifierType, value }));
   }
 
   /** Sends a code to a pending e-mail address or phone number (no profile change). */
   async sendCode(identifier: MeIdentifier): Promise<void> {
     await this.#session.ready();
-    await this.#api.account('post', '/identifier/verify/start', { identifierID: identifier.id, clientInformation: {} });
+    await this.#api.account('post v2/me/identifier/verify/start', { identifierID: identifier.id, clientInformation: {} });
   }
 
   verifyIdentifier(identifier: MeIdentifier, code: string): Promise<void> {
-    return this.#change(() => this.#api.account('post', '/identifier/verify/finish', { identifierID: identifier.id, code }));
+    return this.#change(() => this.#api.account('post v2/me/identifier/verify/finish', { identifierID: identifier.id, code }));
   }
 
   /** A new value for a username, or `primary` for a verified e-mail address or phone number. */
   updateIdentifier(identifier: MeIdentifier, value: string, primary?: boolean): Promise<void> {
     const body = { identifierID: identifier.id, identifierType: identifier.type, value, primary };
-    return this.#change(() => this.#api.account('patch', '/identifier', body), true);
+    return this.#change(() => this.#api.account('patch v2/me/identifier', body), true);
   }
 
   removeIdentifier(identifier: MeIdentifier): Promise<void> {
-    return this.#change(() => this.#api.account('delete', '/identifier', { identifierID: identifier.id }), true);
+    return this.#change(() => this.#api.account('delete v2/me/identifier', { identifierID: identifier.id }), true);
   }
 
   /** Deletes the account on the server, then ends the session here. */
@@ -149,7 +153,7 @@ export class Account {
     this.$busy.set(true);
     try {
       await this.#session.ready();
-      await this.#api.account('delete', '');
+      await this.#api.account('delete v2/me');
       await this.#session.logout();
     } finally {
       this.$busy.set(false);

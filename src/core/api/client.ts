@@ -4,7 +4,13 @@ import type {
   ClientInformation,
   GenericResponse,
   IdentifierType,
+  MeIdentifierCreateRequest,
+  MeIdentifierDeleteRequest,
+  MeIdentifierUpdateRequest,
+  MeIdentifierVerifyFinishRequest,
+  MeIdentifierVerifyStartRequest,
   MeResponse,
+  MeUpdateRequest,
   PasskeyAppendStartResponse,
   PasskeyListResponse,
   ProcessInitRequest,
@@ -18,6 +24,17 @@ import type {
 } from './types';
 
 type Method = 'get' | 'post' | 'patch' | 'delete';
+
+/** The account calls (PATCH/DELETE /v2/me and /v2/me/identifier*), each with the body it takes. */
+export interface AccountCalls {
+  'patch v2/me': MeUpdateRequest;
+  'delete v2/me': undefined;
+  'post v2/me/identifier': MeIdentifierCreateRequest;
+  'patch v2/me/identifier': MeIdentifierUpdateRequest;
+  'delete v2/me/identifier': MeIdentifierDeleteRequest;
+  'post v2/me/identifier/verify/start': MeIdentifierVerifyStartRequest;
+  'post v2/me/identifier/verify/finish': MeIdentifierVerifyFinishRequest;
+}
 
 
 const VERSION = typeof __CORBADO_VERSION__ === 'string' ? __CORBADO_VERSION__ : '0.0.0-dev';
@@ -288,9 +305,10 @@ export class ApiClient {
     return this.#session<UserDetailsConfig>('get', 'v2/user-details-config');
   }
 
-  /** The account calls: PATCH/DELETE /v2/me and /v2/me/identifier* (bodies: the Me*Request types). */
-  account(method: 'post' | 'patch' | 'delete', path: '' | '/identifier' | '/identifier/verify/start' | '/identifier/verify/finish', json?: object) {
-    return this.#session<GenericResponse>(method, `v2/me${path}`, { json });
+  /** One of the account calls, e.g. `account('patch v2/me', { fullName })`. */
+  account<K extends keyof AccountCalls>(call: K, json?: AccountCalls[K]) {
+    const [method, path] = call.split(' ') as [Method, string];
+    return this.#session<GenericResponse>(method, path, { json });
   }
 }
 

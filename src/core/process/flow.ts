@@ -303,7 +303,6 @@ export class Flow {
 
   // --- running actions -------------------------------------------------------------------------
 
-  /** Runs one user intent at a time; a failure re-initialises the process and shows the error on it. */
   /** One user intent at a time; it clears the error shown, unless it is not the visitor's (`keepError`). */
   async #run(action: () => Promise<void>, keepError = false): Promise<void> {
     if (this.$busy.get()) return;
