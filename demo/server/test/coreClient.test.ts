@@ -2,9 +2,9 @@
 // @vitest-environment-options { "url": "http://localhost:5199/" }
 // The real core (API client, flow, session) against the real local Frontend API over HTTP.
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunningApi } from '../app.ts';
-import { latestCode, startTestServer, type TestServer } from './helpers/testServer.ts';
+import { latestCode, outbox, startTestServer, type TestServer } from './helpers/testServer.ts';
 import { CorbadoApp } from '../../../src/core/app';
 import { readStoredProcess, storageKeys, writeStoredProcess } from '../../../src/core/storage';
 
@@ -117,8 +117,15 @@ describe('actions against the real server', () => {
     const email = `edit-${Date.now()}@example.com`;
     await app.flow.submitSignup({ fullName: 'Ada', email });
     app.flow.setScreen('edit-email');
-    expect(await app.flow.updateIdentifier('email', email)).toBeUndefined();
+    const calls = vi.spyOn(globalThis, 'fetch');
+    try {
+      expect(await app.flow.updateIdentifier('email', email)).toBeUndefined();
+      expect(calls).not.toHaveBeenCalled();
+    } finally {
+      calls.mockRestore();
+    }
     expect(app.flow.$screen.get()).toBe('email-otp-verification');
+    expect(await outbox(api.url, email)).toHaveLength(1);
     const changed = `edited-${Date.now()}@example.com`;
     app.flow.setScreen('edit-email');
     expect(await app.flow.updateIdentifier('email', changed)).toBeUndefined();
