@@ -4,7 +4,8 @@
 // restarts and instances sharing the database, and recovers once its window has passed.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../config/rateLimits.ts';
-import { Client, createProject, DEMO_ORIGIN, latestCode, outbox, serverForThisFile, startTestServer, uniqueEmail, uniquePhone, type ApiResponse } from './helpers/testServer.ts';
+import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
+import { Client, createProject, DEMO_ORIGIN, latestCode, outbox, PASSKEY_DEVICE, serverForThisFile, startTestServer, uniqueEmail, uniquePhone, type ApiResponse } from './helpers/testServer.ts';
 
 const WITHOUT_PASSKEYS = { isUserVerifyingPlatformAuthenticatorAvailable: false };
 
@@ -191,13 +192,30 @@ describe('per client address', () => {
 
   it('passkey starts (append and log-in)', async () => {
     const id = await createProject(server.url, { passkeyAppend: 'before-verification', limits: { passkeyStartsPerIp: { max: 2 } } });
-    const client = tab(id, '192.0.2.220');
-    await client.init({ isUserVerifyingPlatformAuthenticatorAvailable: true }, 'signup-init');
-    const append = await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: uniqueEmail('starts') }] });
-    expect(append.block).toBe('passkey-append');
-    expect((await client.request('POST', '/v2/auth/passkey/append/start', { clientInformation: {} })).status).toBe(200);
-    expect((await client.request('POST', '/v2/auth/passkey/append/start', { clientInformation: {} })).status).toBe(200);
-    expectTooMany(await client.request('POST', '/v2/auth/passkey/append/start', { clientInformation: {} }), 60);
+    // an account with a passkey, made from another address
+    const owner = tab(id, '192.0.2.221');
+    const email = uniqueEmail('starts-owner');
+    await owner.init(PASSKEY_DEVICE, 'signup-init');
+    expect((await owner.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }] })).block).toBe('passkey-append');
+    const created = await owner.step('/v2/auth/passkey/append/start', { clientInformation: {} });
+    expect((await owner.step('/v2/auth/passkey/append/finish', { signedChallenge: new SoftAuthenticator().create(created.data.challenge) })).block).toBe('email-verify');
+    const verified = await owner.step('/v2/auth/identifier/verify/finish', { code: await latestCode(server.url, email), identifierType: 'email', verificationType: 'email-otp' });
+    expect(verified.block).toBe('completed');
+
+    // one append start and one log-in start from one address use up its two starts together
+    const signup = tab(id, '192.0.2.220');
+    await signup.init(PASSKEY_DEVICE, 'signup-init');
+    expect((await signup.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: uniqueEmail('starts') }] })).block).toBe('passkey-append');
+    expect((await signup.request('POST', '/v2/auth/passkey/append/start', { clientInformation: {} })).status).toBe(200);
+    const login = tab(id, '192.0.2.220');
+    await login.init(PASSKEY_DEVICE, 'login-init');
+    expect((await login.step('/v2/auth/login/init', { identifierValue: email, isPhone: false })).block).toBe('passkey-verify');
+    const loginStart = await login.request('POST', '/v2/auth/passkey/login/start', {});
+    expect(loginStart.status).toBe(200);
+    expect(loginStart.body.blockBody.data.challenge).not.toBe('');
+    // then both kinds are refused
+    expectTooMany(await login.request('POST', '/v2/auth/passkey/login/start', {}), 60);
+    expectTooMany(await signup.request('POST', '/v2/auth/passkey/append/start', { clientInformation: {} }), 60);
   });
 });
 
