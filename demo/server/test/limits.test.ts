@@ -251,19 +251,27 @@ describe('where limits are kept', () => {
 describe('SMS by client address and project', () => {
   it('count SMS apart from e-mails, as configured', async () => {
     const id = await createProject(server.url, {
-      identifiers: { phone: { verification: 'phone-otp' } },
+      identifiers: { email: { required: false }, phone: { verification: 'phone-otp', required: false } },
       passkeys: false,
       limits: { smsSendsPerIp: { max: 2 }, smsSendsPerProject: { max: 3 } },
     });
-    const send = async (ip: string) => {
+    const send = async (ip: string, identifier: { type: 'phone' | 'email'; identifier: string } = { type: 'phone', identifier: uniquePhone() }) => {
       const client = tab(id, ip);
       await client.init(WITHOUT_PASSKEYS, 'signup-init');
-      return client.request('POST', '/v2/auth/signup/init', { identifiers: [{ type: 'phone', identifier: uniquePhone() }] });
+      return client.request('POST', '/v2/auth/signup/init', { identifiers: [identifier] });
     };
     expect((await send('203.0.113.70')).status).toBe(200);
     expect((await send('203.0.113.70')).status).toBe(200);
     expectTooMany(await send('203.0.113.70'), 3600);
+    // the address's e-mails are not SMS: a code by e-mail still goes out
+    const email = uniqueEmail('sms-apart');
+    const byEmail = await send('203.0.113.70', { type: 'email', identifier: email });
+    expect(byEmail.status).toBe(200);
+    expect(byEmail.body.blockBody.block).toBe('email-verify');
+    expect(await outbox(server.url, email)).toHaveLength(1);
     expect((await send('203.0.113.71')).status).toBe(200);
     expectTooMany(await send('203.0.113.72'), 3600);
+    // nor are the project's: its SMS are used up, its e-mails are not
+    expect((await send('203.0.113.73', { type: 'email', identifier: uniqueEmail('sms-apart') })).status).toBe(200);
   });
 });
