@@ -7,11 +7,10 @@ import type { MeIdentifierUpdateRequest } from '../../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
 import type { IdentifierType, ProjectConfig } from '../config/projectConfig.ts';
 import { acceptSecret } from '../flow/acceptSecret.ts';
-import { RETRY_DELAY_SECONDS } from '../flow/blockBodies.ts';
 import { canonicalIdentifier, normalizedIdentifier } from '../flow/identifierRules.ts';
-import { SECRET_LIFETIME_MS, sendCode, takeSendLimits } from '../flow/sendVerification.ts';
+import { issueSecret, otpMethodOf, resendWaitMs, sendCode, takeSendLimits } from '../flow/sendVerification.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
-import { hmacHex, newId, newOtpCode } from '../randomValues.ts';
+import { newId, newOtpCode } from '../randomValues.ts';
 import type { Messenger } from '../senders/Messenger.ts';
 import { UniqueViolation } from '../store/Database.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
@@ -143,24 +142,13 @@ export class AccountIdentifiers {
     const type = identifier.type;
     if (type === 'username' || identifier.status === 'verified') throw notAllowed('Only a pending e-mail address or phone number is verified');
     if (!project.identifiers[type].enabled) throw notAllowed(`This project does not use the identifier type ${type}`);
-    const method = type === 'email' ? 'email-otp' : 'phone-otp';
+    const method = otpMethodOf(type);
     const now = this.deps.now();
-    const last = await this.store.identifierSecrets.latest(identifier.id, type, method);
-    if (last && now < last.createdAt + RETRY_DELAY_SECONDS * 1000) {
-      throw ApiError.tooManyRequests('A code was sent a moment ago', (last.createdAt + RETRY_DELAY_SECONDS * 1000 - now) / 1000);
-    }
+    const wait = resendWaitMs((await this.store.identifierSecrets.latest(identifier.id, type, method))?.createdAt, now);
+    if (wait > 0) throw ApiError.tooManyRequests('A code was sent a moment ago', wait / 1000);
     await takeSendLimits(this.deps.limiter, project, clientIp, type, identifier.value);
     const code = newOtpCode();
-    await this.store.identifierSecrets.issue({
-      id: newId('vse'),
-      ownerId: identifier.id,
-      method,
-      identifierType: type,
-      identifierValue: identifier.value,
-      secretHash: hmacHex(this.deps.secretKey, code),
-      createdAt: now,
-      expiresAt: now + SECRET_LIFETIME_MS,
-    });
+    await issueSecret(this.store.identifierSecrets, this.deps.secretKey, { ownerId: identifier.id, method, type, value: identifier.value, secret: code, now });
     await sendCode(this.deps.messenger, project, type, identifier.value, code, now);
   }
 
@@ -170,7 +158,7 @@ export class AccountIdentifiers {
     const type = identifier.type;
     if (identifier.status === 'verified') return;
     if (type === 'username') throw notAllowed('A username is not verified by a code');
-    const method = type === 'email' ? 'email-otp' : 'phone-otp';
+    const method = otpMethodOf(type);
     const repo = this.store.identifierSecrets;
     const accepted = await acceptSecret(
       { limiter: this.deps.limiter, secretKey: this.deps.secretKey, project, clientIp, repo, identifier: { type, value: identifier.value }, now: this.deps.now() },

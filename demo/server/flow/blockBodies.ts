@@ -13,7 +13,7 @@ import type {
   SocialData,
   VerifyIdentifierData,
 } from '../../../src/core/api/types.ts';
-import { IDENTIFIER_TYPES, type IdentifierType, type ProjectConfig, type VerificationMethod } from '../config/projectConfig.ts';
+import { IDENTIFIER_TYPES, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
 import {
   loginVerifications,
   passkeyAppendSkippable,
@@ -21,6 +21,7 @@ import {
   primaryIdentifier,
 } from './nextStep.ts';
 import type { AuthType, PasskeyOperation, ProcessState, VerifiableType } from './processState.ts';
+import { RETRY_DELAY_SECONDS, verificationMethodFor } from './sendVerification.ts';
 
 export type { BlockBody, ProcessResponse } from '../../../src/core/api/types.ts';
 
@@ -51,7 +52,6 @@ export interface RenderContext {
   nowMs: number;
 }
 
-export const RETRY_DELAY_SECONDS = 30;
 export const CONDITIONAL_UI_TIMEOUT_MS = 5 * 60_000;
 
 function withError<T extends BlockBody>(body: T, extras: BlockExtras): T {
@@ -126,12 +126,6 @@ export function loginInitBlock(ctx: RenderContext, extras: BlockExtras = {}, wit
     },
     extras,
   );
-}
-
-export function verificationMethodFor(project: ProjectConfig, type: VerifiableType): VerificationMethod {
-  const configured = project.identifiers[type].verification;
-  if (configured !== 'none') return configured;
-  return type === 'email' ? 'email-otp' : 'phone-otp';
 }
 
 /**

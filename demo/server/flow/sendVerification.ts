@@ -1,18 +1,54 @@
 // Sends the code or link of a verify block: a fresh secret (only its HMAC is stored, older ones of the
 // process are revoked), within the project's send limits per identifier, client address and project.
-// The limits and the code message are shared with codes for identifiers added to an account.
-import type { ProjectConfig } from '../config/projectConfig.ts';
+// The secrets, the resend delay, the limits and the code message are shared with codes for identifiers
+// added to an account.
+import type { ProjectConfig, VerificationMethod } from '../config/projectConfig.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
 import { hmacHex, newId, newOtpCode, newSecretToken } from '../randomValues.ts';
 import type { Messenger } from '../senders/Messenger.ts';
 import { linkEmail, otpEmail, otpSms } from '../senders/messageTexts.ts';
-import { RETRY_DELAY_SECONDS, verificationMethodFor } from './blockBodies.ts';
+import type { VerificationSecretsRepo } from '../store/VerificationSecretsRepo.ts';
 import { emailLinkUrl } from './emailLink.ts';
 import type { FlowContext } from './FlowContext.ts';
 import { normalizedIdentifier } from './identifierRules.ts';
 import type { VerifiableType } from './processState.ts';
 
-export const SECRET_LIFETIME_MS = 10 * 60_000;
+const SECRET_LIFETIME_MS = 10 * 60_000;
+export const RETRY_DELAY_SECONDS = 30;
+
+/** The one-time code an e-mail address or phone number is verified with. */
+export function otpMethodOf(type: VerifiableType): 'email-otp' | 'phone-otp' {
+  return type === 'email' ? 'email-otp' : 'phone-otp';
+}
+
+/** The method of a verify block: the configured one, or the type's code where none is configured. */
+export function verificationMethodFor(project: ProjectConfig, type: VerifiableType): VerificationMethod {
+  const configured = project.identifiers[type].verification;
+  return configured !== 'none' ? configured : otpMethodOf(type);
+}
+
+/** How long until another code or link may go out after the one sent at `lastSentAt` (0: at once). */
+export function resendWaitMs(lastSentAt: number | undefined, now: number): number {
+  return lastSentAt === undefined ? 0 : Math.max(0, lastSentAt + RETRY_DELAY_SECONDS * 1000 - now);
+}
+
+/** Stores a fresh secret of its owner, only its HMAC; the owner's older open ones of that type are revoked. */
+export function issueSecret(
+  repo: VerificationSecretsRepo,
+  secretKey: string,
+  s: { ownerId: string; method: VerificationMethod; type: VerifiableType; value: string; secret: string; now: number },
+): Promise<void> {
+  return repo.issue({
+    id: newId('vse'),
+    ownerId: s.ownerId,
+    method: s.method,
+    identifierType: s.type,
+    identifierValue: s.value,
+    secretHash: hmacHex(secretKey, s.secret),
+    createdAt: s.now,
+    expiresAt: s.now + SECRET_LIFETIME_MS,
+  });
+}
 
 /** Counts one code or link to `value` against the send limits; 429 (counting none) when one is full. */
 export function takeSendLimits(limiter: RateLimiter, project: ProjectConfig, clientIp: string, type: VerifiableType, value: string): Promise<void> {
@@ -39,16 +75,7 @@ export async function sendVerification(ctx: FlowContext, type: VerifiableType): 
   await takeSendLimits(ctx.deps.limiter, project, ctx.request.clientIp, type, value);
   const now = ctx.now();
   const secret = method === 'email-link' ? newSecretToken() : newOtpCode();
-  await ctx.store.secrets.issue({
-    id: newId('vse'),
-    ownerId: ctx.process.id,
-    method,
-    identifierType: type,
-    identifierValue: value,
-    secretHash: hmacHex(ctx.deps.secretKey, secret),
-    createdAt: now,
-    expiresAt: now + SECRET_LIFETIME_MS,
-  });
+  await issueSecret(ctx.store.secrets, ctx.deps.secretKey, { ownerId: ctx.process.id, method, type, value, secret, now });
   s.lastSentAt[type] = now;
   if (method !== 'email-link') return sendCode(ctx.deps.messenger, project, type, value, secret, now);
   const link = emailLinkUrl(project, {

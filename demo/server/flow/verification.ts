@@ -3,11 +3,11 @@
 import { ApiError } from '../ApiError.ts';
 import type { IdentifierType, VerificationMethod } from '../config/projectConfig.ts';
 import { acceptSecret } from './acceptSecret.ts';
-import { RETRY_DELAY_SECONDS, verifyBlock } from './blockBodies.ts';
+import { verifyBlock } from './blockBodies.ts';
 import type { FlowContext, FlowOutcome } from './FlowContext.ts';
 import { loginVerifications, pendingVerifications, verifyStep } from './nextStep.ts';
 import { verifyTypeOf, type VerifiableType } from './processState.ts';
-import { sendVerification } from './sendVerification.ts';
+import { resendWaitMs, sendVerification } from './sendVerification.ts';
 import { advance, enter, respond } from './transitions.ts';
 
 const VERIFY_TYPE_OF_METHOD: Record<VerificationMethod, VerifiableType> = {
@@ -24,10 +24,7 @@ export async function verifyStart(ctx: FlowContext, body: { identifierType: Iden
     return respond(ctx, { error: ctx.error('identifier_not_allowed', type) });
   }
   if (verifyTypeOf(s.block) === type) {
-    const lastSent = s.lastSentAt[type];
-    if (lastSent !== undefined && ctx.now() < lastSent + RETRY_DELAY_SECONDS * 1000) {
-      return respond(ctx, { dataError: ctx.error('verification_retry_too_early') });
-    }
+    if (resendWaitMs(s.lastSentAt[type], ctx.now()) > 0) return respond(ctx, { dataError: ctx.error('verification_retry_too_early') });
     await sendVerification(ctx, type);
     await ctx.save();
     return respond(ctx);
