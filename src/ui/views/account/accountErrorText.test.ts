@@ -10,7 +10,10 @@ describe('accountErrorText', () => {
 
   it("gives the server's reason per identifier type, else a generic text", () => {
     const taken = new CorbadoError('unhandledBackendError', 'conflict', true, false, 'identifier_already_in_use');
-    expect(accountErrorText(taken, 'email')).not.toBe(accountErrorText(new Error('boom')));
-    expect(accountErrorText(new Error('boom'))).toBe(accountErrorText(undefined));
+    expect(accountErrorText(taken, 'email')).toBe('This email address is already taken. Please try another one or log in.');
+    expect(accountErrorText(taken, 'phone')).toBe('This phone number is already taken. Please try another one or log in.');
+    expect(accountErrorText(taken, 'username')).toBe('This username is already taken. Please try another one or log in.');
+    expect(accountErrorText(new Error('boom'))).toBe('Something went wrong. Please try again later.');
+    expect(accountErrorText(undefined)).toBe('Something went wrong. Please try again later.');
   });
 });
