@@ -83,8 +83,10 @@ describe('pro-8: e-mail verified after sign-up', () => {
   });
 
   it('block/skip puts the verification off the same way', async () => {
-    const { client } = await signupInit(uniqueEmail('skip'), {});
+    const email = uniqueEmail('skip');
+    const { client } = await signupInit(email, {});
     expect((await client.step('/v2/auth/block/skip')).block).toBe('completed');
+    expect((await client.request('GET', '/v2/me')).body.identifiers).toEqual([expect.objectContaining({ value: email, type: 'email', status: 'pending' })]);
   });
 
   it('an edited address replaces the account’s one, and the code goes there', async () => {
