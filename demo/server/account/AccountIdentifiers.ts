@@ -3,7 +3,7 @@
 // one of its type (where the project allows more than one), change the username, and remove one, never
 // the last verified identifier the user can log in with. Codes go through the same send and attempt
 // limits as the codes of the auth process.
-import type { MeIdentifierUpdateRequest } from '../../../src/core/api/types.ts';
+import type { MeIdentifierCreateRequest, MeIdentifierUpdateRequest, MeIdentifierVerifyFinishRequest } from '../../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
 import type { IdentifierType, ProjectConfig } from '../config/projectConfig.ts';
 import { acceptSecret } from '../flow/acceptSecret.ts';
@@ -72,7 +72,7 @@ export class AccountIdentifiers {
   }
 
   /** Adds an identifier: a username is verified as it is, an e-mail address or phone number pending. */
-  async create(project: ProjectConfig, session: SessionRecord, body: { identifierType: IdentifierType; value: string }): Promise<void> {
+  async create(project: ProjectConfig, session: SessionRecord, body: MeIdentifierCreateRequest): Promise<void> {
     const type = body.identifierType;
     const cfg = project.identifiers[type];
     if (!cfg.enabled) throw notAllowed(`This project does not use the identifier type ${type}`);
@@ -153,7 +153,7 @@ export class AccountIdentifiers {
   }
 
   /** Checks the code sent by verifyStart; the identifier is verified when it matches. */
-  async verifyFinish(project: ProjectConfig, session: SessionRecord, body: { identifierID: string; code: string }, clientIp: string): Promise<void> {
+  async verifyFinish(project: ProjectConfig, session: SessionRecord, body: MeIdentifierVerifyFinishRequest, clientIp: string): Promise<void> {
     const identifier = await this.own(session, body.identifierID);
     const type = identifier.type;
     if (identifier.status === 'verified') return;

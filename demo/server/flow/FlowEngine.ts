@@ -3,19 +3,18 @@
 // process runs in one transaction that holds the process locked, so concurrent calls on one process
 // (from any instance sharing the database) run one after the other.
 import { ApiError } from '../ApiError.ts';
-import type { IdentifierType, ProjectConfig, SocialProvider, VerificationMethod } from '../config/projectConfig.ts';
+import type { ProjectConfig } from '../config/projectConfig.ts';
 import { sha256Hex } from '../randomValues.ts';
 import type { ProcessRecord } from '../store/ProcessesRepo.ts';
 import type { ProcessResponse } from './blockBodies.ts';
 import { FlowContext, type FlowDeps, type FlowOutcome, type FlowRequest } from './FlowContext.ts';
-import { completeProcess, getProcess, initProcess, resetProcess, skipBlock, type ClientInfo } from './lifecycle.ts';
-import { loginInit } from './login.ts';
+import { completeProcess, getProcess, initProcess, resetProcess, skipBlock, type ProcessInitBody } from './lifecycle.ts';
+import { loginInit, type LoginInitBody } from './login.ts';
 import { mediationFinish, passkeyAppendFinish, passkeyAppendStart, passkeyLoginFinish, passkeyLoginStart } from './passkeys.ts';
-import type { AuthType } from './processState.ts';
-import { collect, signupInit, updateIdentifier } from './signup.ts';
-import { socialCallback, socialFinish, socialStart, type SocialCallbackOutcome } from './social.ts';
+import { collect, signupInit, updateIdentifier, type IdentifierUpdateBody, type SignupInitBody } from './signup.ts';
+import { socialCallback, socialFinish, socialStart, type SocialCallbackOutcome, type SocialCallbackQuery, type SocialStartBody } from './social.ts';
 import { alreadyCompleted, respond } from './transitions.ts';
-import { verifyFinish, verifyStart } from './verification.ts';
+import { verifyFinish, verifyStart, type VerifyFinishBody, type VerifyStartBody } from './verification.ts';
 
 export type { FlowDeps, FlowOutcome, FlowRequest } from './FlowContext.ts';
 export type { SocialCallbackOutcome } from './social.ts';
@@ -25,7 +24,7 @@ export class FlowEngine {
 
   async initProcess(
     request: Omit<FlowRequest, 'processToken'>,
-    body: { clientInformation: ClientInfo; preferredBlock?: string; optOutOfPasskeyAppendAfterHybrid?: boolean },
+    body: ProcessInitBody,
   ): Promise<{ token: string; expiresAt: number; response: ProcessResponse }> {
     await this.perClient(request, 'processInitsPerIp');
     return initProcess(this.deps, request, body);
@@ -57,7 +56,7 @@ export class FlowEngine {
     await this.load(request);
   }
 
-  signupInit(request: FlowRequest, body: { identifiers: { type: IdentifierType; identifier: string }[]; fullName?: string }): Promise<FlowOutcome> {
+  signupInit(request: FlowRequest, body: SignupInitBody): Promise<FlowOutcome> {
     return this.run(request, (ctx) => signupInit(ctx, body));
   }
 
@@ -65,22 +64,19 @@ export class FlowEngine {
     return this.run(request, (ctx) => collect(ctx, type, value));
   }
 
-  updateIdentifier(request: FlowRequest, body: { identifierType: IdentifierType; value: string }): Promise<FlowOutcome> {
+  updateIdentifier(request: FlowRequest, body: IdentifierUpdateBody): Promise<FlowOutcome> {
     return this.run(request, (ctx) => updateIdentifier(ctx, body));
   }
 
-  verifyStart(request: FlowRequest, body: { identifierType: IdentifierType; verificationType: VerificationMethod }): Promise<FlowOutcome> {
+  verifyStart(request: FlowRequest, body: VerifyStartBody): Promise<FlowOutcome> {
     return this.run(request, (ctx) => verifyStart(ctx, body));
   }
 
-  verifyFinish(
-    request: FlowRequest,
-    body: { identifierType: IdentifierType; verificationType: VerificationMethod; code: string; isNewDevice?: boolean },
-  ): Promise<FlowOutcome> {
+  verifyFinish(request: FlowRequest, body: VerifyFinishBody): Promise<FlowOutcome> {
     return this.run(request, (ctx) => verifyFinish(ctx, body));
   }
 
-  async loginInit(request: FlowRequest, body: { identifierValue: string; isPhone: boolean }): Promise<FlowOutcome> {
+  async loginInit(request: FlowRequest, body: LoginInitBody): Promise<FlowOutcome> {
     await this.perClient(request, 'loginInitsPerIp');
     return this.run(request, (ctx) => loginInit(ctx, body));
   }
@@ -107,11 +103,11 @@ export class FlowEngine {
     return this.run(request, (ctx) => mediationFinish(ctx, signedChallenge));
   }
 
-  socialStart(request: FlowRequest, body: { providerType: SocialProvider; redirectUrl: string; authType: AuthType }): Promise<FlowOutcome> {
+  socialStart(request: FlowRequest, body: SocialStartBody): Promise<FlowOutcome> {
     return this.run(request, (ctx) => socialStart(ctx, body));
   }
 
-  socialCallback(query: { state?: string; code?: string; error?: string }): Promise<SocialCallbackOutcome> {
+  socialCallback(query: SocialCallbackQuery): Promise<SocialCallbackOutcome> {
     return socialCallback(this.deps, query);
   }
 

@@ -1,5 +1,6 @@
 // The process itself: start, read, switch between the init blocks, reset, and the two ways on from a
 // passkey step that every flow shares ("Maybe later" / continue).
+import type { ProcessInitRequest } from '../../../src/core/api/types.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import { newId, newSecretToken, sha256Hex } from '../randomValues.ts';
 import type { ProcessRecord } from '../store/ProcessesRepo.ts';
@@ -9,10 +10,8 @@ import { passkeyAppendSkippable, pendingVerifications } from './nextStep.ts';
 import { initialState, type AuthType, type ProcessState } from './processState.ts';
 import { advance, respond } from './transitions.ts';
 
-export interface ClientInfo {
-  isUserVerifyingPlatformAuthenticatorAvailable?: boolean;
-  isConditionalMediationAvailable?: boolean;
-}
+/** What process/init reads of its body. */
+export type ProcessInitBody = Pick<ProcessInitRequest, 'clientInformation' | 'preferredBlock' | 'optOutOfPasskeyAppendAfterHybrid'>;
 
 /** "Verify later" on post-signup-email-verify: the account keeps the address pending. */
 async function deferPostSignupVerification(ctx: FlowContext): Promise<FlowOutcome> {
@@ -23,7 +22,7 @@ async function deferPostSignupVerification(ctx: FlowContext): Promise<FlowOutcom
 export async function initProcess(
   deps: FlowDeps,
   request: Omit<FlowRequest, 'processToken'>,
-  body: { clientInformation: ClientInfo; preferredBlock?: string; optOutOfPasskeyAppendAfterHybrid?: boolean },
+  body: ProcessInitBody,
 ): Promise<{ token: string; expiresAt: number; response: ProcessResponse }> {
   const { project } = request;
   const authType: AuthType = body.preferredBlock === 'signup-init' && project.publicSignup ? 'signup' : 'login';

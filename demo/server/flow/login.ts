@@ -5,7 +5,12 @@ import { canonicalIdentifier, normalizedIdentifier } from './identifierRules.ts'
 import { loginVerifications, verifyStep } from './nextStep.ts';
 import { enter, respond } from './transitions.ts';
 
-export async function loginInit(ctx: FlowContext, body: { identifierValue: string; isPhone: boolean }): Promise<FlowOutcome> {
+export interface LoginInitBody {
+  identifierValue: string;
+  isPhone: boolean;
+}
+
+export async function loginInit(ctx: FlowContext, body: LoginInitBody): Promise<FlowOutcome> {
   const s = ctx.state;
   if (s.block !== 'signup-init' && s.block !== 'login-init') return respond(ctx, { error: ctx.error('unexpected_step') });
   const { project } = ctx;

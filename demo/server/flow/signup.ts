@@ -11,10 +11,17 @@ import { advance, respond } from './transitions.ts';
 
 export const FULL_NAME_MAX = 100;
 
-export async function signupInit(
-  ctx: FlowContext,
-  body: { identifiers: { type: IdentifierType; identifier: string }[]; fullName?: string },
-): Promise<FlowOutcome> {
+export interface SignupInitBody {
+  identifiers: { type: IdentifierType; identifier: string }[];
+  fullName?: string;
+}
+
+export interface IdentifierUpdateBody {
+  identifierType: IdentifierType;
+  value: string;
+}
+
+export async function signupInit(ctx: FlowContext, body: SignupInitBody): Promise<FlowOutcome> {
   const { project } = ctx;
   if (!project.publicSignup) throw ApiError.invalidRequest('Public sign-up is disabled for this project');
   const signupTypes = (['email', 'phone', 'username'] as const).filter(
@@ -81,7 +88,7 @@ export async function collect(ctx: FlowContext, type: 'username' | 'phone', raw:
  * Changes an entered identifier (edit on a verify screen or passkey-append); no code is sent. On
  * post-signup-email-verify the account exists already, so its address changes with it.
  */
-export async function updateIdentifier(ctx: FlowContext, body: { identifierType: IdentifierType; value: string }): Promise<FlowOutcome> {
+export async function updateIdentifier(ctx: FlowContext, body: IdentifierUpdateBody): Promise<FlowOutcome> {
   const type = body.identifierType;
   if (!ctx.project.identifiers[type].enabled) {
     throw ApiError.invalidRequest(`Identifier type ${type} is not enabled`, [{ field: 'identifierType', message: 'is not enabled in this project' }]);

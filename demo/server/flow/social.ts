@@ -13,14 +13,24 @@ import { advance, respond } from './transitions.ts';
 /** how long a provider round trip may take (the OAuth state's lifetime) */
 export const SOCIAL_STATE_LIFETIME_MS = 15 * 60_000;
 
+export interface SocialStartBody {
+  providerType: SocialProvider;
+  redirectUrl: string;
+  authType: AuthType;
+}
+
+/** What the provider's redirect to the callback carries. */
+export interface SocialCallbackQuery {
+  state?: string;
+  code?: string;
+  error?: string;
+}
+
 /** The provider callback ends in a redirect back to the app, or in an error page (400). */
 export type SocialCallbackOutcome = { redirect: string } | { page: { title: string; message: string; backUrl?: string } };
 
 /** Starts a provider round trip: the init block answers socialData.status=started with the provider's URL. */
-export async function socialStart(
-  ctx: FlowContext,
-  body: { providerType: SocialProvider; redirectUrl: string; authType: AuthType },
-): Promise<FlowOutcome> {
+export async function socialStart(ctx: FlowContext, body: SocialStartBody): Promise<FlowOutcome> {
   const { project } = ctx;
   const redirectUrl = checkRedirectUrl(project, body.redirectUrl);
   const s = ctx.state;
@@ -61,7 +71,7 @@ export async function socialStart(
  * the code is exchanged at the provider (outside any transaction: it is a network call) and the
  * profile kept in the process.
  */
-export async function socialCallback(deps: FlowDeps, query: { state?: string; code?: string; error?: string }): Promise<SocialCallbackOutcome> {
+export async function socialCallback(deps: FlowDeps, query: SocialCallbackQuery): Promise<SocialCallbackOutcome> {
   const { store } = deps;
   const invalid = (message: string, backUrl?: string): SocialCallbackOutcome => ({
     page: { title: 'This sign-in cannot continue', message, ...(backUrl ? { backUrl } : {}) },

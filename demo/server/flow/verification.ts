@@ -16,7 +16,17 @@ const VERIFY_TYPE_OF_METHOD: Record<VerificationMethod, VerifiableType> = {
   'phone-otp': 'phone',
 };
 
-export async function verifyStart(ctx: FlowContext, body: { identifierType: IdentifierType; verificationType: VerificationMethod }): Promise<FlowOutcome> {
+export interface VerifyStartBody {
+  identifierType: IdentifierType;
+  verificationType: VerificationMethod;
+}
+
+export interface VerifyFinishBody extends VerifyStartBody {
+  code: string;
+  isNewDevice?: boolean;
+}
+
+export async function verifyStart(ctx: FlowContext, body: VerifyStartBody): Promise<FlowOutcome> {
   const type = verifiableType(body.identifierType, body.verificationType);
   const s = ctx.state;
   const configured = ctx.project.identifiers[type];
@@ -39,10 +49,7 @@ export async function verifyStart(ctx: FlowContext, body: { identifierType: Iden
   return respond(ctx, { error: ctx.error('unexpected_step') });
 }
 
-export async function verifyFinish(
-  ctx: FlowContext,
-  body: { identifierType: IdentifierType; verificationType: VerificationMethod; code: string; isNewDevice?: boolean },
-): Promise<FlowOutcome> {
+export async function verifyFinish(ctx: FlowContext, body: VerifyFinishBody): Promise<FlowOutcome> {
   const type = verifiableType(body.identifierType, body.verificationType);
   const s = ctx.state;
   const method = body.verificationType;
