@@ -122,10 +122,12 @@ describe('a failed call', () => {
   });
 
   it('answered too late shows the block the server moved to, on its own screen', async () => {
-    const flow = await onSignup(300);
-    script['POST /v2/auth/signup/init'] = [{ delay: 600, body: { blockBody: emailVerify, common } }];
+    // only the sign-up call is late, far past the client's timeout; every other call answers at once
+    const flow = await onSignup(1500);
+    script['POST /v2/auth/signup/init'] = [{ delay: 5000, body: { blockBody: emailVerify, common } }];
     script['GET /v2/auth/process'] = [{ body: { blockBody: emailVerify, common } }];
     await flow.submitSignup({ email: 'ada@example.com' });
+    expect(seen).toEqual(['POST /v2/auth/signup/init', 'GET /v2/auth/process']);
     expect(flow.$block.get()?.type).toBe('email-verify');
     expect(flow.$screen.get()).toBe('email-otp-verification');
     expect(flow.$error.get()).toMatchObject({ kind: 'unhandledBackendError', type: 'timeout' });
