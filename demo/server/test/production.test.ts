@@ -6,7 +6,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { adminErrorMessage, runAdmin } from '../admin.ts';
 import { CommandSmsSender, WebhookSmsSender } from '../senders/SmsSender.ts';
 import { isProduction, startOptionsFromEnv } from '../settings.ts';
@@ -179,8 +179,7 @@ describe('a production server', () => {
     await client.init({}, 'signup-init');
     const phone = uniquePhone();
     await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'phone', identifier: phone }] });
-    for (let i = 0; i < 100 && webhook.received.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(webhook.received).toHaveLength(1);
+    await vi.waitFor(() => expect(webhook.received).toHaveLength(1), { timeout: 2_000 });
     expect(webhook.received[0]).toMatchObject({
       authorization: `Bearer ${WEBHOOK_TOKEN}`,
       body: { to: phone, projectId: phoneProjectId, text: expect.stringMatching(/^\d{6} is your Shop code/) },
@@ -190,8 +189,11 @@ describe('a production server', () => {
     server.clock.advance(31_000);
     const failedCode = await client.request('POST', '/v2/auth/identifier/verify/start', { identifierType: 'phone', verificationType: 'phone-otp' });
     expect(failedCode.status).toBe(200); // the visitor can ask again; the operator sees the failure
-    for (let i = 0; i < 100 && !logs.some((l) => l.includes('SMS')); i++) await new Promise((r) => setTimeout(r, 20));
-    const failure = logs.find((l) => l.includes('Delivery of the SMS'))!;
+    const failure = await vi.waitFor(() => {
+      const logged = logs.find((l) => l.includes('Delivery of the SMS'));
+      expect(logged).toBeDefined();
+      return logged!;
+    }, { timeout: 2_000 });
     expect(failure).toContain('502');
     expect(failure).not.toMatch(/\d{6} is your/);
   });

@@ -2,6 +2,7 @@
 // keeps as raw text.
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';
+import { expect, vi } from 'vitest';
 
 export interface SmtpSink {
   port: number;
@@ -44,6 +45,6 @@ export async function startSmtpSink(): Promise<SmtpSink> {
 
 /** Waits until `count` messages have arrived (deliveries start after the request's transaction). */
 export async function waitForMessages(sink: SmtpSink, count: number): Promise<string[]> {
-  for (let i = 0; i < 200 && sink.received.length < count; i++) await new Promise((r) => setTimeout(r, 20));
+  await vi.waitFor(() => expect(sink.received.length).toBeGreaterThanOrEqual(count), { timeout: 4_000 });
   return sink.received;
 }
