@@ -11,7 +11,6 @@ import type { ProcessRecord } from '../store/ProcessesRepo.ts';
 import type { Store } from '../store/Store.ts';
 import type { BlockBody, BlockExtras, ProcessResponse, RenderContext } from './blockBodies.ts';
 import { canonicalIdentifier, normalizedIdentifier } from './identifierRules.ts';
-import { primaryIdentifier } from './nextStep.ts';
 import type { ProcessState } from './processState.ts';
 import { requestError, type RequestError } from './requestErrors.ts';
 
@@ -129,12 +128,5 @@ export class FlowContext {
       if (identifier.type === orig.type && identifier.value !== orig.value) continue;
       s.identifiers[identifier.type] ??= { value: identifier.value, verified: identifier.status === 'verified' };
     }
-  }
-
-  /** The identifier a passkey is named after: the log-in identifier, or sign-up's primary one. */
-  passkeyIdentifier(): { type: IdentifierType; value: string } {
-    const s = this.state;
-    if (s.authType === 'login' && s.orig) return s.orig;
-    return primaryIdentifier(s, this.project) ?? { type: 'email', value: '' };
   }
 }

@@ -14,12 +14,7 @@ import type {
   VerifyIdentifierData,
 } from '../../../src/core/api/types.ts';
 import { IDENTIFIER_TYPES, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
-import {
-  loginVerifications,
-  passkeyAppendSkippable,
-  pendingVerifications,
-  primaryIdentifier,
-} from './nextStep.ts';
+import { loginVerifications, passkeyAppendSkippable, passkeyIdentifier, pendingVerifications } from './nextStep.ts';
 import type { AuthType, PasskeyOperation, ProcessState, VerifiableType } from './processState.ts';
 import { RETRY_DELAY_SECONDS, verificationMethodFor } from './sendVerification.ts';
 
@@ -152,8 +147,7 @@ export function verifyBlock(ctx: RenderContext, type: VerifiableType, extras: Bl
 
 export function passkeyAppendBlock(ctx: RenderContext, extras: BlockExtras = {}): BlockBody {
   const { project, state } = ctx;
-  const identifier =
-    state.authType === 'login' && state.orig ? state.orig : (primaryIdentifier(state, project) ?? { type: 'email' as const, value: '' });
+  const identifier = passkeyIdentifier(state, project);
   const alternatives: BlockBody[] = passkeyAppendSkippable(state, project)
     ? [completedStub(state.authType)]
     : pendingVerifications(state, project).map((type) => verifyBlock(ctx, type));

@@ -116,6 +116,12 @@ export function primaryIdentifier(
   return chosen ? { type: chosen, value: state.identifiers[chosen]!.value } : undefined;
 }
 
+/** The identifier a passkey is named after: the log-in identifier, or sign-up's primary one. */
+export function passkeyIdentifier(state: ProcessState, project: ProjectConfig): { type: IdentifierType; value: string } {
+  if (state.authType === 'login' && state.orig) return state.orig;
+  return primaryIdentifier(state, project) ?? { type: 'email', value: '' };
+}
+
 /**
  * Log-in: the identifier types a code or link can be sent to, the one used to log in first.
  */

@@ -17,7 +17,7 @@ import {
   verifyAuthentication,
   verifyRegistration,
 } from './passkeyCeremonies.ts';
-import { passkeyPossible } from './nextStep.ts';
+import { passkeyIdentifier, passkeyPossible } from './nextStep.ts';
 import type { PasskeyOperation } from './processState.ts';
 import { advance, enter, respond } from './transitions.ts';
 
@@ -42,7 +42,7 @@ async function passkeyLoggedIn(ctx: FlowContext, response: AuthenticationRespons
 export async function passkeyAppendStart(ctx: FlowContext): Promise<FlowOutcome> {
   const s = ctx.state;
   if (s.block !== 'passkey-append') return respond(ctx, { error: ctx.error('unexpected_step') });
-  const identifier = ctx.passkeyIdentifier();
+  const identifier = passkeyIdentifier(s, ctx.project);
   const loggedIn = s.authType === 'login' && s.userId ? await ctx.store.users.get(s.userId) : undefined;
   const handle = loggedIn?.userHandle ?? s.userHandle ?? randomBytes(32).toString('base64url');
   const exclude = loggedIn ? await ctx.activePasskeys(loggedIn.id) : [];
@@ -63,7 +63,7 @@ export async function passkeyAppendFinish(ctx: FlowContext, signedChallenge: str
   await ctx.save();
   const credential = await verifyRegistration(ctx.project, response, challenge, ctx.request.userAgent, ctx.now());
   if (!credential || (await ctx.store.credentials.findByCredentialId(ctx.project.id, credential.credentialId))) return failed();
-  const identifier = ctx.passkeyIdentifier();
+  const identifier = passkeyIdentifier(s, ctx.project);
   const user = s.authType === 'login' && s.userId ? await ctx.store.users.get(s.userId) : undefined;
   if (user) await insertCredential(ctx.store, ctx.project, user.id, user.userHandle, credential);
   else s.pendingCredential = credential;
