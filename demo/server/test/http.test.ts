@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // Transport rules: error envelope, headers, CORS, process handling, dev endpoints.
 import { describe, expect, it } from 'vitest';
-import { Client, DEMO_ORIGIN, dropTestDatabase, outbox, serverForThisFile, testDatabase, uniqueEmail } from './helpers/testServer.ts';
+import { Client, createProject, DEMO_ORIGIN, dropTestDatabase, outbox, serverForThisFile, testDatabase, uniqueEmail } from './helpers/testServer.ts';
 
 const server = serverForThisFile();
 
@@ -152,11 +152,7 @@ describe('CORS', () => {
   });
 
   it('allows an origin only for the projects that list it', async () => {
-    const created = await fetch(`${server.url}/_dev/projects`, {
-      method: 'POST',
-      body: JSON.stringify({ allowedOrigins: ['https://shop.example'] }),
-    });
-    const { id } = (await created.json()) as { id: string };
+    const id = await createProject(server.url, { allowedOrigins: ['https://shop.example'] });
     expect((await new Client(server.url, id, 'https://shop.example').request('GET', '/v2/session-config')).status).toBe(200);
     expect((await new Client(server.url, 'pro-1', 'https://shop.example').request('GET', '/v2/session-config')).status).toBe(403);
     expect((await new Client(server.url, id, DEMO_ORIGIN).request('GET', '/v2/session-config')).status).toBe(403);
@@ -278,11 +274,7 @@ describe('dev endpoints', () => {
   });
 
   it('shows the outbox as an escaped HTML page', async () => {
-    const created = await fetch(`${server.url}/_dev/projects`, {
-      method: 'POST',
-      body: JSON.stringify({ appName: '<script>alert(1)</script>', passkeys: false }),
-    });
-    const { id } = (await created.json()) as { id: string };
+    const id = await createProject(server.url, { appName: '<script>alert(1)</script>', passkeys: false });
     const client = new Client(server.url, id);
     await client.init({}, 'signup-init');
     await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: uniqueEmail() }] });

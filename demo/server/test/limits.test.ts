@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RATE_LIMITS } from '../config/rateLimits.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
-import { Client, createProject, DEMO_ORIGIN, latestCode, outbox, PASSKEY_DEVICE, serverForThisFile, startTestServer, uniqueEmail, uniquePhone, type ApiResponse } from './helpers/testServer.ts';
+import { Client, createProject, DEMO_ORIGIN, latestCode, outbox, PASSKEY_DEVICE, postProject, serverForThisFile, startTestServer, uniqueEmail, uniquePhone, type ApiResponse } from './helpers/testServer.ts';
 
 const WITHOUT_PASSKEYS = { isUserVerifyingPlatformAuthenticatorAvailable: false };
 
@@ -63,7 +63,7 @@ describe('the defaults', () => {
     expect(answers).toEqual([200, 200, 200, 200, 200, 429, 429]);
     expect(await outbox(server.url, email)).toHaveLength(5);
 
-    const res = await fetch(`${server.url}/_dev/projects`, { method: 'POST', body: JSON.stringify({ limits: { emailSendPerIdentifier: { max: 1 } } }) });
+    const res = await postProject(server.url, { limits: { emailSendPerIdentifier: { max: 1 } } });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error.validation[0]).toMatchObject({ field: 'limits.emailSendPerIdentifier' });
   });

@@ -3,7 +3,7 @@
 // address is verified, the code comes after, and it may be put off ("Verify later").
 import { describe, expect, it } from 'vitest';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
-import { Client, jwtPayload, latestCode, outbox, serverForThisFile, uniqueEmail } from './helpers/testServer.ts';
+import { Client, jwtPayload, latestCode, outbox, postProject, serverForThisFile, uniqueEmail } from './helpers/testServer.ts';
 
 const server = serverForThisFile();
 
@@ -105,11 +105,7 @@ describe('pro-8: e-mail verified after sign-up', () => {
   });
 
   it('is refused for anything but a verified e-mail address', async () => {
-    const res = await fetch(`${server.url}/_dev/projects`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ identifiers: { phone: { verifyAt: 'after-signup' }, email: { verification: 'none', verifyAt: 'after-signup' } } }),
-    });
+    const res = await postProject(server.url, { identifiers: { phone: { verifyAt: 'after-signup' }, email: { verification: 'none', verifyAt: 'after-signup' } } });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { error: { validation: { field: string }[] } };
     expect(body.error.validation.map((v) => v.field)).toEqual(['identifiers.email.verifyAt', 'identifiers.phone.verifyAt']);

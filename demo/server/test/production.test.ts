@@ -11,7 +11,7 @@ import { adminErrorMessage, runAdmin } from '../admin.ts';
 import { CommandSmsSender, WebhookSmsSender } from '../senders/SmsSender.ts';
 import { isProduction, startOptionsFromEnv } from '../settings.ts';
 import { startSmtpSink, waitForMessages, type SmtpSink } from './helpers/smtpSink.ts';
-import { Client, dropTestDatabase, POSTGRES_URL, startTestServer, testDatabase, uniqueEmail, uniquePhone, type TestServer } from './helpers/testServer.ts';
+import { Client, dropTestDatabase, postProject, POSTGRES_URL, startTestServer, testDatabase, uniqueEmail, uniquePhone, type TestServer } from './helpers/testServer.ts';
 
 const SHOP = 'https://shop.example';
 const SECRET = 'a-key-encryption-secret-of-forty-characters';
@@ -129,7 +129,7 @@ describe('a production server', () => {
       expect(res.status).toBe(404);
       expect(((await res.json()) as any).error.type).toBe('not_found');
     }
-    expect((await fetch(`${server.url}/_dev/projects`, { method: 'POST', body: '{}' })).status).toBe(404);
+    expect((await postProject(server.url, {})).status).toBe(404);
     const seeded = await new Client(server.url, 'pro-1', SHOP).init();
     expect(seeded.status).toBe(404);
     expect(seeded.body.error.type).toBe('project_not_found');

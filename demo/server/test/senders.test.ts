@@ -1,18 +1,13 @@
 // Messages: language, SMS, and delivery over SMTP in addition to the dev outbox.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, waitForMessages, type SmtpSink } from './helpers/smtpSink.ts';
-import { Client, latestLink, outbox, serverForThisFile, startTestServer, uniqueEmail } from './helpers/testServer.ts';
+import { Client, createProject, latestLink, outbox, serverForThisFile, startTestServer, uniqueEmail } from './helpers/testServer.ts';
 
 const server = serverForThisFile();
 
-async function devProject(config: object): Promise<string> {
-  const res = await fetch(`${server.url}/_dev/projects`, { method: 'POST', body: JSON.stringify(config) });
-  return ((await res.json()) as { id: string }).id;
-}
-
 describe('message texts', () => {
   it('writes German codes for a German project', async () => {
-    const id = await devProject({ appName: 'Laden', language: 'de' });
+    const id = await createProject(server.url, { appName: 'Laden', language: 'de' });
     const client = new Client(server.url, id);
     await client.init({}, 'signup-init');
     const email = uniqueEmail('de');
@@ -29,7 +24,7 @@ describe('message texts', () => {
   });
 
   it('puts the link into the mail and points it at emailLinkUrl; log-in links carry authType 0', async () => {
-    const id = await devProject({
+    const id = await createProject(server.url, {
       appName: 'Linky',
       identifiers: { email: { verification: 'email-link' } },
       emailLinkUrl: '${DEMO_ORIGIN}/login.html#top',

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
 import {
   Client,
+  createProject,
   jwtPayload,
   latestCode,
   latestLink,
@@ -496,11 +497,7 @@ describe('pro-7: missing fields collected after sign-up', () => {
 
 describe('projects without a verification', () => {
   it('username only: passkey required, no_fallback_available without a platform authenticator', async () => {
-    const res = await fetch(`${server.url}/_dev/projects`, {
-      method: 'POST',
-      body: JSON.stringify({ identifiers: { username: {} }, passkeyAppend: 'after-verification' }),
-    });
-    const { id } = (await res.json()) as { id: string };
+    const id = await createProject(server.url, { identifiers: { username: {} }, passkeyAppend: 'after-verification' });
     const noPasskey = new Client(server.url, id);
     await noPasskey.init(WITHOUT_PASSKEYS, 'signup-init');
     const refused = await noPasskey.step('/v2/auth/signup/init', { identifiers: [{ type: 'username', identifier: uniqueUsername() }] });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ProviderClient, SIMULATOR_CLIENT_SECRET, socialOverridesFromEnv, socialSettings } from '../social/providerClient.ts';
 import { simulatedSubject } from '../social/simulator.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
-import { Client, DEMO_ORIGIN, jwtPayload, latestCode, serverForThisFile, startTestServer, uniqueEmail, uniqueUsername } from './helpers/testServer.ts';
+import { Client, createProject, DEMO_ORIGIN, jwtPayload, latestCode, postProject, serverForThisFile, startTestServer, uniqueEmail, uniqueUsername } from './helpers/testServer.ts';
 
 const server = serverForThisFile();
 
@@ -81,16 +81,6 @@ async function me(client: Client): Promise<any> {
   return res.body;
 }
 
-async function createProject(config: Record<string, unknown>): Promise<string> {
-  const res = await fetch(`${server.url}/_dev/projects`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(config),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { id: string }).id;
-}
-
 describe('social/verify/start', () => {
   it('answers the init block of the auth type with the provider URL', async () => {
     const client = new Client(server.url, 'pro-1');
@@ -120,7 +110,7 @@ describe('social/verify/start', () => {
   });
 
   it('refuses a provider the project does not offer in-band', async () => {
-    const projectId = await createProject({ socialProviders: ['google'] });
+    const projectId = await createProject(server.url, { socialProviders: ['google'] });
     const client = new Client(server.url, projectId);
     await client.init(WITHOUT_PASSKEYS, 'signup-init');
     const block = await client.step('/v2/auth/social/verify/start', { providerType: 'github', redirectUrl: RETURN_URL, authType: 'signup' });
@@ -366,7 +356,7 @@ describe('sign-up and log-in with a provider', () => {
   });
 
   it('does not link to an account whose e-mail address nobody verified', async () => {
-    const projectId = await createProject({
+    const projectId = await createProject(server.url, {
       identifiers: { email: { verification: 'none' } },
       passkeyAppend: 'before-verification',
       socialProviders: ['google'],
@@ -397,7 +387,7 @@ describe('sign-up and log-in with a provider', () => {
   });
 
   it('collects what the project requires and the provider does not tell (a username)', async () => {
-    const projectId = await createProject({
+    const projectId = await createProject(server.url, {
       identifiers: { email: {}, username: {} },
       passkeyAppend: 'before-verification',
       socialProviders: ['google', 'github'],
@@ -516,11 +506,7 @@ describe('failures', () => {
   });
 
   it('refuses social providers for a project without e-mail addresses', async () => {
-    const res = await fetch(`${server.url}/_dev/projects`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ identifiers: { email: { enabled: false }, username: {} }, socialProviders: ['google'] }),
-    });
+    const res = await postProject(server.url, { identifiers: { email: { enabled: false }, username: {} }, socialProviders: ['google'] });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error.validation).toEqual([{ field: 'socialProviders', message: expect.any(String) }]);
   });

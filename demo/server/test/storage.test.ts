@@ -10,7 +10,7 @@ import { migrate } from '../store/migrate.ts';
 import { MIGRATIONS, type Migration } from '../store/migrations.ts';
 import { openDatabase } from '../store/openDatabase.ts';
 import { numberedPlaceholders, toPostgresDdl } from '../store/PostgresDatabase.ts';
-import { Client, dropTestDatabase, jwtPayload, latestCode, POSTGRES_URL, startTestServer, testDatabase, uniqueEmail, type TestServer } from './helpers/testServer.ts';
+import { Client, createProject, dropTestDatabase, jwtPayload, latestCode, POSTGRES_URL, startTestServer, testDatabase, uniqueEmail, type TestServer } from './helpers/testServer.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -141,8 +141,7 @@ describe('restart', () => {
   it('keeps processes and dev projects across a restart', async () => {
     const dir = tempDir();
     const first = await startTestServer({ dir });
-    const created = await fetch(`${first.url}/_dev/projects`, { method: 'POST', body: JSON.stringify({ appName: 'Persistent' }) });
-    const { id } = (await created.json()) as { id: string };
+    const id = await createProject(first.url, { appName: 'Persistent' });
     const client = new Client(first.url, id);
     await client.init({}, 'signup-init');
     await first.stop(true);
@@ -153,8 +152,7 @@ describe('restart', () => {
       const res = await moved.request('GET', '/v2/auth/process');
       expect(res.status).toBe(200);
       expect(res.body.common.appName).toBe('Persistent');
-      const next = await fetch(`${second.url}/_dev/projects`, { method: 'POST', body: '{}' });
-      expect(((await next.json()) as { id: string }).id).not.toBe(id);
+      expect(await createProject(second.url, {})).not.toBe(id);
     } finally {
       await second.stop();
     }

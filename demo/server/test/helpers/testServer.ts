@@ -237,13 +237,18 @@ export function jwtPayload(token: string): Record<string, any> {
   return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as Record<string, any>;
 }
 
-/** Creates a project on the dev endpoint from a partial configuration; answers its id. */
-export async function createProject(baseUrl: string, config: Record<string, unknown>): Promise<string> {
-  const res = await fetch(`${baseUrl}/_dev/projects`, {
+/** Posts a partial configuration to the dev endpoint that creates projects; answers its response as is. */
+export function postProject(baseUrl: string, config: Record<string, unknown>): Promise<Response> {
+  return fetch(`${baseUrl}/_dev/projects`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(config),
   });
+}
+
+/** Creates a project on the dev endpoint from a partial configuration; answers its id. */
+export async function createProject(baseUrl: string, config: Record<string, unknown>): Promise<string> {
+  const res = await postProject(baseUrl, config);
   if (res.status !== 201) throw new Error(`creating a project answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { id: string }).id;
 }
