@@ -5,7 +5,7 @@
 // limits as the codes of the auth process.
 import type { MeIdentifierCreateRequest, MeIdentifierUpdateRequest, MeIdentifierVerifyFinishRequest } from '../../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
-import type { IdentifierType, ProjectConfig } from '../config/projectConfig.ts';
+import { logsIn, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
 import { acceptSecret } from '../flow/acceptSecret.ts';
 import { canonicalIdentifier, normalizedIdentifier } from '../flow/identifierRules.ts';
 import { issueSecret, otpMethodOf, resendWaitMs, sendCode, takeSendLimits } from '../flow/sendVerification.ts';
@@ -43,8 +43,7 @@ function canonical(type: IdentifierType, value: string): string {
 
 /** An identifier the user can log in with on their own: a verified one of a login type. */
 function opensAccount(project: ProjectConfig, identifier: IdentifierRecord): boolean {
-  const cfg = project.identifiers[identifier.type];
-  return cfg.enabled && cfg.loginIdentifier && identifier.status === 'verified';
+  return logsIn(project, identifier.type) && identifier.status === 'verified';
 }
 
 export class AccountIdentifiers {
@@ -98,8 +97,7 @@ export class AccountIdentifiers {
     await this.store.transaction(async () => {
       const identifier = await this.own(session, identifierID);
       const rest = (await this.store.users.listIdentifiers(session.userId)).filter((i) => i.id !== identifier.id);
-      const loginType = project.identifiers[identifier.type].enabled && project.identifiers[identifier.type].loginIdentifier;
-      if (loginType && !rest.some((i) => opensAccount(project, i))) {
+      if (logsIn(project, identifier.type) && !rest.some((i) => opensAccount(project, i))) {
         throw new ApiError(400, 'last_login_identifier', 'Bad request', 'This is the last verified identifier the user can log in with');
       }
       await this.store.users.deleteIdentifier(identifier.id);

@@ -51,6 +51,12 @@ export interface ProjectConfig {
   limits: RateLimits;
 }
 
+/** Whether users log in with identifiers of this type. */
+export function logsIn(project: ProjectConfig, type: IdentifierType): boolean {
+  const cfg = project.identifiers[type];
+  return cfg.enabled && cfg.loginIdentifier;
+}
+
 export const PROJECT_ID_PATTERN = /^pro-\d+$/;
 export const DEMO_ORIGIN_PLACEHOLDER = '${DEMO_ORIGIN}';
 

@@ -1,7 +1,7 @@
 // What every flow module works with: the dependencies, the project, the locked process and what the
 // request tells about its origin. One context per request; the engine creates it inside the process
 // transaction, so nothing else changes the process while a module works on it.
-import type { IdentifierType, ProjectConfig } from '../config/projectConfig.ts';
+import { logsIn, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
 import type { Logger, Messenger } from '../senders/Messenger.ts';
 import type { Sessions } from '../session/Sessions.ts';
@@ -9,6 +9,7 @@ import type { ProviderClient } from '../social/providerClient.ts';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
 import type { ProcessRecord } from '../store/ProcessesRepo.ts';
 import type { Store } from '../store/Store.ts';
+import type { IdentifierRecord } from '../store/UsersRepo.ts';
 import type { BlockBody, BlockExtras, ProcessResponse, RenderContext } from './blockBodies.ts';
 import { canonicalIdentifier, normalizedIdentifier } from './identifierRules.ts';
 import type { ProcessState } from './processState.ts';
@@ -116,6 +117,11 @@ export class FlowContext {
 
   async activePasskeys(userId: string): Promise<CredentialRecord[]> {
     return (await this.store.credentials.listByUser(userId)).filter((c) => c.status === 'active');
+  }
+
+  /** The identifier a log-in counts as (JWT `orig`) where none was typed in: the first of a login type, else the first. */
+  loginIdentifierOf(identifiers: IdentifierRecord[]): IdentifierRecord | undefined {
+    return identifiers.find((i) => logsIn(this.project, i.type)) ?? identifiers[0];
   }
 
   /** Log-in: the user's identifiers become the process's; the one typed in is the one codes go to. */

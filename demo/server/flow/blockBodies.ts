@@ -13,7 +13,7 @@ import type {
   SocialData,
   VerifyIdentifierData,
 } from '../../../src/core/api/types.ts';
-import { IDENTIFIER_TYPES, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
+import { IDENTIFIER_TYPES, logsIn, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
 import { loginVerifications, passkeyAppendSkippable, passkeyIdentifier, pendingVerifications } from './nextStep.ts';
 import type { AuthType, PasskeyOperation, ProcessState, VerifiableType } from './processState.ts';
 import { RETRY_DELAY_SECONDS, verificationMethodFor } from './sendVerification.ts';
@@ -104,9 +104,9 @@ export function loginInitBlock(ctx: RenderContext, extras: BlockExtras = {}, wit
     blockType: 'login-init',
     identifierValue: state.loginValue,
     isPhone: state.loginIsPhone,
-    isEmailAvailable: project.identifiers.email.enabled && project.identifiers.email.loginIdentifier,
-    isUsernameAvailable: project.identifiers.username.enabled && project.identifiers.username.loginIdentifier,
-    isPhoneAvailable: project.identifiers.phone.enabled && project.identifiers.phone.loginIdentifier,
+    isEmailAvailable: logsIn(project, 'email'),
+    isUsernameAvailable: logsIn(project, 'username'),
+    isPhoneAvailable: logsIn(project, 'phone'),
     socialData: socialData(project, state, extras.oauthUrl),
   };
   if (state.conditionalChallenge) data.conditionalUIChallenge = conditionalUIChallenge(project, state.conditionalChallenge);

@@ -1,5 +1,5 @@
 // Log-in by identifier: find the account, then its passkey or a code or link to one of its identifiers.
-import type { IdentifierType } from '../config/projectConfig.ts';
+import { logsIn, type IdentifierType } from '../config/projectConfig.ts';
 import type { FlowContext, FlowOutcome } from './FlowContext.ts';
 import { canonicalIdentifier, normalizedIdentifier } from './identifierRules.ts';
 import { loginVerifications, verifyStep } from './nextStep.ts';
@@ -22,8 +22,7 @@ export async function loginInit(ctx: FlowContext, body: LoginInitBody): Promise<
   s.loginIsPhone = body.isPhone;
   const raw = body.identifierValue.trim();
   const type: IdentifierType = body.isPhone ? 'phone' : raw.includes('@') ? 'email' : 'username';
-  const cfg = project.identifiers[type];
-  const canonical = cfg.enabled && cfg.loginIdentifier ? canonicalIdentifier(type, raw) : undefined;
+  const canonical = logsIn(project, type) ? canonicalIdentifier(type, raw) : undefined;
   const found = canonical ? await ctx.store.users.findIdentifier(project.id, type, normalizedIdentifier(type, canonical)) : undefined;
   if (!found) {
     await ctx.save();

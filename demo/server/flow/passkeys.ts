@@ -121,9 +121,7 @@ export async function mediationFinish(ctx: FlowContext, signedChallenge: string)
   const result = await verifyAuthentication(ctx.project, response, challenge, credential);
   if (!result) return failed();
   await ctx.store.credentials.recordUse(credential.id, result.signCount, result.backupState, ctx.now());
-  const identifiers = await ctx.store.users.listIdentifiers(credential.userId);
-  const orig =
-    identifiers.find((i) => ctx.project.identifiers[i.type].enabled && ctx.project.identifiers[i.type].loginIdentifier) ?? identifiers[0];
+  const orig = ctx.loginIdentifierOf(await ctx.store.users.listIdentifiers(credential.userId));
   if (!orig) return failed();
   s.authType = 'login';
   await ctx.loadUser(credential.userId, { type: orig.type, value: orig.value });

@@ -205,10 +205,7 @@ function checkRedirectUrl(project: ProjectConfig, raw: string): string {
 async function socialOrig(ctx: FlowContext, userId: string, identity: SocialIdentity): Promise<{ type: IdentifierType; value: string }> {
   const identifiers = await ctx.store.users.listIdentifiers(userId);
   const email = normalizedIdentifier('email', identity.email);
-  const chosen =
-    identifiers.find((i) => i.type === 'email' && i.normalized === email) ??
-    identifiers.find((i) => ctx.project.identifiers[i.type].enabled && ctx.project.identifiers[i.type].loginIdentifier) ??
-    identifiers[0];
+  const chosen = identifiers.find((i) => i.type === 'email' && i.normalized === email) ?? ctx.loginIdentifierOf(identifiers);
   return chosen ? { type: chosen.type, value: chosen.value } : { type: 'email', value: identity.email };
 }
 
