@@ -224,13 +224,12 @@ test.describe('keyboard only', () => {
     await expect(cancel).toBeFocused();
     await page.keyboard.press('Shift+Tab');
     await expect(confirm).toBeFocused();
-    // the rest of the page is inert while the dialog is open: the host's own button cannot be reached
-    await page.getByRole('button', { name: 'Log out' }).click({ timeout: 1_000, trial: true }).then(
-      () => {
-        throw new Error('the host page could be clicked behind the dialog');
-      },
-      () => undefined,
-    );
+    // the dialog is modal, so the rest of the page is inert: the host's own button, visible behind it,
+    // cannot be clicked
+    const logOut = page.getByRole('button', { name: 'Log out' });
+    await expect(logOut).toBeVisible();
+    expect(await dialog.evaluate((d) => d.matches(':modal'))).toBe(true);
+    await expect(logOut.click({ timeout: 1_000, trial: true })).rejects.toThrow(/intercepts pointer events/);
     await page.keyboard.press('Escape');
     await expect(dialog).toHaveCount(0);
     await expect(trash).toBeFocused();
