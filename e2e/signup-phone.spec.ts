@@ -30,14 +30,18 @@ test.describe('pro-3 sign-up with a phone number', () => {
 
   test('pasting an international number sets the country; the SMS fallback skips the passkey', async ({ page }) => {
     await addAuthenticator(page);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     await page.goto('/?project=pro-3#register');
     const view = widget(page);
+    await expect(view.getByRole('button', { name: /Country: United States/ })).toBeVisible();
     const number = `+44 20 7946 0${uniqueNumber().slice(0, 3)}`;
     const field = view.getByRole('textbox', { name: 'Phone number' });
+    await page.evaluate((text) => navigator.clipboard.writeText(text), number);
     await field.focus();
-    await page.evaluate((text) => navigator.clipboard?.writeText(text).catch(() => undefined), number);
-    await field.fill(number);
+    await page.keyboard.press('ControlOrMeta+V');
     await expect(view.getByRole('button', { name: /Country: United Kingdom/ })).toContainText('+44');
+    // the country code went to the picker, the rest stays in the field
+    await expect(field).toHaveValue(number.replace(/^\+44 /, ''));
     await view.getByRole('button', { name: 'Continue', exact: true }).click();
     await view.getByRole('button', { name: 'Send SMS code instead' }).click();
     await expect(view.getByRole('heading', { name: 'Verify your phone number' })).toBeVisible();
@@ -48,11 +52,16 @@ test.describe('pro-3 sign-up with a phone number', () => {
   });
 
   test('a number too short for its country is refused before any call', async ({ page }) => {
+    const signUpCalls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/v2/auth/signup/init')) signUpCalls.push(request.method());
+    });
     await page.goto('/?project=pro-3#register');
     const view = widget(page);
     await view.getByRole('textbox', { name: 'Phone number' }).fill('20155');
     await view.getByRole('button', { name: 'Continue', exact: true }).click();
     await expect(view.getByText('This phone number is too short.')).toBeVisible();
+    expect(signUpCalls).toEqual([]);
   });
 
   test('the phone number can be changed on the code screen', async ({ page }) => {
