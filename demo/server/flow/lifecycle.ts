@@ -7,7 +7,7 @@ import type { ProcessRecord } from '../store/ProcessesRepo.ts';
 import type { ProcessResponse } from './blockBodies.ts';
 import { FlowContext, type FlowDeps, type FlowOutcome, type FlowRequest } from './FlowContext.ts';
 import { passkeyAppendSkippable, pendingVerifications } from './nextStep.ts';
-import { initialState, type AuthType, type ProcessState } from './processState.ts';
+import { initialState, isInitBlock, type AuthType, type ProcessState } from './processState.ts';
 import { advance, respond } from './transitions.ts';
 
 /** What process/init reads of its body. */
@@ -39,7 +39,7 @@ export async function initProcess(
 /** The current block; on an init block, `preferredBlock` switches between sign-up and log-in. */
 export async function getProcess(ctx: FlowContext, preferredBlock: string | undefined): Promise<FlowOutcome> {
   const s = ctx.state;
-  if (s.block === 'signup-init' || s.block === 'login-init') {
+  if (isInitBlock(s.block)) {
     const wanted: AuthType | undefined =
       preferredBlock === 'signup-init' && ctx.project.publicSignup ? 'signup' : preferredBlock === 'login-init' ? 'login' : undefined;
     if (wanted) {

@@ -3,6 +3,7 @@ import { logsIn, type IdentifierType } from '../config/projectConfig.ts';
 import type { FlowContext, FlowOutcome } from './FlowContext.ts';
 import { canonicalIdentifier, normalizedIdentifier } from './identifierRules.ts';
 import { loginVerifications, verifyStep } from './nextStep.ts';
+import { isInitBlock } from './processState.ts';
 import { enter, respond } from './transitions.ts';
 
 export interface LoginInitBody {
@@ -12,7 +13,7 @@ export interface LoginInitBody {
 
 export async function loginInit(ctx: FlowContext, body: LoginInitBody): Promise<FlowOutcome> {
   const s = ctx.state;
-  if (s.block !== 'signup-init' && s.block !== 'login-init') return respond(ctx, { error: ctx.error('unexpected_step') });
+  if (!isInitBlock(s.block)) return respond(ctx, { error: ctx.error('unexpected_step') });
   const { project } = ctx;
   s.authType = 'login';
   s.block = 'login-init';

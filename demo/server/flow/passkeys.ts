@@ -18,7 +18,7 @@ import {
   verifyRegistration,
 } from './passkeyCeremonies.ts';
 import { passkeyIdentifier, passkeyPossible } from './nextStep.ts';
-import type { PasskeyOperation } from './processState.ts';
+import { isInitBlock, type PasskeyOperation } from './processState.ts';
 import { advance, enter, respond } from './transitions.ts';
 
 /** local: an authenticator of this device; cda: a phone over hybrid; security-key: another roaming one. */
@@ -101,9 +101,8 @@ export async function passkeyLoginFinish(ctx: FlowContext, signedChallenge: stri
 export async function mediationFinish(ctx: FlowContext, signedChallenge: string): Promise<FlowOutcome> {
   const response = parseAuthenticationResponse(signedChallenge, 'signedChallenge');
   const s = ctx.state;
-  const onInit = () => s.block === 'signup-init' || s.block === 'login-init';
   const failed = async (): Promise<FlowOutcome> => {
-    if (onInit()) {
+    if (isInitBlock(s.block)) {
       s.authType = 'login';
       s.block = 'login-init';
       await ctx.save();
@@ -111,7 +110,7 @@ export async function mediationFinish(ctx: FlowContext, signedChallenge: string)
     return respond(ctx, { fieldError: ctx.error('invalid_conditional_ui_login') });
   };
   const challenge = s.conditionalChallenge;
-  if (!onInit() || !challenge) return failed();
+  if (!isInitBlock(s.block) || !challenge) return failed();
   s.conditionalChallenge = null;
   await ctx.save();
   const credential = await ctx.store.credentials.findByCredentialId(ctx.project.id, response.id);

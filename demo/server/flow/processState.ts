@@ -138,6 +138,11 @@ export function initialState(
   };
 }
 
+/** signup-init and login-init: where a process starts, and between which it may switch. */
+export function isInitBlock(block: BlockName): boolean {
+  return block === 'signup-init' || block === 'login-init';
+}
+
 export function verifyTypeOf(block: BlockName): VerifiableType | undefined {
   if (block === 'email-verify' || block === 'post-signup-email-verify') return 'email';
   if (block === 'phone-verify') return 'phone';

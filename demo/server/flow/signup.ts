@@ -6,6 +6,7 @@ import { collectBlock } from './blockBodies.ts';
 import type { FlowContext, FlowOutcome } from './FlowContext.ts';
 import { canonicalIdentifier, normalizedIdentifier } from './identifierRules.ts';
 import { passkeyPossible, signupHasVerification } from './nextStep.ts';
+import { isInitBlock } from './processState.ts';
 import type { RequestError } from './requestErrors.ts';
 import { advance, respond } from './transitions.ts';
 
@@ -40,7 +41,7 @@ export async function signupInit(ctx: FlowContext, body: SignupInitBody): Promis
     given.set(entry.type, entry.identifier);
   });
   const s = ctx.state;
-  if (s.block !== 'signup-init' && s.block !== 'login-init') return respond(ctx, { error: ctx.error('unexpected_step') });
+  if (!isInitBlock(s.block)) return respond(ctx, { error: ctx.error('unexpected_step') });
   s.authType = 'signup';
   s.block = 'signup-init';
   s.identifiers = {};

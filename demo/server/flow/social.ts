@@ -6,7 +6,7 @@ import { newSecretToken, sha256Hex } from '../randomValues.ts';
 import { CALLBACK_PATH, ProviderError, type SocialProfile } from '../social/providerClient.ts';
 import type { FlowContext, FlowDeps, FlowOutcome } from './FlowContext.ts';
 import { canonicalIdentifier, normalizedIdentifier } from './identifierRules.ts';
-import type { AuthType, SocialIdentity, SocialRoundTrip } from './processState.ts';
+import { isInitBlock, type AuthType, type SocialIdentity, type SocialRoundTrip } from './processState.ts';
 import { FULL_NAME_MAX } from './signup.ts';
 import { advance, respond } from './transitions.ts';
 
@@ -34,7 +34,7 @@ export async function socialStart(ctx: FlowContext, body: SocialStartBody): Prom
   const { project } = ctx;
   const redirectUrl = checkRedirectUrl(project, body.redirectUrl);
   const s = ctx.state;
-  if (s.block !== 'signup-init' && s.block !== 'login-init') return respond(ctx, { error: ctx.error('unexpected_step') });
+  if (!isInitBlock(s.block)) return respond(ctx, { error: ctx.error('unexpected_step') });
   const now = ctx.now();
   s.authType = body.authType === 'signup' && project.publicSignup ? 'signup' : 'login';
   s.block = s.authType === 'signup' ? 'signup-init' : 'login-init';
@@ -86,7 +86,7 @@ export async function socialCallback(deps: FlowDeps, query: SocialCallbackQuery)
     return invalid('This sign-in is no longer in progress. Please start it again.');
   }
   const s = record.state;
-  if (record.endedAt !== null || record.expiresAt <= deps.now() || s.deliveredAt !== null || (s.block !== 'signup-init' && s.block !== 'login-init')) {
+  if (record.endedAt !== null || record.expiresAt <= deps.now() || s.deliveredAt !== null || !isInitBlock(s.block)) {
     return invalid('This sign-in has expired. Please start it again.', trip.redirectUrl);
   }
   const back = { redirect: trip.redirectUrl };
@@ -137,7 +137,7 @@ export async function socialCallback(deps: FlowDeps, query: SocialCallbackQuery)
  */
 export async function socialFinish(ctx: FlowContext): Promise<FlowOutcome> {
   const s = ctx.state;
-  const isInit = s.block === 'signup-init' || s.block === 'login-init';
+  const isInit = isInitBlock(s.block);
   const identity = s.social?.status === 'finished' ? s.social.identity : undefined;
   if (!isInit || !identity) {
     const error = ctx.error('unexpected_step');

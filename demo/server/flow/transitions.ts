@@ -4,6 +4,7 @@ import { alreadyCompletedBlock, currentBlock, type BlockExtras } from './blockBo
 import { confirmLogin, createUser, deliverCompleted } from './completion.ts';
 import type { FlowContext, FlowOutcome } from './FlowContext.ts';
 import { nextLoginStep, nextSignupStep, type Step } from './nextStep.ts';
+import { isInitBlock } from './processState.ts';
 import { sendVerification } from './sendVerification.ts';
 
 /** Once the completed block has been delivered, every call answers "continue where it completed". */
@@ -16,7 +17,7 @@ export async function respond(ctx: FlowContext, extras: BlockExtras = {}): Promi
   const s = ctx.state;
   if (s.deliveredAt !== null) return alreadyCompleted(ctx);
   if (s.block === 'completed') return deliverCompleted(ctx);
-  const onInit = s.block === 'login-init' || s.block === 'signup-init';
+  const onInit = isInitBlock(s.block);
   if (onInit && ctx.project.passkeys && s.client.conditionalMediation && !s.conditionalChallenge) {
     s.conditionalChallenge = randomBytes(32).toString('base64url');
     await ctx.save();
