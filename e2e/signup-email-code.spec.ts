@@ -153,11 +153,30 @@ test.describe('pro-1 sign-up with an e-mail code', () => {
   });
 
   test('in German the whole flow speaks German', async ({ page }) => {
+    await addAuthenticator(page);
+    const email = uniqueEmail('german');
     await page.goto('/?lang=de#register');
     const view = widget(page);
     await expect(view.getByRole('heading', { name: 'Konto erstellen' })).toBeVisible();
     await view.getByRole('button', { name: 'Weiter', exact: true }).click();
     await expect(view.getByText('Bitte gib einen gültigen Namen ein.')).toBeVisible();
+    await view.getByRole('textbox', { name: 'Vollständiger Name' }).fill('Ada Lovelace');
+    await view.getByRole('textbox', { name: 'E-Mail-Adresse' }).fill(email);
+    await view.getByRole('button', { name: 'Weiter', exact: true }).click();
+
+    await expect(view.getByRole('heading', { name: 'Bestätige deine E-Mail-Adresse' })).toBeVisible();
+    await expect(view.getByText('Gib den 6-stelligen Code ein, den wir gerade gesendet haben an')).toBeVisible();
+    await expect(view.getByRole('button', { name: 'E-Mail-Adresse ändern' })).toBeVisible();
+    const code = (await latestMessage(email)).code!;
+    const firstCell = view.getByRole('textbox', { name: 'Ziffer 1 von 6' });
+    await firstCell.fill(code.replace(/^./, (d) => String((Number(d) + 1) % 10)));
+    await expect(view.getByText('Der Code ist ungültig oder abgelaufen')).toBeVisible();
+    await firstCell.fill(code);
+
+    await expect(view.getByRole('heading', { name: 'Erstelle dein Konto mit einem Passkey' })).toBeVisible();
+    await expect(view.getByRole('button', { name: 'Passkey erstellen' })).toBeVisible();
+    await view.getByRole('button', { name: 'Vielleicht später' }).click();
+    await expectLoggedIn(page, email);
   });
 });
 
