@@ -8,7 +8,7 @@
 //   projects update <id> <file.json | -> replaces a project's configuration (the same keys as create)
 import { readFileSync } from 'node:fs';
 import { ApiError } from './ApiError.ts';
-import { PROJECT_ID_PATTERN, resolveProjectConfig } from './config/projectConfig.ts';
+import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig } from './config/projectConfig.ts';
 import { databaseFromEnv } from './settings.ts';
 import { Store } from './store/Store.ts';
 
@@ -53,8 +53,7 @@ export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, 
       case 'create': {
         const input = readConfig(first);
         if (typeof input === 'object' && input !== null && 'id' in input) throw new UsageError('the id is chosen by the server: leave it out');
-        resolveProjectConfig('pro-0', input, undefined); // every problem before an id is taken
-        const config = await store.projects.create((id) => resolveProjectConfig(id, input, undefined), now);
+        const config = await store.projects.create(projectBuilder(input, undefined), now);
         return { id: config.id };
       }
       case 'update': {

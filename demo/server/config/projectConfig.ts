@@ -254,3 +254,12 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
     limits: resolveRateLimits(partial.limits),
   };
 }
+
+/**
+ * For a project created under an id the store chooses: checks the partial configuration now (a 400
+ * listing every problem, before an id is taken) and answers what builds it once the id is known.
+ */
+export function projectBuilder(input: unknown, demoOrigin: string | undefined): (id: string) => ProjectConfig {
+  resolveProjectConfig('pro-0', input, demoOrigin);
+  return (id) => resolveProjectConfig(id, input, demoOrigin);
+}

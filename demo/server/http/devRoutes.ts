@@ -1,6 +1,6 @@
 // /_dev/*: the dev outbox (codes and links that would have been sent) and project creation for tests.
 import type { Hono } from 'hono';
-import { resolveProjectConfig } from '../config/projectConfig.ts';
+import { projectBuilder } from '../config/projectConfig.ts';
 import { normalizedRecipient } from '../flow/identifierRules.ts';
 import type { OutboxMessage } from '../store/OutboxRepo.ts';
 import type { Store } from '../store/Store.ts';
@@ -56,8 +56,7 @@ export function registerDevRoutes(app: Hono<AppEnv>, store: Store, demoOrigin: s
     const body = await readJson(c);
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw ApiError.invalidRequest('The body must be a JSON object');
     if ('id' in body) throw ApiError.invalidRequest('The id is chosen by the server', [{ field: 'id', message: 'must not be given' }]);
-    resolveProjectConfig('pro-0', body, demoOrigin); // validate before taking an id
-    const config = await store.projects.create((id) => resolveProjectConfig(id, body, demoOrigin), now());
+    const config = await store.projects.create(projectBuilder(body, demoOrigin), now());
     return c.json({ id: config.id }, 201);
   });
 }
