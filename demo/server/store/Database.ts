@@ -45,3 +45,8 @@ export class UniqueViolation extends Error {
     this.name = 'UniqueViolation';
   }
 }
+
+/** Parameters as both engines bind them: undefined becomes NULL, a boolean 1 or 0 (flags are INTEGER columns). */
+export function bindParams(params: readonly unknown[]): unknown[] {
+  return params.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p));
+}

@@ -2,7 +2,7 @@
 // SQL and the same migrations as SQLite. Any number of API instances can share one database.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { UniqueViolation, type Database } from './Database.ts';
+import { bindParams, UniqueViolation, type Database } from './Database.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
 
@@ -166,7 +166,7 @@ export class PostgresDatabase implements Database {
       this.converted.set(sql, text);
     }
     try {
-      return await (this.active()?.client ?? (this.detached.getStore() ? this.side : this.pool)).query(text, params.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p)));
+      return await (this.active()?.client ?? (this.detached.getStore() ? this.side : this.pool)).query(text, bindParams(params));
     } catch (error) {
       throw translate(error);
     }

@@ -7,7 +7,7 @@ import BetterSqlite from 'better-sqlite3';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { UniqueViolation, type Database } from './Database.ts';
+import { bindParams, UniqueViolation, type Database } from './Database.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
 
@@ -43,15 +43,15 @@ export class SqliteDatabase implements Database {
   }
 
   all<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return this.statement(() => this.prepare(sql).all(...bind(params)) as T[]);
+    return this.statement(() => this.prepare(sql).all(...bindParams(params)) as T[]);
   }
 
   get<T>(sql: string, params: readonly unknown[] = []): Promise<T | undefined> {
-    return this.statement(() => this.prepare(sql).get(...bind(params)) as T | undefined);
+    return this.statement(() => this.prepare(sql).get(...bindParams(params)) as T | undefined);
   }
 
   run(sql: string, params: readonly unknown[] = []): Promise<number> {
-    return this.statement(() => this.prepare(sql).run(...bind(params)).changes);
+    return this.statement(() => this.prepare(sql).run(...bindParams(params)).changes);
   }
 
   /** Several statements without parameters (migrations). */
@@ -166,9 +166,4 @@ function settle<T>(fn: () => T): Promise<T> {
     if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return Promise.reject(new UniqueViolation(error));
     return Promise.reject(error);
   }
-}
-
-/** better-sqlite3 takes numbers, strings, bigints, buffers and null: booleans become 0/1. */
-function bind(params: readonly unknown[]): unknown[] {
-  return params.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p));
 }
