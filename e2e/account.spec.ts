@@ -1,17 +1,11 @@
 import type { Page } from '@playwright/test';
-import { expect, latestMessage, test, uniqueEmail } from './fixtures';
+import { expect, latestMessage, signUpByEmailCode, test, uniqueEmail } from './fixtures';
 
 // Account management in the user details view (demo/account.html, pro-1): the name, an added e-mail
 // address verified by code, the primary address, removing one, and deleting the account.
 
 async function signUp(page: Page, email: string) {
-  await page.goto('/#register');
-  const view = page.locator('#widget');
-  await view.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
-  await view.getByRole('textbox', { name: 'Email address' }).fill(email);
-  await view.getByRole('button', { name: 'Continue', exact: true }).click();
-  await view.getByRole('textbox', { name: 'Digit 1 of 6' }).fill((await latestMessage(email)).code!);
-  await expect(page.locator('#host-auth-state')).toHaveText('logged in');
+  await signUpByEmailCode(page, email, { fullName: 'Ada Lovelace' });
   await page.goto('/account.html');
   await expect(page.locator('#user-details').getByText(email)).toBeVisible();
 }

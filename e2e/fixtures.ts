@@ -95,6 +95,47 @@ export function widget(page: Page) {
   return page.locator('#widget');
 }
 
+export interface EmailSignUpOptions {
+  /** the demo page with the sign-up; by default the combined view of pro-1 on sign-up */
+  url?: string;
+  /** typed into "Full name" when given (for projects that ask for it) */
+  fullName?: string;
+}
+
+/** Opens the sign-up, enters the e-mail address (and the full name) and continues; answers the widget. */
+export async function startSignUpByEmail(page: Page, email: string, options: EmailSignUpOptions = {}) {
+  await page.goto(options.url ?? '/#register');
+  const view = widget(page);
+  if (options.fullName !== undefined) await view.getByRole('textbox', { name: 'Full name' }).fill(options.fullName);
+  await view.getByRole('textbox', { name: 'Email address' }).fill(email);
+  await view.getByRole('button', { name: 'Continue', exact: true }).click();
+  return view;
+}
+
+/**
+ * Signs up by e-mail code: the form, then the code from the outbox; with `passkey`, the passkey offered
+ * next is created (a virtual authenticator must be added). Ends logged in.
+ */
+export async function signUpByEmailCode(page: Page, email: string, options: EmailSignUpOptions & { passkey?: boolean } = {}) {
+  const view = await startSignUpByEmail(page, email, options);
+  await view.getByRole('textbox', { name: 'Digit 1 of 6' }).fill((await latestMessage(email)).code!);
+  if (options.passkey) {
+    await view.getByRole('button', { name: 'Create passkey' }).click();
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
+  }
+  await expect(page.locator('#host-auth-state')).toHaveText('logged in');
+}
+
+/**
+ * Logs out with the host's button on the account page of a project (pro-1 by default), where no auth
+ * view is mounted: a log-in view would offer a passkey in the autofill at once.
+ */
+export async function logOutOnAccountPage(page: Page, projectId?: string) {
+  await page.goto(projectId ? `/account.html?project=${projectId}` : '/account.html');
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page.locator('#host-auth-state')).toHaveText('logged out');
+}
+
 export const test = base;
 
 /**

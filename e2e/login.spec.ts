@@ -1,24 +1,11 @@
 import type { Page } from '@playwright/test';
-import { addAuthenticator, answerPasskeyLogin, expect, latestMessage, test, uniqueEmail, widget } from './fixtures';
+import { addAuthenticator, answerPasskeyLogin, expect, latestMessage, logOutOnAccountPage, signUpByEmailCode, test, uniqueEmail, widget } from './fixtures';
 
 // Log-in after sign-up, against pro-1: with the passkey created at sign-up, and by e-mail code.
 
 async function signUp(page: Page, email: string, passkey: boolean) {
-  await page.goto('/#register');
-  const view = widget(page);
-  await view.getByRole('textbox', { name: 'Full name' }).fill('Login Tester');
-  await view.getByRole('textbox', { name: 'Email address' }).fill(email);
-  await view.getByRole('button', { name: 'Continue', exact: true }).click();
-  await view.getByRole('textbox', { name: 'Digit 1 of 6' }).fill((await latestMessage(email)).code!);
-  if (passkey) {
-    await view.getByRole('button', { name: 'Create passkey' }).click();
-    await view.getByRole('button', { name: 'Continue', exact: true }).click();
-  }
-  await expect(page.locator('#host-auth-state')).toHaveText('logged in');
-  // log out where no auth view is mounted: a log-in view would offer the passkey in the autofill at once
-  await page.goto('/account.html');
-  await page.getByRole('button', { name: 'Log out' }).click();
-  await expect(page.locator('#host-auth-state')).toHaveText('logged out');
+  await signUpByEmailCode(page, email, { fullName: 'Login Tester', passkey });
+  await logOutOnAccountPage(page);
 }
 
 test.describe('log-in', () => {

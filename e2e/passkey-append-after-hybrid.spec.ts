@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { addAuthenticator, answerPasskeyLogin, expect, latestMessage, test, uniqueEmail, widget } from './fixtures';
+import { addAuthenticator, answerPasskeyLogin, expect, latestMessage, logOutOnAccountPage, startSignUpByEmail, test, uniqueEmail, widget } from './fixtures';
 
 // pro-9: after a log-in with a passkey from another device (a phone over hybrid, here a virtual 'cable'
 // authenticator), a passkey for this device is offered (passkey-append, variant after-hybrid).
@@ -9,19 +9,14 @@ async function signUpWithPhonePasskey(page: Page, email: string) {
   // the device has a platform authenticator (so passkeys are offered), but the phone creates this one
   const device = await addAuthenticator(page);
   const phone = await addAuthenticator(page, { transport: 'cable' });
-  await page.goto('/?project=pro-9#register');
-  const view = widget(page);
-  await view.getByRole('textbox', { name: 'Email address' }).fill(email);
-  await view.getByRole('button', { name: 'Continue', exact: true }).click();
+  const view = await startSignUpByEmail(page, email, { url: '/?project=pro-9#register' });
   await view.getByRole('textbox', { name: 'Digit 1 of 6' }).fill((await latestMessage(email)).code!);
   await device.remove();
   await view.getByRole('button', { name: 'Create passkey' }).click();
   await view.getByRole('button', { name: 'Continue', exact: true }).click();
   await expect(page.locator('#host-auth-state')).toHaveText('logged in');
   expect(await phone.credentials()).toHaveLength(1);
-  await page.goto('/account.html?project=pro-9');
-  await page.getByRole('button', { name: 'Log out' }).click();
-  await expect(page.locator('#host-auth-state')).toHaveText('logged out');
+  await logOutOnAccountPage(page, 'pro-9');
   return phone;
 }
 

@@ -1,5 +1,5 @@
 import type { Page, Request } from '@playwright/test';
-import { API_URL, createProject, expect, fulfillApiError, latestMessage, test, uniqueEmail, widget } from './fixtures';
+import { API_URL, createProject, expect, fulfillApiError, latestMessage, startSignUpByEmail, test, uniqueEmail, widget } from './fixtures';
 
 // "Too many attempts": the Frontend API refuses a call with HTTP 429, Retry-After and its error
 // envelope. The widget says how long to wait, in the visitor's language, on the screen where they
@@ -127,14 +127,7 @@ test.describe("the server's own limits", () => {
   test('codes for one address: once its sends are used up, a new sign-up waits and keeps the fields', async ({ page }) => {
     const projectId = await createProject({ fullNameRequired: true, passkeys: false, limits: { emailSendsPerIdentifier: { max: 1, windowSeconds: 900 } } });
     const email = uniqueEmail('send-limited');
-    const signUp = async () => {
-      await page.goto(`/signup.html?project=${projectId}`);
-      const view = widget(page);
-      await view.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
-      await view.getByRole('textbox', { name: 'Email address' }).fill(email);
-      await view.getByRole('button', { name: 'Continue', exact: true }).click();
-      return view;
-    };
+    const signUp = () => startSignUpByEmail(page, email, { fullName: 'Ada Lovelace', url: `/signup.html?project=${projectId}` });
     await expect((await signUp()).getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
     // a second process (a new tab, after clearing the stored one) for the same address
     await page.evaluate(() => localStorage.clear());

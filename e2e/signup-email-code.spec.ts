@@ -1,14 +1,10 @@
-import { addAuthenticator, expect, latestMessage, test, uniqueEmail, widget } from './fixtures';
+import { addAuthenticator, expect, latestMessage, startSignUpByEmail, test, uniqueEmail, widget } from './fixtures';
 import type { Page } from '@playwright/test';
 
 // pro-1: e-mail verified by a one-time code, then a passkey that may be skipped ("Maybe later").
 
 async function startSignup(page: Page, email: string) {
-  await page.goto('/#register');
-  const view = widget(page);
-  await view.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
-  await view.getByRole('textbox', { name: 'Email address' }).fill(email);
-  await view.getByRole('button', { name: 'Continue', exact: true }).click();
+  const view = await startSignUpByEmail(page, email, { fullName: 'Ada Lovelace' });
   await expect(view.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
   await expect(view.getByText(email, { exact: true })).toBeVisible();
 }
