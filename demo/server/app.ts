@@ -81,7 +81,7 @@ const consoleLogger: Logger = {
 };
 
 /** What production refuses to start without; the message names every missing setting. */
-export async function checkProductionReadiness(options: ApiOptions, store: Store): Promise<void> {
+async function checkProductionReadiness(options: ApiOptions, store: Store): Promise<void> {
   const missing: string[] = [];
   if (!options.publicUrl) missing.push('PUBLIC_URL (the public https URL of this API)');
   if (!options.smtp) missing.push('SMTP_URL or SMTP_HOST (e-mail delivery)');

@@ -20,7 +20,7 @@ export interface Database {
   /**
    * Runs fn in one transaction: committed when fn resolves, rolled back when it throws. Nested calls
    * become savepoints. SQLite serialises transactions (one writer); PostgreSQL runs them concurrently,
-   * and `lockRow`/`lockKey` make concurrent ones wait for each other where they must.
+   * and `forUpdate`/`lockKey` make concurrent ones wait for each other where they must.
    */
   transaction<T>(fn: () => Promise<T>): Promise<T>;
   /** Inside a transaction: the suffix that locks the selected rows until commit ('' on SQLite). */

@@ -78,8 +78,8 @@ export class UsersRepo {
   }
 
   /** Deletes a user; identifiers, passkeys, sessions, provider accounts and pending codes go with it. */
-  async deleteUser(userId: string): Promise<boolean> {
-    return (await this.db.run('DELETE FROM users WHERE id = ?', [userId])) > 0;
+  async deleteUser(userId: string): Promise<void> {
+    await this.db.run('DELETE FROM users WHERE id = ?', [userId]);
   }
 
   async getIdentifier(id: string): Promise<IdentifierRecord | undefined> {
