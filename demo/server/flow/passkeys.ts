@@ -27,6 +27,16 @@ function ceremonyOf(response: AuthenticationResponseJSON, credential: Credential
   return credential.transports.includes('hybrid') ? 'cda' : 'security-key';
 }
 
+/** Uses up a challenge of the process: cleared and saved before the response to it is verified. */
+async function takeChallenge(ctx: FlowContext, field: 'appendChallenge' | 'loginChallenge' | 'conditionalChallenge'): Promise<string | null> {
+  const challenge = ctx.state[field];
+  if (challenge) {
+    ctx.state[field] = null;
+    await ctx.save();
+  }
+  return challenge;
+}
+
 /** A verified passkey log-in: completed, or first the offer of a passkey for this device after hybrid. */
 async function passkeyLoggedIn(ctx: FlowContext, response: AuthenticationResponseJSON, credential: CredentialRecord): Promise<FlowOutcome> {
   const s = ctx.state;
@@ -57,10 +67,9 @@ export async function passkeyAppendFinish(ctx: FlowContext, signedChallenge: str
   const response = parseRegistrationResponse(signedChallenge, 'signedChallenge');
   const s = ctx.state;
   const failed = () => respond(ctx, { error: ctx.error('passkey_verification_failed') });
-  const challenge = s.appendChallenge;
-  if (s.block !== 'passkey-append' || !challenge) return failed();
-  s.appendChallenge = null;
-  await ctx.save();
+  if (s.block !== 'passkey-append') return failed();
+  const challenge = await takeChallenge(ctx, 'appendChallenge');
+  if (!challenge) return failed();
   const credential = await verifyRegistration(ctx.project, response, challenge, ctx.request.userAgent, ctx.now());
   if (!credential || (await ctx.store.credentials.findByCredentialId(ctx.project.id, credential.credentialId))) return failed();
   const identifier = passkeyIdentifier(s, ctx.project);
@@ -85,10 +94,9 @@ export async function passkeyLoginFinish(ctx: FlowContext, signedChallenge: stri
   const response = parseAuthenticationResponse(signedChallenge, 'signedChallenge');
   const s = ctx.state;
   const failed = () => respond(ctx, { error: ctx.error('passkey_verification_failed') });
-  const challenge = s.loginChallenge;
-  if (s.block !== 'passkey-verify' || !challenge || !s.userId) return failed();
-  s.loginChallenge = null;
-  await ctx.save();
+  if (s.block !== 'passkey-verify' || !s.userId) return failed();
+  const challenge = await takeChallenge(ctx, 'loginChallenge');
+  if (!challenge) return failed();
   const credential = await ctx.store.credentials.findByCredentialId(ctx.project.id, response.id);
   if (!credential || credential.userId !== s.userId || credential.status !== 'active') return failed();
   const result = await verifyAuthentication(ctx.project, response, challenge, credential);
@@ -109,10 +117,9 @@ export async function mediationFinish(ctx: FlowContext, signedChallenge: string)
     }
     return respond(ctx, { fieldError: ctx.error('invalid_conditional_ui_login') });
   };
-  const challenge = s.conditionalChallenge;
-  if (!isInitBlock(s.block) || !challenge) return failed();
-  s.conditionalChallenge = null;
-  await ctx.save();
+  if (!isInitBlock(s.block)) return failed();
+  const challenge = await takeChallenge(ctx, 'conditionalChallenge');
+  if (!challenge) return failed();
   const credential = await ctx.store.credentials.findByCredentialId(ctx.project.id, response.id);
   if (!credential || credential.status !== 'active') return failed();
   const userHandle = response.response.userHandle;
