@@ -86,6 +86,56 @@ const DISABLED: IdentifierConfig = {
 /** Room for a second e-mail address or phone number, so a user can move to a new one; one username. */
 const DEFAULT_MAX_PER_USER: Record<IdentifierType, number> = { email: 2, phone: 2, username: 1 };
 
+/**
+ * The settings with a default of their own, for a configuration that leaves them out or was stored
+ * before they existed. (Origins, the relying party's name, the environment and the e-mail link page
+ * derive from other settings: resolveProjectConfig.)
+ */
+const SETTING_DEFAULTS = {
+  rpId: 'localhost',
+  publicSignup: true,
+  fullNameRequired: false,
+  passkeys: true,
+  passkeyAppend: 'after-verification',
+  passkeyAppendAfterHybrid: false,
+  socialProviders: [],
+  shortSessionLifetimeSeconds: 300,
+  longSessionLifetimeSeconds: 30 * 86_400,
+  language: 'en',
+  hideBadge: false,
+  processLifetimeSeconds: 3600,
+} as const satisfies Partial<ProjectConfig>;
+
+const COOKIE_DEFAULTS: ProjectConfig['shortSessionCookie'] = { domain: '', secure: false, sameSite: 'lax', path: '/' };
+
+/** An identifier type's settings, those left out filled in; a type not given or not enabled is off. */
+function identifierWithDefaults(type: IdentifierType, given: Partial<IdentifierConfig> | undefined): IdentifierConfig {
+  if (!given || given.enabled === false) return { ...DISABLED };
+  return {
+    enabled: true,
+    required: true,
+    collectAt: 'signup',
+    verification: DEFAULT_VERIFICATION[type],
+    loginIdentifier: true,
+    maxPerUser: DEFAULT_MAX_PER_USER[type],
+    verifyAt: 'signup',
+    ...given,
+  };
+}
+
+/** A stored configuration; one stored before a setting existed gets that setting's default. */
+export function storedProjectConfig(stored: ProjectConfig): ProjectConfig {
+  const missing = Object.entries(SETTING_DEFAULTS).filter(([key]) => stored[key as keyof ProjectConfig] === undefined);
+  const identifiers = Object.fromEntries(IDENTIFIER_TYPES.map((t) => [t, identifierWithDefaults(t, stored.identifiers?.[t])]));
+  return {
+    ...stored,
+    ...Object.fromEntries(missing),
+    identifiers: identifiers as ProjectConfig['identifiers'],
+    shortSessionCookie: { ...COOKIE_DEFAULTS, ...stored.shortSessionCookie },
+    limits: resolveRateLimits(stored.limits),
+  };
+}
+
 const identifierSchema = obj({
   enabled: optional(bool()),
   required: optional(bool()),
@@ -166,30 +216,15 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
   const identifiers = {} as Record<IdentifierType, IdentifierConfig>;
   const givenIdentifiers = partial.identifiers ?? { email: {} };
   for (const type of IDENTIFIER_TYPES) {
-    const given = givenIdentifiers[type];
-    if (!given) {
-      identifiers[type] = { ...DISABLED };
-      continue;
-    }
-    const enabled = given.enabled ?? true;
-    identifiers[type] = enabled
-      ? {
-          enabled,
-          required: given.required ?? true,
-          collectAt: given.collectAt ?? 'signup',
-          verification: given.verification ?? DEFAULT_VERIFICATION[type],
-          loginIdentifier: given.loginIdentifier ?? true,
-          maxPerUser: given.maxPerUser ?? DEFAULT_MAX_PER_USER[type],
-          verifyAt: given.verifyAt ?? 'signup',
-        }
-      : { ...DISABLED };
+    identifiers[type] = identifierWithDefaults(type, givenIdentifiers[type]);
+    if (!identifiers[type].enabled) continue;
     if (identifiers[type].verifyAt === 'after-signup' && (type !== 'email' || identifiers[type].verification === 'none')) {
       issues.push({ field: `identifiers.${type}.verifyAt`, message: "'after-signup' is for an e-mail address that is verified" });
     }
     if (type === 'username' && identifiers[type].maxPerUser > 1) {
       issues.push({ field: 'identifiers.username.maxPerUser', message: 'must be 1: a user has one username' });
     }
-    if (enabled && !ALLOWED_VERIFICATIONS[type].includes(identifiers[type].verification)) {
+    if (!ALLOWED_VERIFICATIONS[type].includes(identifiers[type].verification)) {
       issues.push({
         field: `identifiers.${type}.verification`,
         message: `must be one of ${ALLOWED_VERIFICATIONS[type].join(', ')}`,
@@ -221,36 +256,32 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
   const emailLinkUrl = expand(partial.emailLinkUrl ?? defaultLinkPage, demoOrigin);
   const linkDerivedFromMissingOrigins = demoOrigin === undefined && allowedOrigins.length === 0 && partial.emailLinkUrl === undefined;
   if (!isHttpUrl(emailLinkUrl) && !linkDerivedFromMissingOrigins) issues.push({ field: 'emailLinkUrl', message: 'must be an http(s) URL' });
-  const cookie = partial.shortSessionCookie ?? {};
   if (issues.length > 0) throw ApiError.invalidRequest('The project configuration is invalid', issues);
 
+  const d = SETTING_DEFAULTS;
   return {
     id,
     appName,
     allowedOrigins,
-    rpId: partial.rpId ?? 'localhost',
+    rpId: partial.rpId ?? d.rpId,
     rpName: partial.rpName ?? appName,
     identifiers,
-    publicSignup: partial.publicSignup ?? true,
-    fullNameRequired: partial.fullNameRequired ?? false,
-    passkeys: partial.passkeys ?? true,
-    passkeyAppend: partial.passkeyAppend ?? 'after-verification',
-    passkeyAppendAfterHybrid: partial.passkeyAppendAfterHybrid ?? false,
-    socialProviders: [...new Set(partial.socialProviders ?? [])],
-    shortSessionLifetimeSeconds: partial.shortSessionLifetimeSeconds ?? 300,
-    longSessionLifetimeSeconds: partial.longSessionLifetimeSeconds ?? 30 * 86_400,
-    shortSessionCookie: {
-      domain: cookie.domain ?? '',
-      secure: cookie.secure ?? false,
-      sameSite: cookie.sameSite ?? 'lax',
-      path: cookie.path ?? '/',
-    },
+    publicSignup: partial.publicSignup ?? d.publicSignup,
+    fullNameRequired: partial.fullNameRequired ?? d.fullNameRequired,
+    passkeys: partial.passkeys ?? d.passkeys,
+    passkeyAppend: partial.passkeyAppend ?? d.passkeyAppend,
+    passkeyAppendAfterHybrid: partial.passkeyAppendAfterHybrid ?? d.passkeyAppendAfterHybrid,
+    socialProviders: [...new Set(partial.socialProviders ?? d.socialProviders)],
+    shortSessionLifetimeSeconds: partial.shortSessionLifetimeSeconds ?? d.shortSessionLifetimeSeconds,
+    longSessionLifetimeSeconds: partial.longSessionLifetimeSeconds ?? d.longSessionLifetimeSeconds,
+    // the schema leaves out what is not given, so a spread keeps the defaults where the partial is silent
+    shortSessionCookie: { ...COOKIE_DEFAULTS, ...partial.shortSessionCookie },
     // demo projects hand out the long session in the body as well; created ones only as a cookie
     environment: partial.environment ?? (demoOrigin === undefined ? 'prod' : 'dev'),
-    language: partial.language ?? 'en',
-    hideBadge: partial.hideBadge ?? false,
+    language: partial.language ?? d.language,
+    hideBadge: partial.hideBadge ?? d.hideBadge,
     emailLinkUrl,
-    processLifetimeSeconds: partial.processLifetimeSeconds ?? 3600,
+    processLifetimeSeconds: partial.processLifetimeSeconds ?? d.processLifetimeSeconds,
     limits: resolveRateLimits(partial.limits),
   };
 }

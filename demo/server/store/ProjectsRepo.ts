@@ -1,5 +1,4 @@
-import type { ProjectConfig } from '../config/projectConfig.ts';
-import { resolveRateLimits } from '../config/rateLimits.ts';
+import { storedProjectConfig, type ProjectConfig } from '../config/projectConfig.ts';
 import type { Database } from './Database.ts';
 
 /** First numeric id handed out to created projects, well above the seeds' ids. */
@@ -60,8 +59,6 @@ export class ProjectsRepo {
   }
 }
 
-/** A stored configuration; one stored before a setting existed gets that setting's default. */
 function parseConfig(json: string): ProjectConfig {
-  const config = JSON.parse(json) as ProjectConfig;
-  return { ...config, limits: resolveRateLimits(config.limits) };
+  return storedProjectConfig(JSON.parse(json) as ProjectConfig);
 }
