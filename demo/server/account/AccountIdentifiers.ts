@@ -7,6 +7,7 @@ import type { MeIdentifierCreateRequest, MeIdentifierUpdateRequest, MeIdentifier
 import { ApiError } from '../ApiError.ts';
 import { logsIn, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
 import { acceptSecret } from '../flow/acceptSecret.ts';
+import { markIdentifierVerified } from '../flow/completion.ts';
 import { canonicalIdentifier, normalizedIdentifier } from '../flow/identifierRules.ts';
 import { issueSecret, otpMethodOf, resendWaitMs, sendCode, takeSendLimits } from '../flow/sendVerification.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
@@ -164,6 +165,6 @@ export class AccountIdentifiers {
       () => repo.latest(identifier.id, type, method),
     );
     if (!accepted) throw new ApiError(400, `invalid_challenge_solution_${method}`, 'Bad request', 'The code is invalid or expired');
-    await this.store.users.markIdentifierVerified(identifier.id);
+    await markIdentifierVerified(this.store, identifier);
   }
 }

@@ -6,7 +6,6 @@ import type { RateLimiter } from '../limits/RateLimiter.ts';
 import type { Logger, Messenger } from '../senders/Messenger.ts';
 import type { Sessions } from '../session/Sessions.ts';
 import type { ProviderClient } from '../social/providerClient.ts';
-import type { CredentialRecord } from '../store/CredentialsRepo.ts';
 import type { ProcessRecord } from '../store/ProcessesRepo.ts';
 import type { Store } from '../store/Store.ts';
 import type { IdentifierRecord } from '../store/UsersRepo.ts';
@@ -113,10 +112,6 @@ export class FlowContext {
       return { error: this.error('identifier_already_in_use', type) };
     }
     return undefined;
-  }
-
-  async activePasskeys(userId: string): Promise<CredentialRecord[]> {
-    return (await this.store.credentials.listByUser(userId)).filter((c) => c.status === 'active');
   }
 
   /** The identifier a log-in counts as (JWT `orig`) where none was typed in: the first of a login type, else the first. */

@@ -6,6 +6,7 @@ import { IDENTIFIER_TYPES, type ProjectConfig } from '../config/projectConfig.ts
 import { newId } from '../randomValues.ts';
 import { UniqueViolation } from '../store/Database.ts';
 import type { Store } from '../store/Store.ts';
+import type { IdentifierRecord } from '../store/UsersRepo.ts';
 import { completedBlock, type BlockExtras } from './blockBodies.ts';
 import type { FlowContext, FlowOutcome } from './FlowContext.ts';
 import { normalizedIdentifier } from './identifierRules.ts';
@@ -128,13 +129,30 @@ export async function confirmLogin(ctx: FlowContext): Promise<undefined> {
   for (const identifier of await ctx.store.users.listIdentifiers(s.userId)) {
     const entered = s.identifiers[identifier.type];
     if (identifier.status === 'pending' && entered?.verified && entered.value === identifier.value) {
-      await ctx.store.users.markIdentifierVerified(identifier.id);
+      await markIdentifierVerified(ctx.store, identifier);
     }
   }
   return undefined;
 }
 
-/** Writes a verified registration (sign-up's pending one, or an append during log-in) to the user. */
+/** An identifier proven by a code or link; an e-mail address confirms the account, and so its pending passkeys. */
+export async function markIdentifierVerified(store: Store, identifier: IdentifierRecord): Promise<void> {
+  await store.users.markIdentifierVerified(identifier.id);
+  if (identifier.type === 'email') await store.credentials.activatePending(identifier.userId);
+}
+
+/**
+ * A passkey is pending, not yet good for a conditional-UI log-in, while its account waits for the
+ * e-mail address it is to be confirmed by: verified after sign-up (verifyAt 'after-signup') and no
+ * address of the user verified so far.
+ */
+async function awaitsConfirmation(store: Store, project: ProjectConfig, userId: string): Promise<boolean> {
+  if (project.identifiers.email.verifyAt !== 'after-signup') return false;
+  const emails = (await store.users.listIdentifiers(userId)).filter((i) => i.type === 'email');
+  return emails.length > 0 && !emails.some((i) => i.status === 'verified');
+}
+
+/** Writes a verified registration (sign-up's, or an append during log-in or in the account) to the user. */
 export async function insertCredential(
   store: Store,
   project: ProjectConfig,
@@ -157,7 +175,7 @@ export async function insertCredential(
     attestationType: c.attestationType,
     sourceBrowser: c.sourceBrowser,
     sourceOS: c.sourceOS,
-    status: 'active',
+    status: (await awaitsConfirmation(store, project, userId)) ? 'pending' : 'active',
     createdAt: c.createdAt,
     lastUsedAt: c.createdAt,
   });

@@ -30,7 +30,8 @@ export async function loginInit(ctx: FlowContext, body: LoginInitBody): Promise<
     return respond(ctx, { fieldError: ctx.error('login_identifier_unknown_user') });
   }
   await ctx.loadUser(found.userId, { type, value: found.value });
-  if (project.passkeys && (await ctx.activePasskeys(found.userId)).length > 0) {
+  // a pending passkey too: only conditional UI needs a confirmed one
+  if (project.passkeys && (await ctx.store.credentials.listByUser(found.userId)).length > 0) {
     s.block = 'passkey-verify';
     await ctx.save();
     return respond(ctx);

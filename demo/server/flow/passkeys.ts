@@ -2,7 +2,8 @@
 // by the passkey-verify block or the autofill (conditional UI) challenge of the init blocks. Each
 // challenge is single use: it is cleared before the response is verified, whatever the outcome. A log-in
 // with a passkey from another device (hybrid) is followed by the offer of one for this device, where the
-// project asks for it (passkey-append, variant after-hybrid).
+// project asks for it (passkey-append, variant after-hybrid). A passkey still pending (its account's
+// e-mail address not yet confirmed) logs in on passkey-verify only, not by conditional UI.
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { randomBytes } from 'node:crypto';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
@@ -55,7 +56,7 @@ export async function passkeyAppendStart(ctx: FlowContext): Promise<FlowOutcome>
   const identifier = passkeyIdentifier(s, ctx.project);
   const loggedIn = s.authType === 'login' && s.userId ? await ctx.store.users.get(s.userId) : undefined;
   const handle = loggedIn?.userHandle ?? s.userHandle ?? randomBytes(32).toString('base64url');
-  const exclude = loggedIn ? await ctx.activePasskeys(loggedIn.id) : [];
+  const exclude = loggedIn ? await ctx.store.credentials.listByUser(loggedIn.id) : [];
   const options = await registrationOptions(ctx.project, { handle, name: identifier.value, displayName: s.fullName || identifier.value }, exclude);
   if (s.authType === 'signup') s.userHandle ??= handle;
   s.appendChallenge = options.challenge;
@@ -84,7 +85,7 @@ export async function passkeyAppendFinish(ctx: FlowContext, signedChallenge: str
 export async function passkeyLoginStart(ctx: FlowContext): Promise<FlowOutcome> {
   const s = ctx.state;
   if (s.block !== 'passkey-verify' || !s.userId) return respond(ctx, { error: ctx.error('unexpected_step') });
-  const options = await authenticationOptions(ctx.project, await ctx.activePasskeys(s.userId));
+  const options = await authenticationOptions(ctx.project, await ctx.store.credentials.listByUser(s.userId));
   s.loginChallenge = options.challenge;
   await ctx.save();
   return { response: ctx.wrap(passkeyVerifyBlock(ctx.render(), { challenge: options.json })) };
@@ -98,7 +99,8 @@ export async function passkeyLoginFinish(ctx: FlowContext, signedChallenge: stri
   const challenge = await takeChallenge(ctx, 'loginChallenge');
   if (!challenge) return failed();
   const credential = await ctx.store.credentials.findByCredentialId(ctx.project.id, response.id);
-  if (!credential || credential.userId !== s.userId || credential.status !== 'active') return failed();
+  // pending or active: a passkey not yet confirmed still logs in when the user picks it here
+  if (!credential || credential.userId !== s.userId) return failed();
   const result = await verifyAuthentication(ctx.project, response, challenge, credential);
   if (!result) return failed();
   await ctx.store.credentials.recordUse(credential.id, result.signCount, result.backupState, ctx.now());
@@ -109,23 +111,25 @@ export async function passkeyLoginFinish(ctx: FlowContext, signedChallenge: stri
 export async function mediationFinish(ctx: FlowContext, signedChallenge: string): Promise<FlowOutcome> {
   const response = parseAuthenticationResponse(signedChallenge, 'signedChallenge');
   const s = ctx.state;
-  const failed = async (): Promise<FlowOutcome> => {
+  const failed = async (code = 'invalid_conditional_ui_login'): Promise<FlowOutcome> => {
     if (isInitBlock(s.block)) {
       s.authType = 'login';
       s.block = 'login-init';
       await ctx.save();
     }
-    return respond(ctx, { fieldError: ctx.error('invalid_conditional_ui_login') });
+    return respond(ctx, { fieldError: ctx.error(code) });
   };
   if (!isInitBlock(s.block)) return failed();
   const challenge = await takeChallenge(ctx, 'conditionalChallenge');
   if (!challenge) return failed();
   const credential = await ctx.store.credentials.findByCredentialId(ctx.project.id, response.id);
-  if (!credential || credential.status !== 'active') return failed();
+  if (!credential) return failed();
   const userHandle = response.response.userHandle;
   if (userHandle && userHandle !== credential.userHandle) return failed();
   const result = await verifyAuthentication(ctx.project, response, challenge, credential);
   if (!result) return failed();
+  // told only to the passkey's holder: confirmed by an e-mail log-in, it works here too
+  if (credential.status === 'pending') return failed('conditionalUiUnconfirmedCredential');
   await ctx.store.credentials.recordUse(credential.id, result.signCount, result.backupState, ctx.now());
   const orig = ctx.loginIdentifierOf(await ctx.store.users.listIdentifiers(credential.userId));
   if (!orig) return failed();

@@ -16,6 +16,11 @@ const TEXTS: Record<string, { en: string; de: string }> = {
     en: 'This passkey is no longer valid. Please enter your identifier.',
     de: 'Dieser Passkey ist nicht mehr gültig. Bitte gib deine Kennung ein.',
   },
+  // the widget's catalogue knows this code by its camel-case name (SPEC.md section 8)
+  conditionalUiUnconfirmedCredential: {
+    en: 'This passkey is not confirmed yet. Please log in once with your e-mail address to confirm it.',
+    de: 'Dieser Passkey ist noch nicht bestätigt. Bitte melde dich einmal mit deiner E-Mail-Adresse an, um ihn zu bestätigen.',
+  },
   no_fallback_available: {
     en: 'This app requires a passkey. Please use a device that supports passkeys.',
     de: 'Diese App erfordert einen Passkey. Bitte nutze ein Gerät, das Passkeys unterstützt.',

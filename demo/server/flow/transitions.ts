@@ -39,7 +39,7 @@ export async function advance(ctx: FlowContext): Promise<BlockExtras> {
   const step =
     s.authType === 'signup'
       ? nextSignupStep(s, ctx.project)
-      : nextLoginStep(s, ctx.project, s.userId ? (await ctx.activePasskeys(s.userId)).length > 0 : false);
+      : nextLoginStep(s, ctx.project, s.userId ? (await ctx.store.credentials.listByUser(s.userId)).length > 0 : false);
   return enter(ctx, step);
 }
 

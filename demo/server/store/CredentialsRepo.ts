@@ -84,6 +84,11 @@ export class CredentialsRepo {
     await this.db.run('UPDATE credentials SET sign_count = ?, backup_state = ?, last_used_at = ? WHERE id = ?', [signCount, backupState ? 1 : 0, now, id]);
   }
 
+  /** The user's pending credentials become active: their account's e-mail address has been confirmed. */
+  async activatePending(userId: string): Promise<void> {
+    await this.db.run(`UPDATE credentials SET status = 'active' WHERE user_id = ? AND status = 'pending'`, [userId]);
+  }
+
   /** Deletes a user's own credential; false when there is none with that id. */
   async deleteOwned(id: string, userId: string): Promise<boolean> {
     return (await this.db.run('DELETE FROM credentials WHERE id = ? AND user_id = ?', [id, userId])) > 0;
