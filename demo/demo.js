@@ -25,6 +25,31 @@
     events.prepend(item);
   }
 
+  /**
+   * Asks the host's own backend (demo/demoServer.ts, GET /host-api/profile) who is logged in: it
+   * trusts the short session only after verifying it, and answers the user or why it refused.
+   */
+  let askedBackend = 0;
+  function askBackend(shortSession) {
+    const output = document.getElementById('host-backend');
+    if (!output) return;
+    const asked = ++askedBackend;
+    const headers = shortSession ? { Authorization: 'Bearer ' + shortSession } : {};
+    window.fetch('/host-api/profile?project=' + encodeURIComponent(projectId), { headers: headers })
+      .then((res) => res.json().then((body) => ({ status: res.status, body: body })))
+      .then(function (answer) {
+        if (asked !== askedBackend) return; // a newer session was asked about meanwhile
+        const body = answer.body;
+        output.textContent =
+          answer.status === 200
+            ? body.name + ' (' + body.id + '), ' + (body.email ? 'verified e-mail ' + body.email : 'no verified e-mail')
+            : answer.status + ': ' + body.error;
+      })
+      .catch(function (error) {
+        if (asked === askedBackend) output.textContent = 'unreachable: ' + error.message;
+      });
+  }
+
   document.getElementById('project-id').textContent = projectId;
   for (const link of document.querySelectorAll('a[data-keep-project]')) {
     link.search = '?project=' + encodeURIComponent(projectId);
@@ -54,6 +79,7 @@
       if (view === 'signup') Corbado.mountSignUpUI(element, { onSignedUp: () => log('onSignedUp') });
       if (view === 'login') Corbado.mountLoginUI(element, { onLoggedIn: () => log('onLoggedIn') });
       if (view === 'account') {
+        Corbado.shortSessionChanges.subscribe(askBackend);
         Corbado.mountUserUI(document.getElementById('user-details'));
         Corbado.mountPasskeyListUI(element);
         document.getElementById('logout').addEventListener('click', function () {

@@ -14,7 +14,8 @@ const api = await startApi({
   publicUrl: process.env.PUBLIC_URL,
   demoOrigin,
 });
-const demo = await startDemo({ port: demoPort, apiUrl: api.url });
+// the demo's host backend checks the issuer the API writes: its PUBLIC_URL when it has one
+const demo = await startDemo({ port: demoPort, apiUrl: api.url, ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}) });
 
 console.info(`Frontend API: ${api.url}`);
 console.info(`Demo pages:   ${demo.url}/  (${demo.url}/signup.html, /login.html, /account.html; ?project=pro-1 … pro-7)`);

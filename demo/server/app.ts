@@ -129,6 +129,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     const account = new Account({ store, sessions, now });
     const identifiers = new AccountIdentifiers({ store, limiter, messenger, secretKey, now });
     const resolve = requestResolver(store, sessions, now, {
+      production,
       ...(publicUrl ? { publicUrl } : {}),
       ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
     });
@@ -141,7 +142,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     });
     app.use('*', securityHeaders({ production, https: publicUrl?.startsWith('https:') ?? false }));
     app.use('*', cors(store));
-    registerConfigRoutes(app, resolve, signer);
+    registerConfigRoutes(app, resolve, signer, store);
     registerAuthRoutes(app, engine, resolve);
     registerMeRoutes(app, account, resolve);
     registerAccountRoutes(app, account, identifiers, resolve);

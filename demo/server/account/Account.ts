@@ -102,8 +102,9 @@ export class Account {
     return { id };
   }
 
-  async refresh(project: ProjectConfig, session: SessionRecord, issuer: string): Promise<RefreshResponse> {
-    const token = await this.deps.sessions.shortSession(project, session.userId, session.orig, issuer, this.deps.now());
+  /** A new short session from a live long session (it is not rotated: logging out or deleting the account revokes it). */
+  async refresh(project: ProjectConfig, session: SessionRecord, frontendApiUrl: string): Promise<RefreshResponse> {
+    const token = await this.deps.sessions.shortSession(project, session.userId, session.orig, frontendApiUrl, this.deps.now());
     return { shortSession: token, sessionToken: token };
   }
 

@@ -33,7 +33,7 @@ export function registerAccountRoutes(app: Hono<AppEnv>, account: Account, ident
   app.delete('/v2/me', async (c) => {
     const { session } = await resolve.session(c);
     await account.deleteAccount(session);
-    deleteCookie(c, LONG_SESSION_COOKIE, { path: '/' });
+    deleteCookie(c, LONG_SESSION_COOKIE, { path: '/', secure: resolve.secureCookies(c) });
     return c.json(genericOk(c));
   });
 

@@ -67,7 +67,7 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
         sameSite: 'Lax',
         path: '/',
         maxAge: outcome.longSession.maxAgeSeconds,
-        secure: resolve.frontendApiUrl(c).startsWith('https:'),
+        secure: resolve.secureCookies(c),
       });
     }
     return c.json(outcome.response);

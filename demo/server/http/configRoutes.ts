@@ -1,15 +1,19 @@
 // Project-level configuration the client reads before any process exists.
 import type { Hono } from 'hono';
 import type { ProcessConfig, SessionConfig, UserDetailsConfig } from '../../../src/core/api/types.ts';
-import { IDENTIFIER_TYPES } from '../config/projectConfig.ts';
+import { ApiError } from '../ApiError.ts';
+import { IDENTIFIER_TYPES, PROJECT_ID_PATTERN } from '../config/projectConfig.ts';
 import type { TokenSigner } from '../session/TokenSigner.ts';
+import type { Store } from '../store/Store.ts';
 import type { AppEnv } from './AppEnv.ts';
 import type { RequestResolver } from './requestContext.ts';
 
-export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver, signer: TokenSigner): void {
+export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver, signer: TokenSigner, store: Store): void {
   app.get('/v2/session-config', async (c) => {
     const project = await resolve.project(c);
-    const cookie = { ...project.shortSessionCookie, lifetimeSeconds: project.shortSessionLifetimeSeconds };
+    // the client writes the short-session cookie itself; in production it is Secure whatever the project says
+    const secure = project.shortSessionCookie.secure || resolve.secureCookies(c);
+    const cookie = { ...project.shortSessionCookie, secure, lifetimeSeconds: project.shortSessionLifetimeSeconds };
     return c.json({
       useSessionManagement: true,
       shortSessionCookieConfig: cookie,
@@ -39,4 +43,16 @@ export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver
 
   /** The public key that signs short sessions, for host backends that verify them. */
   app.get('/.well-known/jwks.json', (c) => c.json(signer.jwks()));
+
+  /**
+   * The same keys under the project's issuer (`<frontendApiUrl>/projects/<id>`), the URL a project's
+   * backend fetches; an unknown project is a 404, so a typo in a backend's settings shows at once.
+   */
+  app.get('/projects/:projectId/.well-known/jwks.json', async (c) => {
+    const id = c.req.param('projectId');
+    if (!PROJECT_ID_PATTERN.test(id) || !(await store.projects.get(id))) {
+      throw new ApiError(404, 'project_not_found', 'Not found', `Project ${id.slice(0, 40)} does not exist`);
+    }
+    return c.json(signer.jwks());
+  });
 }

@@ -44,7 +44,7 @@ export function registerMeRoutes(app: Hono<AppEnv>, account: Account, resolve: R
   app.post('/v2/me/logout', async (c) => {
     const { session } = await resolve.optionalSession(c);
     await account.logout(session);
-    deleteCookie(c, LONG_SESSION_COOKIE, { path: '/' });
+    deleteCookie(c, LONG_SESSION_COOKIE, { path: '/', secure: resolve.secureCookies(c) });
     return c.body(null, 204);
   });
 }

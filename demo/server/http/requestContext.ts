@@ -19,11 +19,15 @@ export interface RequestResolver {
   session(c: Context<AppEnv>): Promise<{ project: ProjectConfig; session: SessionRecord }>;
   optionalSession(c: Context<AppEnv>): Promise<{ project: ProjectConfig; session: SessionRecord | undefined }>;
   frontendApiUrl(c: Context<AppEnv>): string;
+  /** whether session cookies carry `Secure`: always in production, else when this API is served over https */
+  secureCookies(c: Context<AppEnv>): boolean;
   clientIp(c: Context<AppEnv>): string;
 }
 
 export interface ResolverOptions {
   publicUrl?: string;
+  /** production mode: session cookies are always `Secure` */
+  production?: boolean;
   /**
    * How many proxies in front of this API append to X-Forwarded-For (0: none, the socket's address is
    * the client's). With n, the n-th address from the right is the client's.
@@ -81,6 +85,10 @@ export function requestResolver(store: Store, sessions: Sessions, now: () => num
 
     frontendApiUrl(c) {
       return options.publicUrl ?? new URL(c.req.url).origin;
+    },
+
+    secureCookies(c) {
+      return options.production === true || resolver.frontendApiUrl(c).startsWith('https:');
     },
 
     clientIp(c) {

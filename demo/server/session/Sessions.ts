@@ -7,6 +7,17 @@ import type { TokenSigner } from './TokenSigner.ts';
 
 export const LONG_SESSION_COOKIE = 'cbo_long_session';
 
+/**
+ * The issuer of a project's short sessions: `<frontendApiUrl>/projects/<projectId>`. It names the
+ * project, so a backend that checks `iss` alone already refuses another project's token (Corbado's own
+ * does the same with a subdomain per project, which a single self-hosted server cannot count on). It is
+ * a URL this API answers under: the project's keys are at `<issuer>/.well-known/jwks.json`, where the
+ * OpenID convention looks for an issuer's keys.
+ */
+export function projectIssuer(frontendApiUrl: string, projectId: string): string {
+  return `${frontendApiUrl.replace(/\/+$/, '')}/projects/${projectId}`;
+}
+
 export interface StartedSession {
   shortSession: string;
   longSession: string;
@@ -19,7 +30,8 @@ export class Sessions {
     private readonly signer: TokenSigner,
   ) {}
 
-  async start(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number): Promise<StartedSession> {
+  /** `frontendApiUrl`: this API's public URL, the base of the project's issuer */
+  async start(project: ProjectConfig, userId: string, orig: string, frontendApiUrl: string, nowMs: number): Promise<StartedSession> {
     const longSession = newSecretToken();
     await this.store.sessions.insert({
       id: newId('ses'),
@@ -32,18 +44,28 @@ export class Sessions {
       revokedAt: null,
     });
     return {
-      shortSession: await this.shortSession(project, userId, orig, issuer, nowMs),
+      shortSession: await this.shortSession(project, userId, orig, frontendApiUrl, nowMs),
       longSession,
       longSessionMaxAgeSeconds: project.longSessionLifetimeSeconds,
     };
   }
 
-  async shortSession(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number): Promise<string> {
+  /**
+   * The short session: `iss` and `aud` name the project. `email` and `phone_number` are only ever a
+   * verified identifier (the primary one when it is verified), with `email_verified` /
+   * `phone_number_verified` as OpenID Connect names them: a backend may take them as proven. `orig` is
+   * what the user logged in with and `name` is display text; neither proves anything.
+   */
+  async shortSession(project: ProjectConfig, userId: string, orig: string, frontendApiUrl: string, nowMs: number): Promise<string> {
     const user = await this.store.users.get(userId);
-    const identifiers = await this.store.users.listIdentifiers(userId);
+    // listed primary first within a type, so the first verified one is the primary when it is verified
+    const verified = (await this.store.users.listIdentifiers(userId)).filter((i) => i.status === 'verified');
+    const email = verified.find((i) => i.type === 'email')?.value;
+    const phone = verified.find((i) => i.type === 'phone')?.value;
     const iat = Math.floor(nowMs / 1000);
     return this.signer.sign({
-      iss: issuer,
+      iss: projectIssuer(frontendApiUrl, project.id),
+      aud: project.id,
       sub: userId,
       iat,
       nbf: iat,
@@ -52,8 +74,8 @@ export class Sessions {
       version: 2,
       orig,
       name: user?.fullName || orig,
-      email: identifiers.find((i) => i.type === 'email')?.value,
-      phone_number: identifiers.find((i) => i.type === 'phone')?.value,
+      ...(email ? { email, email_verified: true } : {}),
+      ...(phone ? { phone_number: phone, phone_number_verified: true } : {}),
     });
   }
 

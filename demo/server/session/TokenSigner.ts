@@ -3,7 +3,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes, sign, verify, type JsonWebKey, type KeyObject } from 'node:crypto';
 import type { SigningKeyRecord } from '../store/KeysRepo.ts';
 
-export type JwtClaims = Record<string, string | number | undefined>;
+export type JwtClaims = Record<string, string | number | boolean | undefined>;
 
 function b64url(input: Buffer | string): string {
   return Buffer.from(input).toString('base64url');

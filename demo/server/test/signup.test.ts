@@ -86,7 +86,15 @@ describe('pro-1: e-mail code, full name, passkey after verification', () => {
     expect(completed.data.passkeyOperation).toEqual({ operationType: 'append', identifierValue: email, identifierType: 'email', ceremonyType: 'local' });
     expect(completed.data.longSession).toEqual(expect.any(String));
     const claims = jwtPayload(completed.data.shortSession);
-    expect(claims).toMatchObject({ sub: expect.stringMatching(/^usr-\d+$/), email, name: 'Ada Lovelace', orig: email, iss: server.url });
+    expect(claims).toMatchObject({
+      sub: expect.stringMatching(/^usr-\d+$/),
+      email,
+      email_verified: true,
+      name: 'Ada Lovelace',
+      orig: email,
+      iss: `${server.url}/projects/pro-1`,
+      aud: 'pro-1',
+    });
     expect(claims.exp - claims.iat).toBe(300);
 
     const user = await me(client);
