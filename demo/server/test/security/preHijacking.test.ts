@@ -94,6 +94,23 @@ describe('pre-hijacking an account on a project that verifies the address after 
     expect(jwtPayload((await proveEmail(login, victim)).data.shortSession)).toMatchObject({ sub: victimId, name: 'Victoria' });
   });
 
+  it('reaches the oldest of several unverified accounts holding the address; the proof takes it from the others', async () => {
+    const victim = uniqueEmail('victim');
+    const oldest = await signUpUnverified(victim, new SoftAuthenticator());
+    server.clock.advance(1000);
+    const younger = await signUpUnverified(victim, new SoftAuthenticator());
+    const oldestId = (await oldest.request('GET', '/v2/me')).body.id;
+
+    const login = new Client(server.url, 'pro-8');
+    await login.init({}, 'login-init');
+    expect((await login.step('/v2/auth/login/init', { identifierValue: victim, isPhone: false })).block).toBe('passkey-verify');
+    await login.step('/v2/auth/identifier/verify/start', { identifierType: 'email', verificationType: 'email-otp' });
+    expect(jwtPayload((await proveEmail(login, victim)).data.shortSession).sub).toBe(oldestId);
+    expect((await oldest.request('POST', '/v2/me/refresh')).status).toBe(401);
+    // the younger account was not logged into: it only loses the address
+    expect((await younger.request('GET', '/v2/me')).body.identifiers).toEqual([]);
+  });
+
   it('keeps the passkey of someone who presents it and proves the address in one process', async () => {
     const email = uniqueEmail('both');
     const own = new SoftAuthenticator();
