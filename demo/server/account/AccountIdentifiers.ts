@@ -7,8 +7,8 @@ import type { MeIdentifierCreateRequest, MeIdentifierUpdateRequest, MeIdentifier
 import { ApiError } from '../ApiError.ts';
 import { logsIn, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
 import { acceptSecret } from '../flow/acceptSecret.ts';
-import { markIdentifierVerified } from '../flow/completion.ts';
 import { canonicalIdentifier, normalizedIdentifier } from '../flow/identifierRules.ts';
+import { claimIdentifier } from '../flow/ownership.ts';
 import { issueSecret, otpMethodOf, resendWaitMs, sendCode, takeSendLimits } from '../flow/sendVerification.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
 import { newId, newOtpCode } from '../randomValues.ts';
@@ -61,9 +61,12 @@ export class AccountIdentifiers {
     return identifier;
   }
 
-  /** Inserts a new identifier; a concurrent insert of the same value is 409 like a found one. */
+  /**
+   * Inserts a new identifier; 409 when another account holds the value verified, or the user holds it
+   * already. Pending copies on other accounts do not matter: whoever proves the value first owns it.
+   */
   private async insert(project: ProjectConfig, record: Omit<IdentifierRecord, 'id'>): Promise<void> {
-    if (await this.store.users.findIdentifier(project.id, record.type, record.normalized)) throw inUse();
+    if (await this.store.users.findVerifiedIdentifier(project.id, record.type, record.normalized)) throw inUse();
     try {
       await this.store.users.insertIdentifier(project.id, { id: newId('ide'), ...record }, this.deps.now());
     } catch (error) {
@@ -141,6 +144,8 @@ export class AccountIdentifiers {
     const type = identifier.type;
     if (type === 'username' || identifier.status === 'verified') throw notAllowed('Only a pending e-mail address or phone number is verified');
     if (!project.identifiers[type].enabled) throw notAllowed(`This project does not use the identifier type ${type}`);
+    const owner = await this.store.users.findVerifiedIdentifier(project.id, type, identifier.normalized);
+    if (owner && owner.userId !== session.userId) throw inUse();
     const method = otpMethodOf(type);
     const now = this.deps.now();
     const wait = resendWaitMs((await this.store.identifierSecrets.latest(identifier.id, type, method))?.createdAt, now);
@@ -165,6 +170,8 @@ export class AccountIdentifiers {
       () => repo.latest(identifier.id, type, method),
     );
     if (!accepted) throw new ApiError(400, `invalid_challenge_solution_${method}`, 'Bad request', 'The code is invalid or expired');
-    await markIdentifierVerified(this.store, identifier);
+    // the account's own session proved it: claimed, without the take-over a log-in into an unverified
+    // account gets (whoever holds this session has just shown that the address is theirs)
+    if (!(await claimIdentifier(this.store, project.id, identifier))) throw inUse();
   }
 }

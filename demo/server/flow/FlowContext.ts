@@ -104,11 +104,11 @@ export class FlowContext {
     };
   }
 
-  /** Format and availability of an identifier value; undefined when it can be used. */
+  /** Format and availability of an identifier value (taken only by a verified holder); undefined when it can be used. */
   async identifierProblem(type: IdentifierType, value: string): Promise<{ error: RequestError } | undefined> {
     const canonical = canonicalIdentifier(type, value);
     if (!canonical) return { error: this.error('identifier_invalid_format', type) };
-    if (await this.store.users.findIdentifier(this.project.id, type, normalizedIdentifier(type, canonical))) {
+    if (await this.store.users.findVerifiedIdentifier(this.project.id, type, normalizedIdentifier(type, canonical))) {
       return { error: this.error('identifier_already_in_use', type) };
     }
     return undefined;

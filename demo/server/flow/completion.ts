@@ -10,8 +10,9 @@ import type { IdentifierRecord } from '../store/UsersRepo.ts';
 import { completedBlock, type BlockExtras } from './blockBodies.ts';
 import type { FlowContext, FlowOutcome } from './FlowContext.ts';
 import { normalizedIdentifier } from './identifierRules.ts';
-import { primaryIdentifier } from './nextStep.ts';
-import type { PendingCredential, SocialIdentity } from './processState.ts';
+import { primaryIdentifier, VERIFIABLE_TYPES } from './nextStep.ts';
+import { claimIdentifier, removeOtherHolders, takeOverUnverifiedAccount } from './ownership.ts';
+import type { PendingCredential, SocialIdentity, VerifiableType } from './processState.ts';
 
 /** The completed block, with a new session; the process is over afterwards. */
 export async function deliverCompleted(ctx: FlowContext): Promise<FlowOutcome> {
@@ -45,7 +46,8 @@ export async function createUser(ctx: FlowContext): Promise<BlockExtras | undefi
   const takenNow = async () => {
     const taken: (typeof IDENTIFIER_TYPES)[number][] = [];
     for (const t of entered) {
-      if (await store.users.findIdentifier(project.id, t, normalizedIdentifier(t, s.identifiers[t]!.value))) taken.push(t);
+      // only a verified holder owns a value; pending copies elsewhere are removed when the user is created
+      if (await store.users.findVerifiedIdentifier(project.id, t, normalizedIdentifier(t, s.identifiers[t]!.value))) taken.push(t);
     }
     return taken;
   };
@@ -89,19 +91,12 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
   await store.users.insertUser({ id: userId, projectId: project.id, fullName: s.fullName, userHandle, createdAt: now });
   for (const type of entered) {
     const identifier = s.identifiers[type]!;
-    await store.users.insertIdentifier(
-      project.id,
-      {
-        id: newId('ide'),
-        userId,
-        type,
-        value: identifier.value,
-        normalized: normalizedIdentifier(type, identifier.value),
-        // usernames cannot be verified; other identifiers are verified only by a code or link
-        status: identifier.verified || type === 'username' ? 'verified' : 'pending',
-      },
-      now,
-    );
+    const normalized = normalizedIdentifier(type, identifier.value);
+    // usernames cannot be verified; other identifiers are verified only by a code or link
+    const status = identifier.verified || type === 'username' ? 'verified' : 'pending';
+    await store.users.insertIdentifier(project.id, { id: newId('ide'), userId, type, value: identifier.value, normalized, status }, now);
+    // proven in this sign-up (or by the provider of a social sign-up): the value is this user's now
+    if (status === 'verified') await removeOtherHolders(store, project.id, type, normalized, userId);
   }
   const pending = s.pendingCredential;
   if (pending && !(await store.credentials.findByCredentialId(project.id, pending.credentialId))) {
@@ -116,29 +111,63 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
   s.orig = primaryIdentifier(s, project) ?? null;
 }
 
-/** Log-in completion: identifiers verified during the log-in become verified on the user. */
-export async function confirmLogin(ctx: FlowContext): Promise<undefined> {
+/**
+ * Log-in completion (and post-signup-email-verify's): identifiers proven by a code or link during the
+ * process are claimed for the user. Proving an address of an account without any verified identifier
+ * first takes that account over (see takeOverUnverifiedAccount), unless this process created it. An
+ * address another account has claimed meanwhile is refused with identifier_already_in_use.
+ */
+export async function confirmLogin(ctx: FlowContext): Promise<BlockExtras | undefined> {
+  const { store, project } = ctx;
   const s = ctx.state;
-  if (!s.userId) return undefined;
+  const userId = s.userId;
+  if (!userId) return undefined;
   // the account was deleted while this log-in ran
-  if (!(await ctx.store.users.get(s.userId))) throw ApiError.processNotAvailable('The account no longer exists');
-  if (s.socialAccount) {
-    await linkSocialAccount(ctx, s.userId, s.socialAccount);
-    s.socialAccount = null;
+  if (!(await store.users.get(userId))) throw ApiError.processNotAvailable('The account no longer exists');
+  const held = await store.users.listIdentifiers(userId);
+  const proven: IdentifierRecord[] = [];
+  for (const type of VERIFIABLE_TYPES) {
+    const entered = s.identifiers[type];
+    if (!entered?.verified) continue;
+    const identifier = held.find((i) => i.type === type && i.value === entered.value);
+    if (identifier?.status === 'verified') continue;
+    const owner = await store.users.findVerifiedIdentifier(project.id, type, normalizedIdentifier(type, entered.value));
+    if (owner && owner.userId !== userId) return lostClaim(ctx, type);
+    if (identifier) proven.push(identifier);
   }
-  for (const identifier of await ctx.store.users.listIdentifiers(s.userId)) {
-    const entered = s.identifiers[identifier.type];
-    if (identifier.status === 'pending' && entered?.verified && entered.value === identifier.value) {
-      await markIdentifierVerified(ctx.store, identifier);
-    }
+  if (proven.length > 0) {
+    const lost = await store.transaction(async () => {
+      if (s.authType === 'login' && !held.some((i) => i.status === 'verified')) {
+        await takeOverUnverifiedAccount(store, userId, s.passkeysOfProcess ?? [], ctx.now());
+      }
+      for (const identifier of proven) {
+        // claimed by another account between the check above and now: undo the take-over too
+        if (!(await claimIdentifier(store, project.id, identifier))) throw new LostClaim(identifier.type as VerifiableType);
+      }
+      return undefined;
+    }).catch((error: unknown) => {
+      if (error instanceof LostClaim) return error.type;
+      throw error;
+    });
+    if (lost) return lostClaim(ctx, lost);
+  }
+  if (s.socialAccount) {
+    await linkSocialAccount(ctx, userId, s.socialAccount);
+    s.socialAccount = null;
   }
   return undefined;
 }
 
-/** An identifier proven by a code or link; an e-mail address confirms the account, and so its pending passkeys. */
-export async function markIdentifierVerified(store: Store, identifier: IdentifierRecord): Promise<void> {
-  await store.users.markIdentifierVerified(identifier.id);
-  if (identifier.type === 'email') await store.credentials.activatePending(identifier.userId);
+class LostClaim extends Error {
+  constructor(readonly type: VerifiableType) {
+    super(`${type} claimed by another account`);
+  }
+}
+
+/** The proof came too late: another account owns the value now. The process stays where it is. */
+function lostClaim(ctx: FlowContext, type: VerifiableType): BlockExtras {
+  ctx.state.identifiers[type]!.verified = false;
+  return { error: ctx.error('identifier_already_in_use', type) };
 }
 
 /**

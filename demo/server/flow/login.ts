@@ -24,7 +24,9 @@ export async function loginInit(ctx: FlowContext, body: LoginInitBody): Promise<
   const raw = body.identifierValue.trim();
   const type: IdentifierType = body.isPhone ? 'phone' : raw.includes('@') ? 'email' : 'username';
   const canonical = logsIn(project, type) ? canonicalIdentifier(type, raw) : undefined;
-  const found = canonical ? await ctx.store.users.findIdentifier(project.id, type, normalizedIdentifier(type, canonical)) : undefined;
+  // the verified holder, or an unverified account's pending copy so that it can be proven; a pending copy
+  // on a verified account answers as an unknown user (UsersRepo.findLoginIdentifier)
+  const found = canonical ? await ctx.store.users.findLoginIdentifier(project.id, type, normalizedIdentifier(type, canonical)) : undefined;
   if (!found) {
     await ctx.save();
     return respond(ctx, { fieldError: ctx.error('login_identifier_unknown_user') });

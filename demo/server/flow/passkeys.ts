@@ -38,6 +38,12 @@ async function takeChallenge(ctx: FlowContext, field: 'appendChallenge' | 'login
   return challenge;
 }
 
+/** Remembers a passkey this process verified or created: proving the account's address here keeps it. */
+function heldInProcess(ctx: FlowContext, credentialId: string): void {
+  const held = (ctx.state.passkeysOfProcess ??= []);
+  if (!held.includes(credentialId)) held.push(credentialId);
+}
+
 /** A verified passkey log-in: completed, or first the offer of a passkey for this device after hybrid. */
 async function passkeyLoggedIn(ctx: FlowContext, response: AuthenticationResponseJSON, credential: CredentialRecord): Promise<FlowOutcome> {
   const s = ctx.state;
@@ -75,8 +81,10 @@ export async function passkeyAppendFinish(ctx: FlowContext, signedChallenge: str
   if (!credential || (await ctx.store.credentials.findByCredentialId(ctx.project.id, credential.credentialId))) return failed();
   const identifier = passkeyIdentifier(s, ctx.project);
   const user = s.authType === 'login' && s.userId ? await ctx.store.users.get(s.userId) : undefined;
-  if (user) await insertCredential(ctx.store, ctx.project, user.id, user.userHandle, credential);
-  else s.pendingCredential = credential;
+  if (user) {
+    await insertCredential(ctx.store, ctx.project, user.id, user.userHandle, credential);
+    heldInProcess(ctx, credential.credentialId);
+  } else s.pendingCredential = credential;
   s.passkey = 'appended';
   s.passkeyOperation = { operationType: 'append', identifierValue: identifier.value, identifierType: identifier.type, ceremonyType: 'local' };
   return respond(ctx, await advance(ctx));
@@ -103,6 +111,7 @@ export async function passkeyLoginFinish(ctx: FlowContext, signedChallenge: stri
   if (!credential || credential.userId !== s.userId) return failed();
   const result = await verifyAuthentication(ctx.project, response, challenge, credential);
   if (!result) return failed();
+  heldInProcess(ctx, credential.credentialId);
   await ctx.store.credentials.recordUse(credential.id, result.signCount, result.backupState, ctx.now());
   return passkeyLoggedIn(ctx, response, credential);
 }
@@ -128,6 +137,8 @@ export async function mediationFinish(ctx: FlowContext, signedChallenge: string)
   if (userHandle && userHandle !== credential.userHandle) return failed();
   const result = await verifyAuthentication(ctx.project, response, challenge, credential);
   if (!result) return failed();
+  // the holder has just shown it: an e-mail log-in in this process confirms it rather than removing it
+  heldInProcess(ctx, credential.credentialId);
   // told only to the passkey's holder: confirmed by an e-mail log-in, it works here too
   if (credential.status === 'pending') return failed('conditionalUiUnconfirmedCredential');
   await ctx.store.credentials.recordUse(credential.id, result.signCount, result.backupState, ctx.now());

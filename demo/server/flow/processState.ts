@@ -105,6 +105,12 @@ export interface ProcessState {
   socialAccount?: SocialIdentity | null;
   /** post-signup-email-verify was skipped: the account keeps its address pending */
   postSignupDeferred?: boolean;
+  /**
+   * Credential ids of the passkeys this process logged in with (passkey-verify, or conditional UI even
+   * when refused as unconfirmed) or appended: an address proven in the same process keeps them
+   * (absent in processes stored before it existed)
+   */
+  passkeysOfProcess?: string[];
   /** passkey-append is the offer after a log-in with a passkey from another device */
   appendAfterHybrid?: boolean;
 }

@@ -156,10 +156,9 @@ export async function socialFinish(ctx: FlowContext): Promise<FlowOutcome> {
   };
   let userId = (await store.socialAccounts.find(project.id, identity.provider, identity.subject))?.userId;
   if (!userId) {
-    const byEmail = await store.users.findIdentifier(project.id, 'email', normalizedIdentifier('email', identity.email));
-    // linking to an address nobody has proven to own would hand that account to the provider's user
-    if (byEmail && byEmail.status !== 'verified') return refuse('social_account_conflict');
-    userId = byEmail?.userId;
+    // linking to an address nobody has proven to own would hand that account to the provider's user: only
+    // a verified holder is linked; otherwise this is a sign-up, which takes the address from pending holders
+    userId = (await store.users.findVerifiedIdentifier(project.id, 'email', normalizedIdentifier('email', identity.email)))?.userId;
   }
   s.socialAccount = identity;
   if (userId) {

@@ -79,7 +79,7 @@ export async function verifyFinish(ctx: FlowContext, body: VerifyFinishBody): Pr
   if (!accepted) return invalid();
   entered.verified = true;
   const extras = await advance(ctx);
-  if (method === 'email-link' && (body.isNewDevice ?? ctx.request.fromEmailLink) === true) {
+  if (method === 'email-link' && (body.isNewDevice ?? ctx.request.fromEmailLink) === true && !extras.error) {
     // The other tab (still polling verify/status) continues; this one shows "continue there".
     return { response: ctx.wrap(verifyBlock(ctx.render(), 'email', { continueOnOtherDevice: { reason: 'email-link-verified' } })) };
   }

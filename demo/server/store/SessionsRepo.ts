@@ -54,6 +54,11 @@ export class SessionsRepo {
     await this.db.run('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, id]);
   }
 
+  /** Revokes every live session of a user (its address was just proven by someone who had none of them). */
+  async revokeAllOfUser(userId: string, now: number): Promise<void> {
+    await this.db.run('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL', [now, userId]);
+  }
+
   async setChallenge(id: string, challenge: string | null): Promise<void> {
     await this.db.run('UPDATE sessions SET webauthn_challenge = ? WHERE id = ?', [challenge, id]);
   }

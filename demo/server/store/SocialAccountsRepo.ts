@@ -50,6 +50,10 @@ export class SocialAccountsRepo {
     return rows.map(toRecord);
   }
 
+  async deleteByUser(userId: string): Promise<void> {
+    await this.db.run('DELETE FROM social_accounts WHERE user_id = ?', [userId]);
+  }
+
   /** A later sign-in refreshes what the provider says about the account. */
   async recordUse(id: string, profile: { email: string; fullName: string; avatarUrl: string }, now: number): Promise<void> {
     await this.db.run('UPDATE social_accounts SET email = ?, full_name = ?, avatar_url = ?, last_used_at = ? WHERE id = ?', [

@@ -109,13 +109,43 @@ export class UsersRepo {
     return row && { id: row.id, projectId: row.project_id, fullName: row.full_name, userHandle: row.user_handle, createdAt: row.created_at };
   }
 
-  async findIdentifier(projectId: string, type: IdentifierType, normalized: string): Promise<IdentifierRecord | undefined> {
-    const row = await this.db.get<IdentifierRow>('SELECT * FROM identifiers WHERE project_id = ? AND type = ? AND normalized = ?', [
-      projectId,
-      type,
-      normalized,
-    ]);
+  /** The account that owns a value: the one holding it verified (at most one, by the unique index). */
+  async findVerifiedIdentifier(projectId: string, type: IdentifierType, normalized: string): Promise<IdentifierRecord | undefined> {
+    const row = await this.db.get<IdentifierRow>(
+      `SELECT * FROM identifiers WHERE project_id = ? AND type = ? AND normalized = ? AND status = 'verified'`,
+      [projectId, type, normalized],
+    );
     return row && toIdentifier(row);
+  }
+
+  /**
+   * The identifier a log-in by this value reaches: the verified holder; failing that, a pending copy held
+   * by an account with no verified identifier at all (so that its address can be proven), the oldest
+   * account first when several hold it. A pending copy on a verified account is never found: it was added
+   * on the account page and proves nothing.
+   */
+  async findLoginIdentifier(projectId: string, type: IdentifierType, normalized: string): Promise<IdentifierRecord | undefined> {
+    const row = await this.db.get<IdentifierRow>(
+      `SELECT i.* FROM identifiers i JOIN users u ON u.id = i.user_id
+       WHERE i.project_id = ? AND i.type = ? AND i.normalized = ?
+         AND (i.status = 'verified' OR NOT EXISTS (SELECT 1 FROM identifiers v WHERE v.user_id = i.user_id AND v.status = 'verified'))
+       ORDER BY CASE i.status WHEN 'verified' THEN 0 ELSE 1 END, u.created_at, u.id
+       LIMIT 1`,
+      [projectId, type, normalized],
+    );
+    return row && toIdentifier(row);
+  }
+
+  /**
+   * Removes every pending copy of a value held by other users than `ownerId` (the one who proved it);
+   * answers the removed ones.
+   */
+  async removePendingCopies(projectId: string, type: IdentifierType, normalized: string, ownerId: string): Promise<IdentifierRecord[]> {
+    const where = `project_id = ? AND type = ? AND normalized = ? AND status = 'pending' AND user_id <> ?`;
+    const params = [projectId, type, normalized, ownerId];
+    const rows = await this.db.all<IdentifierRow>(`SELECT * FROM identifiers WHERE ${where}`, params);
+    if (rows.length > 0) await this.db.run(`DELETE FROM identifiers WHERE ${where}`, params);
+    return rows.map(toIdentifier);
   }
 
   async listIdentifiers(userId: string): Promise<IdentifierRecord[]> {

@@ -196,4 +196,56 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX identifier_secrets_identifier ON identifier_secrets(identifier_id, identifier_type);
     `,
   },
+  {
+    version: 7,
+    name: 'an identifier is unique among verified ones only, and once per user',
+    // A pending address proves nothing, so it must not keep its owner from signing up (issue 13: an
+    // address added on the account page squatted it). The table-level UNIQUE cannot be dropped in SQLite,
+    // so the table is rebuilt. Rebuilt, not renamed: SQLite rewrites the foreign key of identifier_secrets
+    // to follow a renamed table, and dropping the parent with foreign keys on (they cannot be switched off
+    // inside the migration's transaction) would cascade-delete the pending codes. So the codes are set
+    // aside first and put back afterwards. The same text runs on PostgreSQL.
+    sql: `
+      CREATE TABLE identifier_secrets_kept AS SELECT * FROM identifier_secrets;
+      DROP TABLE identifier_secrets;
+      CREATE TABLE identifiers_kept AS SELECT * FROM identifiers;
+      DROP TABLE identifiers;
+      CREATE TABLE identifiers (
+        id          TEXT PRIMARY KEY,
+        user_id     TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        project_id  TEXT NOT NULL,
+        type        TEXT NOT NULL CHECK (type IN ('email', 'phone', 'username')),
+        value       TEXT NOT NULL,
+        normalized  TEXT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('verified', 'pending')),
+        created_at  INTEGER NOT NULL,
+        is_primary  INTEGER NOT NULL DEFAULT 1
+      );
+      INSERT INTO identifiers (id, user_id, project_id, type, value, normalized, status, created_at, is_primary)
+        SELECT id, user_id, project_id, type, value, normalized, status, created_at, is_primary FROM identifiers_kept;
+      DROP TABLE identifiers_kept;
+      CREATE INDEX identifiers_user ON identifiers(user_id);
+      -- one account owns a verified address; any number may hold it pending until one of them proves it
+      CREATE UNIQUE INDEX identifiers_verified ON identifiers(project_id, type, normalized) WHERE status = 'verified';
+      CREATE UNIQUE INDEX identifiers_per_user ON identifiers(user_id, type, normalized);
+      CREATE TABLE identifier_secrets (
+        id               TEXT PRIMARY KEY,
+        identifier_id    TEXT NOT NULL REFERENCES identifiers(id) ON DELETE CASCADE,
+        method           TEXT NOT NULL CHECK (method IN ('email-otp', 'phone-otp')),
+        identifier_type  TEXT NOT NULL,
+        identifier_value TEXT NOT NULL,
+        secret_hash      TEXT NOT NULL,          -- HMAC-SHA256 with a server secret
+        attempts         INTEGER NOT NULL DEFAULT 0,
+        created_at       INTEGER NOT NULL,
+        expires_at       INTEGER NOT NULL,
+        used_at          INTEGER,
+        revoked_at       INTEGER
+      );
+      INSERT INTO identifier_secrets (id, identifier_id, method, identifier_type, identifier_value, secret_hash, attempts, created_at, expires_at, used_at, revoked_at)
+        SELECT id, identifier_id, method, identifier_type, identifier_value, secret_hash, attempts, created_at, expires_at, used_at, revoked_at
+        FROM identifier_secrets_kept;
+      DROP TABLE identifier_secrets_kept;
+      CREATE INDEX identifier_secrets_identifier ON identifier_secrets(identifier_id, identifier_type);
+    `,
+  },
 ];

@@ -2,7 +2,8 @@
 // A passkey created while the account's e-mail address is still unverified after sign-up (pro-8,
 // "Verify later") is pending: listed as such, good for passkey-verify, refused by conditional UI with
 // conditionalUiUnconfirmedCredential until an e-mail log-in (or the account's verification of the
-// address) confirms the account.
+// address) confirms the account. An e-mail log-in confirms it only if the same process presented it;
+// otherwise the log-in takes the account over and removes it (issue 13, pre-hijacking).
 import { describe, expect, it } from 'vitest';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
 import { Client, latestCode, PASSKEY_DEVICE, serverForThisFile, uniqueEmail } from './helpers/testServer.ts';
@@ -70,7 +71,7 @@ describe('a passkey of an account whose e-mail address is not confirmed', () => 
     expect((await mediation(authenticator)).block.data.fieldError.code).toBe('conditionalUiUnconfirmedCredential');
   });
 
-  it('becomes active with a log-in by e-mail code; conditional UI then logs in', async () => {
+  it('is removed by a log-in by e-mail code that did not present it (the address may not be its maker\'s)', async () => {
     const authenticator = new SoftAuthenticator();
     const { email } = await signUpWithPasskey(authenticator, 'later');
     const client = new Client(server.url, 'pro-8');
@@ -85,6 +86,24 @@ describe('a passkey of an account whose e-mail address is not confirmed', () => 
     });
     expect(completed.block).toBe('completed');
     expect((await client.request('GET', '/v2/me')).body.identifiers[0].status).toBe('verified');
+    expect(await passkeyStatuses(client)).toEqual([]);
+    expect((await mediation(authenticator)).block.data.fieldError.code).toBe('invalid_conditional_ui_login');
+  });
+
+  it('becomes active when the autofill presented it and the e-mail log-in follows in the same process; conditional UI then logs in', async () => {
+    const authenticator = new SoftAuthenticator();
+    const { email } = await signUpWithPasskey(authenticator, 'later');
+    // refused by the autofill ("log in once by e-mail to confirm it"), then that log-in in the same tab
+    const { client, block: refused } = await mediation(authenticator);
+    expect(refused.data.fieldError.code).toBe('conditionalUiUnconfirmedCredential');
+    expect((await client.step('/v2/auth/login/init', { identifierValue: email, isPhone: false })).block).toBe('passkey-verify');
+    expect((await client.step('/v2/auth/identifier/verify/start', { identifierType: 'email', verificationType: 'email-otp' })).block).toBe('email-verify');
+    const completed = await client.step('/v2/auth/identifier/verify/finish', {
+      code: await latestCode(server.url, email),
+      identifierType: 'email',
+      verificationType: 'email-otp',
+    });
+    expect(completed.block).toBe('completed');
     expect(await passkeyStatuses(client)).toEqual(['active']);
     const { block } = await mediation(authenticator);
     expect(block.block).toBe('completed');

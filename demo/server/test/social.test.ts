@@ -355,7 +355,7 @@ describe('sign-up and log-in with a provider', () => {
     expect(user.socialAccounts).toEqual([{ providerType: 'microsoft', identifierValue: email.toUpperCase(), avatarUrl: '', fullName: 'Erna' }]);
   });
 
-  it('does not link to an account whose e-mail address nobody verified', async () => {
+  it('does not link to an account whose e-mail address nobody verified: it signs up and takes the address', async () => {
     const projectId = await createProject(server.url, {
       identifiers: { email: { verification: 'none' } },
       passkeyAppend: 'before-verification',
@@ -370,11 +370,15 @@ describe('sign-up and log-in with a provider', () => {
     expect(appended.block).toBe('completed');
     expect((await me(signup)).identifiers[0].status).toBe('pending');
 
-    const { finished } = await socialSignIn(projectId, { email });
-    expect(finished.block).toBe('signup-init');
-    expect(finished.data.error.code).toBe('social_account_conflict');
-    expect(finished.error.code).toBe('social_account_conflict');
-    expect(finished.data.socialData.status).toBe('initial');
+    // the provider verified the address; a pending copy elsewhere proves nothing (issue 13)
+    const pendingHolder = (await me(signup)).id;
+    const { client, finished } = await socialSignIn(projectId, { email });
+    expect(finished.block).toBe('completed');
+    expect(finished.authType).toBe('signup');
+    const user = await me(client);
+    expect(user.id).not.toBe(pendingHolder);
+    expect(user.identifiers).toEqual([expect.objectContaining({ value: email, status: 'verified' })]);
+    expect((await me(signup)).identifiers).toEqual([]);
   });
 
   it('does not sign up where public sign-up is closed (pro-5)', async () => {

@@ -97,6 +97,46 @@ describe('migrations', () => {
     }
   });
 
+  it('migrates an existing database to uniqueness among verified identifiers, keeping identifiers and their codes', async () => {
+    const dir = tempDir();
+    const before = await emptyDatabase(MIGRATIONS.filter((m) => m.version < 7), dir);
+    const user = (id: string) => before.run(`INSERT INTO users (id, project_id, user_handle, created_at) VALUES (?, 'p', ?, 1)`, [id, `h-${id}`]);
+    const identifier = (db: Database, id: string, userId: string, value: string, status: string) =>
+      db.run(
+        `INSERT INTO identifiers (id, user_id, project_id, type, value, normalized, status, created_at, is_primary) VALUES (?, ?, 'p', 'email', ?, ?, ?, 1, 1)`,
+        [id, userId, value, value, status],
+      );
+    try {
+      await before.run(`INSERT INTO projects (id, config, source, created_at, updated_at) VALUES ('p', '{}', 'dev', 1, 1)`);
+      await user('u1');
+      await user('u2');
+      await identifier(before, 'i1', 'u1', 'a@example.com', 'pending');
+      await before.run(
+        `INSERT INTO identifier_secrets (id, identifier_id, method, identifier_type, identifier_value, secret_hash, created_at, expires_at)
+         VALUES ('s1', 'i1', 'email-otp', 'email', 'a@example.com', 'hash', 1, 2)`,
+      );
+      // the old constraint: one holder per value, pending or not
+      await expect(identifier(before, 'i2', 'u2', 'a@example.com', 'pending')).rejects.toThrow();
+    } finally {
+      await before.close();
+    }
+    const db = await emptyDatabase(MIGRATIONS, dir);
+    try {
+      expect(await db.all('SELECT id, user_id, status, is_primary FROM identifiers')).toEqual([{ id: 'i1', user_id: 'u1', status: 'pending', is_primary: 1 }]);
+      expect(await db.all('SELECT id, identifier_id, secret_hash FROM identifier_secrets')).toEqual([{ id: 's1', identifier_id: 'i1', secret_hash: 'hash' }]);
+      // pending copies of one value on several accounts; one verified holder; once per user
+      await identifier(db, 'i2', 'u2', 'a@example.com', 'pending');
+      await db.run(`UPDATE identifiers SET status = 'verified' WHERE id = 'i2'`);
+      await expect(db.run(`UPDATE identifiers SET status = 'verified' WHERE id = 'i1'`)).rejects.toThrow('unique');
+      await expect(identifier(db, 'i3', 'u2', 'a@example.com', 'pending')).rejects.toThrow('unique');
+      // the codes still follow their identifier
+      await db.run(`DELETE FROM identifiers WHERE id = 'i1'`);
+      expect(await db.get('SELECT count(*) AS n FROM identifier_secrets')).toEqual({ n: 0 });
+    } finally {
+      await db.close();
+    }
+  });
+
   it('maps the SQLite type names of the migrations to PostgreSQL', () => {
     expect(toPostgresDdl('seq INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, key BLOB')).toBe('seq BIGSERIAL PRIMARY KEY, at BIGINT NOT NULL, key BYTEA');
     expect(numberedPlaceholders("SELECT * FROM t WHERE a = ? AND b = '?' AND c = ?")).toBe("SELECT * FROM t WHERE a = $1 AND b = '?' AND c = $2");
