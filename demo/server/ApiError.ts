@@ -15,6 +15,7 @@ export type ErrorType =
   | 'internal_error'
   // the account calls (/v2/me, /v2/me/identifier*): what the user entered or asked for cannot be done
   | 'missing_full_name'
+  | 'invalid_full_name'
   | 'identifier_invalid_format'
   | 'identifier_already_in_use'
   | 'identifier_not_allowed'

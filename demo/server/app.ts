@@ -31,6 +31,7 @@ import { Sessions } from './session/Sessions.ts';
 import { TokenSigner } from './session/TokenSigner.ts';
 import { ProviderClient, socialSettings, type ProviderSettings } from './social/providerClient.ts';
 import { registerOAuthSimulator } from './social/simulator.ts';
+import { NulInText } from './store/Database.ts';
 import { Store } from './store/Store.ts';
 
 export interface ApiOptions {
@@ -155,6 +156,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     app.notFound((c) => errorResponse(c, ApiError.notFound(`No route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
     app.onError((error, c) => {
       if (error instanceof ApiError) return errorResponse(c, error);
+      if (error instanceof NulInText) return errorResponse(c, ApiError.invalidRequest('A value in the request contains a NUL character'));
       log.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed`, error);
       return errorResponse(c, new ApiError(500, 'internal_error', 'Internal server error'));
     });
