@@ -20,6 +20,7 @@ import { cors } from './http/cors.ts';
 import { registerDevRoutes } from './http/devRoutes.ts';
 import { errorResponse } from './http/errorEnvelope.ts';
 import { registerMeRoutes } from './http/meRoutes.ts';
+import { declaredLengthLimit } from './http/requestBody.ts';
 import { requestResolver } from './http/requestContext.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
 import { RateLimiter } from './limits/RateLimiter.ts';
@@ -142,6 +143,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     });
     app.use('*', securityHeaders({ production, https: publicUrl?.startsWith('https:') ?? false }));
     app.use('*', cors(store));
+    app.use('*', declaredLengthLimit());
     registerConfigRoutes(app, resolve, signer);
     registerAuthRoutes(app, engine, resolve);
     registerMeRoutes(app, account, resolve);
