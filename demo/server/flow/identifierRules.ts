@@ -21,6 +21,7 @@ export const FULL_NAME_RULE = `must have at most ${FULL_NAME_MAX} characters and
  * it is), zero-width characters (two different values that look the same), and lone surrogates (they
  * turn into U+FFFD on the way to the database or a mail server).
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const REFUSED_CHARACTERS = /[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060\uFEFF\p{Cs}]/u;
 
 export function hasRefusedCharacter(value: string): boolean {
