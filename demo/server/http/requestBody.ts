@@ -13,8 +13,12 @@ export const MAX_BODY_BYTES = 200_000;
 
 const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 
-/** What is read and dropped of a refused body after the 413, before the connection is closed. */
-const DROP_AFTER_ANSWER_BYTES = 1024 * 1024;
+/**
+ * What is read and dropped of a refused body after the 413, before the connection is closed: enough
+ * for what a client had in flight on a fast link when the answer went out, so that it reads the 413
+ * rather than a reset; little enough that the garbage it makes stays a few MB.
+ */
+const DROP_AFTER_ANSWER_BYTES = 8 * 1024 * 1024;
 const DROP_AFTER_ANSWER_MS = 1000;
 
 /**

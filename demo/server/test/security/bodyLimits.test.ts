@@ -227,7 +227,9 @@ describe('memory under a 100 MB body', () => {
     const answer = await post(url, '/v2/auth/process/init', { total: 100 * MB });
     expectEnvelope(answer, 413, 'request_too_large');
     await new Promise((resolve) => setTimeout(resolve, 1_200)); // what is dropped after the answer, too
-    expect(peakRss() - before).toBeLessThan(6 * MB); // measured: about 1.3 MB (the old server: some 300 MB)
+    // measured: 1 to 6 MB, what was in flight when the answer went out, read and dropped but not yet
+    // collected (the old server: some 300 MB)
+    expect(peakRss() - before).toBeLessThan(10 * MB);
   }, 60_000);
 
   it('closes on a client that ignores the 413 and writes on, its peak memory growing by at most a few MB', async () => {
@@ -236,6 +238,6 @@ describe('memory under a 100 MB body', () => {
     // the answer is a 413 unless the reset overtook it; either way the server stopped reading early
     expect([0, 413]).toContain(answer.status);
     expect(answer.sent).toBeLessThan(50 * MB);
-    expect(peakRss() - before).toBeLessThan(6 * MB);
+    expect(peakRss() - before).toBeLessThan(10 * MB);
   }, 60_000);
 });
