@@ -47,6 +47,18 @@ test.describe('pro-1 sign-up with an e-mail code', () => {
     expect(await page.evaluate(() => Corbado.user?.name)).toBe('Ada Lovelace');
   });
 
+  test('a name with a right-to-left override is refused on the name field, keeping what was typed', async ({ page }) => {
+    const email = uniqueEmail('rlo-name');
+    const typed = 'Ada \u202Eecalevol';
+    const view = await startSignUpByEmail(page, email, { fullName: typed });
+    await expect(view.getByText('This name contains invisible or control characters. Please type it again.')).toBeVisible();
+    await expect(view.getByRole('textbox', { name: 'Full name' })).toHaveValue(typed);
+    await expect(view.getByRole('textbox', { name: 'Email address' })).toHaveValue(email);
+    await view.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
+    await expect(view.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
+  });
+
   test('a cancelled passkey can be retried', async ({ page }) => {
     const authenticator = await addAuthenticator(page);
     const email = uniqueEmail('cancel');

@@ -13,8 +13,12 @@ export type ErrorType =
   | 'passkey_verification_failed'
   | 'too_many_requests'
   | 'internal_error'
+  // the body: over the size limit (413), not JSON on a JSON route (415)
+  | 'request_too_large'
+  | 'unsupported_media_type'
   // the account calls (/v2/me, /v2/me/identifier*): what the user entered or asked for cannot be done
   | 'missing_full_name'
+  | 'invalid_full_name'
   | 'identifier_invalid_format'
   | 'identifier_already_in_use'
   | 'identifier_not_allowed'
@@ -23,7 +27,7 @@ export type ErrorType =
   | 'invalid_challenge_solution_email-otp'
   | 'invalid_challenge_solution_phone-otp';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500;
 
 export class ApiError extends Error {
   constructor(

@@ -20,6 +20,7 @@ import { cors } from './http/cors.ts';
 import { registerDevRoutes } from './http/devRoutes.ts';
 import { errorResponse } from './http/errorEnvelope.ts';
 import { registerMeRoutes } from './http/meRoutes.ts';
+import { declaredLengthLimit } from './http/requestBody.ts';
 import { requestResolver } from './http/requestContext.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
 import { RateLimiter } from './limits/RateLimiter.ts';
@@ -31,6 +32,7 @@ import { Sessions } from './session/Sessions.ts';
 import { TokenSigner } from './session/TokenSigner.ts';
 import { ProviderClient, socialSettings, type ProviderSettings } from './social/providerClient.ts';
 import { registerOAuthSimulator } from './social/simulator.ts';
+import { NulInText } from './store/Database.ts';
 import { Store } from './store/Store.ts';
 
 export interface ApiOptions {
@@ -142,6 +144,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     });
     app.use('*', securityHeaders({ production, https: publicUrl?.startsWith('https:') ?? false }));
     app.use('*', cors(store));
+    app.use('*', declaredLengthLimit());
     registerConfigRoutes(app, resolve, signer, store);
     registerAuthRoutes(app, engine, resolve);
     registerMeRoutes(app, account, resolve);
@@ -156,6 +159,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     app.notFound((c) => errorResponse(c, ApiError.notFound(`No route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
     app.onError((error, c) => {
       if (error instanceof ApiError) return errorResponse(c, error);
+      if (error instanceof NulInText) return errorResponse(c, ApiError.invalidRequest('A value in the request contains a NUL character'));
       log.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed`, error);
       return errorResponse(c, new ApiError(500, 'internal_error', 'Internal server error'));
     });

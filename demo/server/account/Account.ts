@@ -10,7 +10,7 @@ import {
 } from '../flow/passkeyCeremonies.ts';
 import { ApiError } from '../ApiError.ts';
 import { insertCredential } from '../flow/completion.ts';
-import { FULL_NAME_MAX } from '../flow/signup.ts';
+import { canonicalFullName, FULL_NAME_MAX, FULL_NAME_RULE } from '../flow/identifierRules.ts';
 import type { Sessions } from '../session/Sessions.ts';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
@@ -51,13 +51,14 @@ export class Account {
     };
   }
 
-  /** PATCH /v2/me: the full name, required where sign-up requires it, at most FULL_NAME_MAX characters. */
+  /** PATCH /v2/me: the full name, required where sign-up requires it, by the rules of sign-up's name. */
   async updateName(project: ProjectConfig, session: SessionRecord, fullName: string): Promise<void> {
-    const name = fullName.trim();
-    if ((project.fullNameRequired && !name) || name.length > FULL_NAME_MAX) {
+    const name = canonicalFullName(fullName);
+    if (name.error === 'invalid_full_name') throw new ApiError(400, 'invalid_full_name', 'Bad request', `The name ${FULL_NAME_RULE}`);
+    if (name.error || (project.fullNameRequired && !name.value)) {
       throw new ApiError(400, 'missing_full_name', 'Bad request', `A name of 1 to ${FULL_NAME_MAX} characters is required`);
     }
-    await this.deps.store.users.updateFullName(session.userId, name);
+    await this.deps.store.users.updateFullName(session.userId, name.value);
   }
 
   /** DELETE /v2/me: the user with identifiers, passkeys, sessions, provider accounts and pending codes. */

@@ -7,6 +7,10 @@ export type { RequestError };
 
 const TEXTS: Record<string, { en: string; de: string }> = {
   missing_full_name: { en: 'Please enter your full name.', de: 'Bitte gib deinen vollständigen Namen ein.' },
+  invalid_full_name: {
+    en: 'The name contains invisible or control characters. Please type it again.',
+    de: 'Der Name enthält unsichtbare Zeichen oder Steuerzeichen. Bitte gib ihn erneut ein.',
+  },
   identifier_already_in_use: { en: 'This identifier is already in use.', de: 'Diese Angabe wird bereits verwendet.' },
   identifier_invalid_format: { en: 'The format is invalid.', de: 'Das Format ist ungültig.' },
   missing_identifier_type: { en: 'This field is required.', de: 'Dieses Feld ist erforderlich.' },

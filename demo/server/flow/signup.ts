@@ -4,13 +4,11 @@ import { ApiError } from '../ApiError.ts';
 import type { IdentifierType } from '../config/projectConfig.ts';
 import { collectBlock } from './blockBodies.ts';
 import type { FlowContext, FlowOutcome } from './FlowContext.ts';
-import { canonicalIdentifier, normalizedIdentifier } from './identifierRules.ts';
+import { canonicalFullName, canonicalIdentifier, FULL_NAME_RULE, normalizedIdentifier } from './identifierRules.ts';
 import { passkeyPossible, signupHasVerification } from './nextStep.ts';
 import { isInitBlock } from './processState.ts';
 import type { RequestError } from './requestErrors.ts';
 import { advance, respond } from './transitions.ts';
-
-export const FULL_NAME_MAX = 100;
 
 export interface SignupInitBody {
   identifiers: { type: IdentifierType; identifier: string }[];
@@ -58,10 +56,14 @@ export async function signupInit(ctx: FlowContext, body: SignupInitBody): Promis
     if (problem) identifierErrors[type] = problem.error;
     s.identifiers[type] = { value: problem ? raw : canonicalIdentifier(type, raw)!, verified: false };
   }
-  const fullName = (body.fullName ?? '').trim();
-  const fullNameError =
-    project.fullNameRequired && (!fullName || fullName.length > FULL_NAME_MAX) ? ctx.error('missing_full_name') : undefined;
-  s.fullName = fullName.slice(0, FULL_NAME_MAX);
+  const name = canonicalFullName(body.fullName ?? '');
+  if (name.error && !project.fullNameRequired) {
+    // the project shows no name field to put the error on
+    throw ApiError.invalidRequest('The full name is not valid', [{ field: 'fullName', message: FULL_NAME_RULE }]);
+  }
+  const fullNameError = name.error ? ctx.error(name.error) : project.fullNameRequired && !name.value ? ctx.error('missing_full_name') : undefined;
+  // a refused name stays in the process as typed (JSON-escaped there), so the field shows it again
+  s.fullName = name.error ? (body.fullName ?? '').trim() : name.value;
   if (fullNameError || Object.keys(identifierErrors).length > 0) {
     await ctx.save();
     return respond(ctx, { identifierErrors, ...(fullNameError ? { fullNameError } : {}) });

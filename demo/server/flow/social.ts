@@ -5,9 +5,8 @@ import type { IdentifierType, ProjectConfig, SocialProvider } from '../config/pr
 import { newSecretToken, sha256Hex } from '../randomValues.ts';
 import { CALLBACK_PATH, ProviderError, type SocialProfile } from '../social/providerClient.ts';
 import type { FlowContext, FlowDeps, FlowOutcome } from './FlowContext.ts';
-import { canonicalIdentifier, normalizedIdentifier } from './identifierRules.ts';
+import { canonicalIdentifier, cleanedFullName, normalizedIdentifier } from './identifierRules.ts';
 import { isInitBlock, type AuthType, type SocialIdentity, type SocialRoundTrip } from './processState.ts';
-import { FULL_NAME_MAX } from './signup.ts';
 import { advance, respond } from './transitions.ts';
 
 /** how long a provider round trip may take (the OAuth state's lifetime) */
@@ -125,7 +124,7 @@ export async function socialCallback(deps: FlowDeps, query: SocialCallbackQuery)
     provider: trip.provider,
     subject: profile.subject,
     email,
-    fullName: profile.fullName.slice(0, FULL_NAME_MAX),
+    fullName: cleanedFullName(profile.fullName),
     avatarUrl: profile.avatarUrl,
   };
   return end({ status: 'finished', identity });

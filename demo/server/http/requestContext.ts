@@ -11,7 +11,8 @@ import type { SessionRecord } from '../store/SessionsRepo.ts';
 import type { Store } from '../store/Store.ts';
 import type { AppEnv } from './AppEnv.ts';
 
-const MAX_BODY_CHARS = 200_000;
+// the routes take their bodies from here with the rest of what a request refers to
+export { readJson } from './requestBody.ts';
 
 export interface RequestResolver {
   project(c: Context<AppEnv>): Promise<ProjectConfig>;
@@ -109,17 +110,5 @@ function socketAddress(c: Context<AppEnv>): string | undefined {
     return getConnInfo(c).remote.address?.replace(/^::ffff:/, '');
   } catch {
     return undefined; // not served by a socket (app.request in a test)
-  }
-}
-
-/** The JSON body; an empty body counts as {} (body-less POSTs). */
-export async function readJson(c: Context<AppEnv>): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.length > MAX_BODY_CHARS) throw ApiError.invalidRequest('The request body is too large');
-  if (!text.trim()) return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw ApiError.invalidRequest('The request body is not valid JSON');
   }
 }

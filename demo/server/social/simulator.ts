@@ -9,6 +9,7 @@ import { SOCIAL_PROVIDERS, type SocialProvider } from '../config/projectConfig.t
 import { ApiError } from '../ApiError.ts';
 import type { AppEnv } from '../http/AppEnv.ts';
 import { escapeHtml, htmlDocument, sendHtml, sendRedirect } from '../http/html.ts';
+import { readForm } from '../http/requestBody.ts';
 import { SIMULATOR_CLIENT_SECRET } from './providerClient.ts';
 
 export const CODE_LIFETIME_MS = 5 * 60_000;
@@ -233,8 +234,8 @@ You will return to <code>${escapeHtml(new URL(p.redirectUri).origin)}</code>.</s
 
   app.post('/_dev/oauth/:provider/authorize', async (c) => {
     const provider = providerOf(c);
-    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-    const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : undefined);
+    const form: Record<string, string> = await readForm(c);
+    const field = (name: string): string | undefined => form[name];
     const params = readAuthorizeParams(field);
     if (!params.ok) return errorPage(c, provider, params.error, params.description);
     const p = params.value;
@@ -275,8 +276,8 @@ You will return to <code>${escapeHtml(new URL(p.redirectUri).origin)}</code>.</s
     if (!type.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
       return oauthError(400, 'invalid_request', 'The body must be application/x-www-form-urlencoded.');
     }
-    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
-    const field = (name: string) => (typeof form[name] === 'string' ? (form[name] as string) : undefined);
+    const form: Record<string, string> = await readForm(c);
+    const field = (name: string): string | undefined => form[name];
     // client authentication: client_secret_post, or client_secret_basic
     let clientId = field('client_id');
     let secret = field('client_secret');

@@ -46,7 +46,23 @@ export class UniqueViolation extends Error {
   }
 }
 
+/**
+ * Thrown instead of running a statement with a NUL character in a text parameter. PostgreSQL refuses
+ * NUL in text (an error deep in the driver), SQLite would store it; both engines refuse it here alike,
+ * and the HTTP layer answers 400. The input rules above the store refuse such values first; this is
+ * the backstop for every value that has no rule of its own (an id in a path, a lookup key).
+ */
+export class NulInText extends Error {
+  constructor() {
+    super('a text parameter contains a NUL character');
+    this.name = 'NulInText';
+  }
+}
+
 /** Parameters as both engines bind them: undefined becomes NULL, a boolean 1 or 0 (flags are INTEGER columns). */
 export function bindParams(params: readonly unknown[]): unknown[] {
-  return params.map((p) => (p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p));
+  return params.map((p) => {
+    if (typeof p === 'string' && p.includes('\u0000')) throw new NulInText();
+    return p === undefined ? null : typeof p === 'boolean' ? (p ? 1 : 0) : p;
+  });
 }

@@ -286,7 +286,7 @@ describe('dev endpoints', () => {
   });
 
   it('creates projects with fresh ids and rejects bad configurations', async () => {
-    const post = (body: string) => fetch(`${server.url}/_dev/projects`, { method: 'POST', body });
+    const post = (body: string) => fetch(`${server.url}/_dev/projects`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
     const a = await post(JSON.stringify({ appName: 'A' }));
     const b = await post('{}');
     expect(a.status).toBe(201);

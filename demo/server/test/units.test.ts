@@ -1,7 +1,7 @@
 // Small pure pieces: User-Agent parsing, identifier rules, block order decisions.
 import { describe, expect, it } from 'vitest';
 import { resolveProjectConfig } from '../config/projectConfig.ts';
-import { canonicalIdentifier, normalizedIdentifier } from '../flow/identifierRules.ts';
+import { canonicalFullName, canonicalIdentifier, cleanedFullName, hasRefusedCharacter, normalizedIdentifier } from '../flow/identifierRules.ts';
 import { nextSignupStep, passkeyAppendSkippable } from '../flow/nextStep.ts';
 import { initialState } from '../flow/processState.ts';
 import { userAgentSource } from '../flow/userAgentSource.ts';
@@ -24,7 +24,8 @@ describe('userAgentSource', () => {
 
 describe('identifier rules', () => {
   it('accepts and normalises valid values', () => {
-    expect(canonicalIdentifier('email', ' Ada@Example.COM ')).toBe('Ada@Example.COM');
+    // the domain is case-insensitive and stored in lower case; the local part is kept as typed
+    expect(canonicalIdentifier('email', ' Ada@Example.COM ')).toBe('Ada@example.com');
     expect(normalizedIdentifier('email', 'Ada@Example.COM')).toBe('ada@example.com');
     expect(canonicalIdentifier('phone', '+1 (415) 555-2671')).toBe('+14155552671');
     expect(canonicalIdentifier('username', 'a_b-C9')).toBe('a_b-C9');
@@ -33,6 +34,50 @@ describe('identifier rules', () => {
     for (const v of ['a@b', '@b.com', 'a b@c.de', 'a@b..', `${'x'.repeat(250)}@b.com`]) expect(canonicalIdentifier('email', v), v).toBeUndefined();
     for (const v of ['015112345678', '+1', '+99912345', 'abc']) expect(canonicalIdentifier('phone', v), v).toBeUndefined();
     for (const v of ['abc', 'a'.repeat(33), 'a.b.c.d', 'ab cd']) expect(canonicalIdentifier('username', v), v).toBeUndefined();
+  });
+  it('refuses control, bidi and zero-width characters and lone surrogates in every type', () => {
+    const refused = ['\u0000', '\u0007', '\u001F', '\u007F', '\u0085', '\u009F', '\u061C', '\u200E', '\u200F', '\u202A', '\u202E', '\u2066', '\u2069', '\u200B', '\u200C', '\u200D', '\u2060', '\uFEFF', '\uD800'];
+    for (const c of refused) {
+      const name = `U+${c.codePointAt(0)!.toString(16)}`;
+      expect(hasRefusedCharacter(`a${c}b`), name).toBe(true);
+      expect(canonicalIdentifier('email', `ad${c}a@example.com`), name).toBeUndefined();
+      expect(canonicalIdentifier('email', `ada@exam${c}ple.com`), name).toBeUndefined();
+      expect(canonicalIdentifier('username', `ada_${c}lovelace`), name).toBeUndefined();
+      expect(canonicalIdentifier('phone', `+1 415${c} 555 2671`), name).toBeUndefined();
+    }
+    // what stays allowed: letters of any script, combining marks, emoji (a surrogate pair), spaces
+    for (const ok of ['Zoë', 'Ærøskøbing', 'محمد', '山田', '👩‍🔬'.replace('\u200D', ''), 'a b']) expect(hasRefusedCharacter(ok), ok).toBe(false);
+  });
+  it('the NUL address of issue 13 is refused, not shortened into another address', () => {
+    expect(canonicalIdentifier('email', 'x@example.com\u0000.evil.com')).toBeUndefined();
+  });
+  it('NFC-normalises e-mail addresses and brings the domain into its IDNA form in lower case', () => {
+    expect(canonicalIdentifier('email', 'Zoe\u0308@BÜCHER.Example')).toBe('Zoë@bücher.example');
+    expect(canonicalIdentifier('email', 'zoë@xn--bcher-kva.example')).toBe('zoë@bücher.example');
+    // UTS #46 maps full-width letters and the ideographic full stop: stored as a mail server reads them
+    expect(canonicalIdentifier('email', 'ada@ｅｘａｍｐｌｅ.com')).toBe('ada@example.com');
+    expect(canonicalIdentifier('email', 'ada@mail.example。com')).toBe('ada@mail.example.com');
+    expect(normalizedIdentifier('email', canonicalIdentifier('email', 'Ada@BÜCHER.example')!)).toBe(
+      normalizedIdentifier('email', canonicalIdentifier('email', 'ada@xn--bcher-kva.example')!),
+    );
+  });
+  it('refuses a domain IDNA cannot convert or that is no host name', () => {
+    for (const v of ['a@xn--zz.example', 'a@xn--a.com', 'a@exa%mple.com', 'a@a/b.com', 'a@-a.com', 'a@a..com', 'a@foo_bar.com', `a@${'x'.repeat(64)}.com`]) {
+      expect(canonicalIdentifier('email', v), v).toBeUndefined();
+    }
+  });
+  it('full names: trimmed, NFC, at most 100 characters, no refused characters', () => {
+    expect(canonicalFullName('  Rene\u0301 Descartes ')).toEqual({ value: 'René Descartes' });
+    expect(canonicalFullName('')).toEqual({ value: '' });
+    expect(canonicalFullName('x'.repeat(100))).toEqual({ value: 'x'.repeat(100) });
+    expect(canonicalFullName('x'.repeat(101))).toEqual({ error: 'missing_full_name' });
+    for (const v of ['Ada\u0000', 'Ada\u202Eecalevol', 'A\u200Bda', 'Ada\nLovelace']) expect(canonicalFullName(v), JSON.stringify(v)).toEqual({ error: 'invalid_full_name' });
+  });
+  it("a provider's name loses the refused characters and is cut at a code point", () => {
+    expect(cleanedFullName(' Ada\u202E\u0000 Lovelace ')).toBe('Ada Lovelace');
+    const cut = cleanedFullName(`${'x'.repeat(99)}😀`);
+    expect(cut).toBe('x'.repeat(99));
+    expect(hasRefusedCharacter(cut)).toBe(false);
   });
 });
 
