@@ -1,14 +1,17 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Button } from './Button';
 
 interface Props {
   title: string;
   body: string;
-  confirm: string;
+  /** without it, the content's own buttons end the dialog (Escape cancels) */
+  confirm?: string;
   cancel?: string;
   danger?: boolean;
-  onConfirm: () => void;
+  onConfirm?: () => void;
   onCancel?: () => void;
+  /** more than the body: choices or a form, between the body and the buttons */
+  children?: ReactNode;
 }
 
 /**
@@ -16,7 +19,7 @@ interface Props {
  * dimmed, Escape cancels wherever the focus is), Tab and Shift+Tab cycle through its buttons, and on
  * closing the focus returns to the element that opened it.
  */
-export function Dialog({ title, body, confirm, cancel, danger, onConfirm, onCancel }: Props) {
+export function Dialog({ title, body, confirm, cancel, danger, onConfirm, onCancel, children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   useEffect(() => {
@@ -45,7 +48,7 @@ export function Dialog({ title, body, confirm, cancel, danger, onConfirm, onCanc
       onKeyDown={trap}
       onCancel={(event) => {
         event.preventDefault();
-        (onCancel ?? onConfirm)();
+        (onCancel ?? onConfirm)?.();
       }}
     >
       <h2 className="cb-title" id={`${id}t`}>
@@ -54,16 +57,19 @@ export function Dialog({ title, body, confirm, cancel, danger, onConfirm, onCanc
       <p className="cb-text" id={`${id}b`}>
         {body}
       </p>
-      <div className="cb-dialog-actions">
-        {cancel && onCancel && (
-          <Button variant="secondary" onClick={onCancel}>
-            {cancel}
+      {children}
+      {confirm && (
+        <div className="cb-dialog-actions">
+          {cancel && onCancel && (
+            <Button variant="secondary" onClick={onCancel}>
+              {cancel}
+            </Button>
+          )}
+          <Button className={danger ? 'cb-danger' : undefined} onClick={onConfirm}>
+            {confirm}
           </Button>
-        )}
-        <Button className={danger ? 'cb-danger' : undefined} onClick={onConfirm}>
-          {confirm}
-        </Button>
-      </div>
+        </div>
+      )}
     </dialog>
   );
 }
