@@ -16,7 +16,7 @@ interface Props {
 
 /**
  * A modal dialog in the full sense: the browser's own modal <dialog> (the rest of the page is inert and
- * dimmed, Escape cancels wherever the focus is), Tab and Shift+Tab cycle through its buttons, and on
+ * dimmed, Escape cancels wherever the focus is), Tab and Shift+Tab cycle through its buttons (and fields), and on
  * closing the focus returns to the element that opened it.
  */
 export function Dialog({ title, body, confirm, cancel, danger, onConfirm, onCancel, children }: Props) {
@@ -33,11 +33,12 @@ export function Dialog({ title, body, confirm, cancel, danger, onConfirm, onCanc
   }, []);
   const trap = (event: KeyboardEvent) => {
     if (event.key !== 'Tab') return;
-    const buttons = ref.current!.querySelectorAll('button');
-    const edge = buttons[event.shiftKey ? 0 : buttons.length - 1];
+    // the code cells of "Confirm it's you" belong to the cycle too
+    const stops = ref.current!.querySelectorAll('button, input');
+    const edge = stops[event.shiftKey ? 0 : stops.length - 1];
     if ((ref.current!.getRootNode() as ShadowRoot).activeElement !== edge) return;
     event.preventDefault();
-    buttons[event.shiftKey ? buttons.length - 1 : 0]!.focus();
+    (stops[event.shiftKey ? stops.length - 1 : 0] as HTMLElement).focus();
   };
   return (
     <dialog
