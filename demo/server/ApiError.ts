@@ -24,6 +24,8 @@ export type ErrorType =
   | 'identifier_not_allowed'
   | 'identifier_limit_reached'
   | 'last_login_identifier'
+  // what cannot be undone needs a log-in within the project's recentLoginSeconds (or a fresh proof)
+  | 'recent_login_required'
   | 'invalid_challenge_solution_email-otp'
   | 'invalid_challenge_solution_phone-otp';
 

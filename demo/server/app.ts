@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 import { Account } from './account/Account.ts';
 import { AccountIdentifiers } from './account/AccountIdentifiers.ts';
+import { Reauthentication } from './account/Reauthentication.ts';
 import { ApiError } from './ApiError.ts';
 import type { SocialProvider } from './config/projectConfig.ts';
 import { DEFAULT_SEED_FILE, loadSeedProjects } from './config/seedProjects.ts';
@@ -20,6 +21,7 @@ import { cors } from './http/cors.ts';
 import { registerDevRoutes } from './http/devRoutes.ts';
 import { errorResponse } from './http/errorEnvelope.ts';
 import { registerMeRoutes } from './http/meRoutes.ts';
+import { registerReauthRoutes } from './http/reauthRoutes.ts';
 import { declaredLengthLimit } from './http/requestBody.ts';
 import { requestResolver } from './http/requestContext.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
@@ -130,6 +132,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     const engine = new FlowEngine({ store, messenger, sessions, limiter, now, secretKey, social, log });
     const account = new Account({ store, sessions, now });
     const identifiers = new AccountIdentifiers({ store, limiter, messenger, secretKey, now });
+    const reauth = new Reauthentication({ store, limiter, messenger, secretKey, now });
     const resolve = requestResolver(store, sessions, now, {
       production,
       ...(publicUrl ? { publicUrl } : {}),
@@ -149,6 +152,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     registerAuthRoutes(app, engine, resolve);
     registerMeRoutes(app, account, resolve);
     registerAccountRoutes(app, account, identifiers, resolve);
+    registerReauthRoutes(app, reauth, resolve);
     if (!production) {
       registerDevRoutes(app, store, demoOrigin, now);
       if (options.oauthSimulator !== false) {

@@ -16,7 +16,8 @@ export type ErrorKind =
   | 'missingProvider'
   | 'emailLinkTokenMissing'
   | 'webauthn'
-  | 'tooManyRequests';
+  | 'tooManyRequests'
+  | 'recentLoginCancelled';
 
 export class CorbadoError extends Error {
   override readonly name = 'CorbadoError';
@@ -98,3 +99,6 @@ export const emailLinkTokenMissing = () =>
 
 /** A browser WebAuthn failure: SecurityError and anything unknown keep the browser's message. */
 export const webauthnError = (message: string) => new CorbadoError('webauthn', message, true);
+
+/** The user closed "Confirm it's you": the action is not taken, and nothing is shown. */
+export const recentLoginCancelled = () => new CorbadoError('recentLoginCancelled', 'Recent log-in cancelled', true, true);

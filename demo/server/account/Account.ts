@@ -12,6 +12,7 @@ import { ApiError } from '../ApiError.ts';
 import { insertCredential } from '../flow/completion.ts';
 import { canonicalFullName, FULL_NAME_MAX, FULL_NAME_RULE } from '../flow/identifierRules.ts';
 import type { Sessions } from '../session/Sessions.ts';
+import { requireRecentLogin } from './recentLogin.ts';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
 import type { Store } from '../store/Store.ts';
@@ -61,8 +62,12 @@ export class Account {
     await this.deps.store.users.updateFullName(session.userId, name.value);
   }
 
-  /** DELETE /v2/me: the user with identifiers, passkeys, sessions, provider accounts and pending codes. */
-  async deleteAccount(session: SessionRecord): Promise<void> {
+  /**
+   * DELETE /v2/me: the user with identifiers, passkeys, sessions, provider accounts and pending codes;
+   * only after a recent log-in.
+   */
+  async deleteAccount(project: ProjectConfig, session: SessionRecord): Promise<void> {
+    requireRecentLogin(project, session, this.deps.now());
     await this.deps.store.users.deleteUser(session.userId);
   }
 
@@ -98,8 +103,17 @@ export class Account {
     await insertCredential(this.deps.store, project, user.id, user.userHandle, credential);
   }
 
-  async deletePasskey(session: SessionRecord, id: string): Promise<{ id: string }> {
-    if (!(await this.deps.store.credentials.deleteOwned(id, session.userId))) throw ApiError.notFound('No such passkey');
+  /** Deletes one of the user's passkeys; the last one only after a recent log-in. */
+  async deletePasskey(project: ProjectConfig, session: SessionRecord, id: string): Promise<{ id: string }> {
+    const { store } = this.deps;
+    await store.transaction(async () => {
+      // two deletions at once must not both see another passkey left
+      await store.db.lockKey(`passkeys:${session.userId}`);
+      const held = await store.credentials.listByUser(session.userId);
+      if (!held.some((c) => c.id === id)) throw ApiError.notFound('No such passkey');
+      if (held.length === 1) requireRecentLogin(project, session, this.deps.now());
+      await store.credentials.deleteOwned(id, session.userId);
+    });
     return { id };
   }
 

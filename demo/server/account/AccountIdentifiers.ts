@@ -15,6 +15,7 @@ import { newId, newOtpCode } from '../randomValues.ts';
 import type { Messenger } from '../senders/Messenger.ts';
 import { UniqueViolation } from '../store/Database.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
+import { requireRecentLogin } from './recentLogin.ts';
 import type { Store } from '../store/Store.ts';
 import type { IdentifierRecord } from '../store/UsersRepo.ts';
 
@@ -96,10 +97,14 @@ export class AccountIdentifiers {
     });
   }
 
-  /** Removes an identifier; another of its type becomes primary if it was. */
+  /**
+   * Removes an identifier; another of its type becomes primary if it was. A verified one the user logs
+   * in with only after a recent log-in (a pending one opens nothing).
+   */
   async remove(project: ProjectConfig, session: SessionRecord, identifierID: string): Promise<void> {
     await this.store.transaction(async () => {
       const identifier = await this.own(session, identifierID);
+      if (opensAccount(project, identifier)) requireRecentLogin(project, session, this.deps.now());
       const rest = (await this.store.users.listIdentifiers(session.userId)).filter((i) => i.id !== identifier.id);
       if (logsIn(project, identifier.type) && !rest.some((i) => opensAccount(project, i))) {
         throw new ApiError(400, 'last_login_identifier', 'Bad request', 'This is the last verified identifier the user can log in with');
@@ -112,7 +117,8 @@ export class AccountIdentifiers {
 
   /**
    * A changed value replaces a username (a new identifierID); `primary: true` with the current value
-   * makes a verified e-mail address or phone number the primary one, where the project allows several.
+   * makes a verified e-mail address or phone number the primary one, where the project allows several
+   * (after a recent log-in).
    */
   async update(project: ProjectConfig, session: SessionRecord, body: MeIdentifierUpdateRequest): Promise<void> {
     await this.store.transaction(async () => {
@@ -126,6 +132,8 @@ export class AccountIdentifiers {
         if (!body.primary || identifier.primary) return;
         if (identifier.status !== 'verified') throw notAllowed('Only a verified identifier can be primary');
         if (project.identifiers[identifier.type].maxPerUser < 2) throw notAllowed(`This project allows one ${identifier.type} per user`);
+        // the primary address is where codes and the session's claims go: moving it needs a recent log-in
+        requireRecentLogin(project, session, this.deps.now());
         await this.store.users.setPrimary(identifier);
         return;
       }

@@ -41,6 +41,11 @@ export interface ProjectConfig {
   socialProviders: SocialProvider[];
   shortSessionLifetimeSeconds: number;
   longSessionLifetimeSeconds: number;
+  /**
+   * How recent a log-in must be for what cannot be undone (deleting the account, removing a login
+   * identifier, changing the primary address, deleting the last passkey); older ones give a fresh proof.
+   */
+  recentLoginSeconds: number;
   shortSessionCookie: { domain: string; secure: boolean; sameSite: 'lax' | 'strict' | 'none'; path: string };
   environment: 'dev' | 'prod';
   language: 'en' | 'de';
@@ -101,6 +106,7 @@ const SETTING_DEFAULTS = {
   socialProviders: [],
   shortSessionLifetimeSeconds: 300,
   longSessionLifetimeSeconds: 30 * 86_400,
+  recentLoginSeconds: 300,
   language: 'en',
   hideBadge: false,
   processLifetimeSeconds: 3600,
@@ -162,6 +168,7 @@ const partialSchema = obj({
   socialProviders: optional(arr(oneOf(SOCIAL_PROVIDERS), { max: 3 })),
   shortSessionLifetimeSeconds: optional(int({ min: 10, max: 86_400 })),
   longSessionLifetimeSeconds: optional(int({ min: 60, max: 366 * 86_400 })),
+  recentLoginSeconds: optional(int({ min: 1, max: 86_400 })),
   shortSessionCookie: optional(
     obj({
       domain: optional(str({ max: 253 })),
@@ -274,6 +281,7 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
     socialProviders: [...new Set(partial.socialProviders ?? d.socialProviders)],
     shortSessionLifetimeSeconds: partial.shortSessionLifetimeSeconds ?? d.shortSessionLifetimeSeconds,
     longSessionLifetimeSeconds: partial.longSessionLifetimeSeconds ?? d.longSessionLifetimeSeconds,
+    recentLoginSeconds: partial.recentLoginSeconds ?? d.recentLoginSeconds,
     // the schema leaves out what is not given, so a spread keeps the defaults where the partial is silent
     shortSessionCookie: { ...COOKIE_DEFAULTS, ...partial.shortSessionCookie },
     // demo projects hand out the long session in the body as well; created ones only as a cookie

@@ -31,8 +31,8 @@ export function registerAccountRoutes(app: Hono<AppEnv>, account: Account, ident
   });
 
   app.delete('/v2/me', async (c) => {
-    const { session } = await resolve.session(c);
-    await account.deleteAccount(session);
+    const { project, session } = await resolve.session(c);
+    await account.deleteAccount(project, session);
     deleteCookie(c, LONG_SESSION_COOKIE, { path: '/', secure: resolve.secureCookies(c) });
     return c.json(genericOk(c));
   });

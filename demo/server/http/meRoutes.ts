@@ -32,8 +32,8 @@ export function registerMeRoutes(app: Hono<AppEnv>, account: Account, resolve: R
   });
 
   app.delete('/v2/me/passkeys/:credentialID', async (c) => {
-    const { session } = await resolve.session(c);
-    return c.json(await account.deletePasskey(session, c.req.param('credentialID')));
+    const { project, session } = await resolve.session(c);
+    return c.json(await account.deletePasskey(project, session, c.req.param('credentialID')));
   });
 
   app.post('/v2/me/refresh', async (c) => {

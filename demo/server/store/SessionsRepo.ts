@@ -5,9 +5,12 @@ export interface SessionRecord {
   projectId: string;
   userId: string;
   orig: string;
+  /** when the user logged in (this long session was issued) */
   createdAt: number;
   expiresAt: number;
   revokedAt: number | null;
+  /** when the user last gave a fresh proof on the account page (recent log-in), if ever */
+  reauthenticatedAt: number | null;
 }
 
 interface Row {
@@ -18,12 +21,13 @@ interface Row {
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+  reauthenticated_at: number | null;
 }
 
 export class SessionsRepo {
   constructor(private readonly db: Database) {}
 
-  async insert(s: SessionRecord & { tokenHash: string }): Promise<void> {
+  async insert(s: Omit<SessionRecord, 'reauthenticatedAt'> & { tokenHash: string }): Promise<void> {
     await this.db.run('INSERT INTO sessions (id, token_hash, project_id, user_id, orig, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)', [
       s.id,
       s.tokenHash,
@@ -46,6 +50,7 @@ export class SessionsRepo {
         createdAt: row.created_at,
         expiresAt: row.expires_at,
         revokedAt: row.revoked_at,
+        reauthenticatedAt: row.reauthenticated_at,
       }
     );
   }
@@ -69,6 +74,27 @@ export class SessionsRepo {
       const row = await this.db.get<{ webauthn_challenge: string | null }>(`SELECT webauthn_challenge FROM sessions WHERE id = ?${this.db.forUpdate}`, [id]);
       await this.db.run('UPDATE sessions SET webauthn_challenge = NULL WHERE id = ?', [id]);
       return row?.webauthn_challenge ?? null;
+    });
+  }
+
+  /** Records a fresh proof of the user for this long session (it counts as a log-in from now on). */
+  async markReauthenticated(id: string, now: number): Promise<void> {
+    await this.db.run('UPDATE sessions SET reauthenticated_at = ? WHERE id = ?', [now, id]);
+  }
+
+  async setReauthChallenge(id: string, challenge: string, expiresAt: number): Promise<void> {
+    await this.db.run('UPDATE sessions SET reauth_challenge = ?, reauth_challenge_expires_at = ? WHERE id = ?', [challenge, expiresAt, id]);
+  }
+
+  /** Reads and clears the pending re-authentication challenge in one step; null when none or expired. */
+  takeReauthChallenge(id: string, now: number): Promise<string | null> {
+    return this.db.transaction(async () => {
+      const row = await this.db.get<{ reauth_challenge: string | null; reauth_challenge_expires_at: number | null }>(
+        `SELECT reauth_challenge, reauth_challenge_expires_at FROM sessions WHERE id = ?${this.db.forUpdate}`,
+        [id],
+      );
+      await this.db.run('UPDATE sessions SET reauth_challenge = NULL, reauth_challenge_expires_at = NULL WHERE id = ?', [id]);
+      return row?.reauth_challenge && (row.reauth_challenge_expires_at ?? 0) > now ? row.reauth_challenge : null;
     });
   }
 }

@@ -13,7 +13,7 @@ import { RateLimitsRepo } from './RateLimitsRepo.ts';
 import { SessionsRepo } from './SessionsRepo.ts';
 import { SocialAccountsRepo } from './SocialAccountsRepo.ts';
 import { UsersRepo } from './UsersRepo.ts';
-import { IDENTIFIER_SECRETS, VerificationSecretsRepo } from './VerificationSecretsRepo.ts';
+import { IDENTIFIER_SECRETS, REAUTH_SECRETS, VerificationSecretsRepo } from './VerificationSecretsRepo.ts';
 
 export class Store {
   readonly projects: ProjectsRepo;
@@ -23,6 +23,8 @@ export class Store {
   readonly secrets: VerificationSecretsRepo;
   /** codes for identifiers a logged-in user adds to their account */
   readonly identifierSecrets: VerificationSecretsRepo;
+  /** codes that re-authenticate a long session (recent log-in) */
+  readonly reauthSecrets: VerificationSecretsRepo;
   readonly sessions: SessionsRepo;
   readonly keys: KeysRepo;
   readonly outbox: OutboxRepo;
@@ -37,6 +39,7 @@ export class Store {
     this.credentials = new CredentialsRepo(db);
     this.secrets = new VerificationSecretsRepo(db);
     this.identifierSecrets = new VerificationSecretsRepo(db, IDENTIFIER_SECRETS);
+    this.reauthSecrets = new VerificationSecretsRepo(db, REAUTH_SECRETS);
     this.sessions = new SessionsRepo(db);
     this.keys = new KeysRepo(db);
     this.outbox = new OutboxRepo(db);

@@ -153,6 +153,15 @@ export class UsersRepo {
     return rows.map(toIdentifier);
   }
 
+  /** The user's identifiers that were added at or before `at`, in the order of listIdentifiers. */
+  async listIdentifiersAddedBy(userId: string, at: number): Promise<IdentifierRecord[]> {
+    const rows = await this.db.all<IdentifierRow>(`SELECT * FROM identifiers WHERE user_id = ? AND created_at <= ? ORDER BY ${IDENTIFIER_ORDER}`, [
+      userId,
+      at,
+    ]);
+    return rows.map(toIdentifier);
+  }
+
   async markIdentifierVerified(id: string): Promise<void> {
     await this.db.run(`UPDATE identifiers SET status = 'verified' WHERE id = ?`, [id]);
   }

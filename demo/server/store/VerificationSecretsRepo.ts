@@ -1,21 +1,23 @@
 // One-time codes and e-mail link tokens. Only an HMAC of the secret is stored. Each secret has an owner:
 // the auth process that sent it (verification_secrets), or the identifier a logged-in user added to
-// their account (identifier_secrets). Both tables have the same shape and rules.
+// their account (identifier_secrets), or the long session a code re-authenticates (reauth_secrets). The
+// tables have the same shape and rules.
 import type { VerificationMethod } from '../config/projectConfig.ts';
 import type { Database } from './Database.ts';
 
 /** Where a kind of secret lives: its table and the column naming its owner. */
 export interface SecretScope {
-  table: 'verification_secrets' | 'identifier_secrets';
-  owner: 'process_id' | 'identifier_id';
+  table: 'verification_secrets' | 'identifier_secrets' | 'reauth_secrets';
+  owner: 'process_id' | 'identifier_id' | 'session_id';
 }
 
 export const PROCESS_SECRETS: SecretScope = { table: 'verification_secrets', owner: 'process_id' };
 export const IDENTIFIER_SECRETS: SecretScope = { table: 'identifier_secrets', owner: 'identifier_id' };
+export const REAUTH_SECRETS: SecretScope = { table: 'reauth_secrets', owner: 'session_id' };
 
 export interface VerificationSecret {
   id: string;
-  /** the process, or the account identifier, the secret was sent for */
+  /** the process, the account identifier or the long session the secret was sent for */
   ownerId: string;
   method: VerificationMethod;
   identifierType: string;

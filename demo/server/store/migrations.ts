@@ -248,4 +248,30 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX identifier_secrets_identifier ON identifier_secrets(identifier_id, identifier_type);
     `,
   },
+  {
+    version: 8,
+    name: 'recent log-in: re-authentication of a long session, its codes and passkey challenge',
+    sql: `
+      -- a fresh proof (passkey or code) given on the account page; the log-in itself is created_at
+      ALTER TABLE sessions ADD COLUMN reauthenticated_at INTEGER;
+      -- the pending /v2/me/reauth/passkey challenge, apart from the append one so neither spoils the other
+      ALTER TABLE sessions ADD COLUMN reauth_challenge TEXT;
+      ALTER TABLE sessions ADD COLUMN reauth_challenge_expires_at INTEGER;
+      -- codes that re-authenticate one long session, sent to a verified address of its user
+      CREATE TABLE reauth_secrets (
+        id               TEXT PRIMARY KEY,
+        session_id       TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        method           TEXT NOT NULL CHECK (method IN ('email-otp', 'phone-otp')),
+        identifier_type  TEXT NOT NULL,
+        identifier_value TEXT NOT NULL,
+        secret_hash      TEXT NOT NULL,          -- HMAC-SHA256 with a server secret
+        attempts         INTEGER NOT NULL DEFAULT 0,
+        created_at       INTEGER NOT NULL,
+        expires_at       INTEGER NOT NULL,
+        used_at          INTEGER,
+        revoked_at       INTEGER
+      );
+      CREATE INDEX reauth_secrets_session ON reauth_secrets(session_id, identifier_type);
+    `,
+  },
 ];

@@ -59,6 +59,7 @@ describe('a configuration stored before some settings existed', () => {
     expect(config.identifiers.email).toEqual({ ...OLD_CONFIG.identifiers.email, maxPerUser: 2, verifyAt: 'signup' });
     expect(config.identifiers.phone).toEqual({ ...OFF, maxPerUser: 1, verifyAt: 'signup' });
     expect(config.passkeyAppendAfterHybrid).toBe(false);
+    expect(config.recentLoginSeconds).toBe(300);
     expect(config.limits).toEqual(DEFAULT_RATE_LIMITS);
     expect(config).toMatchObject({ ...OLD_CONFIG, identifiers: {} });
   });

@@ -9,6 +9,7 @@ import { passkeyAlreadyExists, passkeysNotSupported, CorbadoError, unhandledFron
 import type { Session } from '../session/session';
 import { clientInformation, createPasskey } from '../webauthn/webauthn';
 import { readItem, storageKeys } from '../storage';
+import { RecentLogin } from './recentLogin';
 
 export type Loadable<T> = { state: 'idle' | 'loading' } | { state: 'ready'; value: T } | { state: 'failed'; error: CorbadoError };
 
@@ -18,6 +19,8 @@ export class Account {
   /** what the user details view may offer (enabled identifier types, how many of each) */
   readonly $config = atom<UserDetailsConfig | undefined>(undefined);
   readonly $busy = atom(false);
+  /** "Confirm it's you" for what needs a recent log-in */
+  readonly recentLogin: RecentLogin;
   readonly #api: ApiClient;
   readonly #session: Session;
   #me: Promise<void> | undefined;
@@ -27,6 +30,7 @@ export class Account {
   constructor(api: ApiClient, session: Session) {
     this.#api = api;
     this.#session = session;
+    this.recentLogin = new RecentLogin(api);
     // another user, or none, makes what was loaded stale (a refreshed session of the same user does not)
     let sub: string | undefined;
     session.$user.listen((user) => {
@@ -98,7 +102,7 @@ export class Account {
   async deletePasskey(id: string): Promise<void> {
     this.$busy.set(true);
     try {
-      await this.#api.deletePasskey(id);
+      await this.recentLogin.guard('passkeys', () => this.#api.deletePasskey(id));
       await this.loadPasskeys(true);
     } finally {
       this.$busy.set(false);
@@ -112,7 +116,7 @@ export class Account {
     this.$busy.set(true);
     try {
       await this.#session.ready();
-      await request();
+      await this.recentLogin.guard('details', request);
       await this.loadMe(true);
       if (claims) await this.#session.refresh();
     } finally {
@@ -153,7 +157,7 @@ export class Account {
     this.$busy.set(true);
     try {
       await this.#session.ready();
-      await this.#api.account('delete v2/me');
+      await this.recentLogin.guard('details', () => this.#api.account('delete v2/me'));
       await this.#session.logout();
     } finally {
       this.$busy.set(false);

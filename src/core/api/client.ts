@@ -305,6 +305,14 @@ export class ApiClient {
     return this.#session<UserDetailsConfig>('get', 'v2/user-details-config');
   }
 
+  /**
+   * A fresh proof for a recent log-in: '' reads the proofs the user can give (GET /v2/me/reauth), a
+   * step posts, e.g. `reauth('code/start', { identifierID })`.
+   */
+  reauth<T = GenericResponse>(step: '' | `${'passkey' | 'code'}/${'start' | 'finish'}`, json?: object) {
+    return this.#session<T>(step ? 'post' : 'get', `v2/me/reauth${step && '/'}${step}`, { json });
+  }
+
   /** One of the account calls, e.g. `account('patch v2/me', { fullName })`. */
   account<K extends keyof AccountCalls>(call: K, json?: AccountCalls[K]) {
     const [method, path] = call.split(' ') as [Method, string];

@@ -323,3 +323,28 @@ export interface MeIdentifierVerifyFinishRequest {
   identifierID: string;
   code: string;
 }
+
+// --- a fresh proof for what needs a recent log-in (/v2/me/reauth*) --------------------------------
+
+/** GET /v2/me/reauth: the proofs the user can give (a passkey, a code to the address named). */
+export interface MeReauthOptions {
+  passkey: boolean;
+  code?: { identifierID: string; identifierType: 'email' | 'phone'; value: string };
+}
+
+export interface MeReauthPasskeyStartResponse {
+  assertionOptions: string;
+}
+
+export interface MeReauthPasskeyFinishRequest {
+  assertionResponse: string;
+}
+
+export interface MeReauthCodeStartRequest {
+  identifierID: string;
+}
+
+export interface MeReauthCodeFinishRequest {
+  identifierID: string;
+  code: string;
+}

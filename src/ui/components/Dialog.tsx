@@ -1,22 +1,25 @@
-import { useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Button } from './Button';
 
 interface Props {
   title: string;
   body: string;
-  confirm: string;
+  /** without it, the content's own buttons end the dialog (Escape cancels) */
+  confirm?: string;
   cancel?: string;
   danger?: boolean;
-  onConfirm: () => void;
+  onConfirm?: () => void;
   onCancel?: () => void;
+  /** more than the body: choices or a form, between the body and the buttons */
+  children?: ReactNode;
 }
 
 /**
  * A modal dialog in the full sense: the browser's own modal <dialog> (the rest of the page is inert and
- * dimmed, Escape cancels wherever the focus is), Tab and Shift+Tab cycle through its buttons, and on
+ * dimmed, Escape cancels wherever the focus is), Tab and Shift+Tab cycle through its buttons (and fields), and on
  * closing the focus returns to the element that opened it.
  */
-export function Dialog({ title, body, confirm, cancel, danger, onConfirm, onCancel }: Props) {
+export function Dialog({ title, body, confirm, cancel, danger, onConfirm, onCancel, children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   useEffect(() => {
@@ -30,11 +33,12 @@ export function Dialog({ title, body, confirm, cancel, danger, onConfirm, onCanc
   }, []);
   const trap = (event: KeyboardEvent) => {
     if (event.key !== 'Tab') return;
-    const buttons = ref.current!.querySelectorAll('button');
-    const edge = buttons[event.shiftKey ? 0 : buttons.length - 1];
+    // the code cells of "Confirm it's you" belong to the cycle too
+    const stops = ref.current!.querySelectorAll('button, input');
+    const edge = stops[event.shiftKey ? 0 : stops.length - 1];
     if ((ref.current!.getRootNode() as ShadowRoot).activeElement !== edge) return;
     event.preventDefault();
-    buttons[event.shiftKey ? buttons.length - 1 : 0]!.focus();
+    (stops[event.shiftKey ? stops.length - 1 : 0] as HTMLElement).focus();
   };
   return (
     <dialog
@@ -45,7 +49,7 @@ export function Dialog({ title, body, confirm, cancel, danger, onConfirm, onCanc
       onKeyDown={trap}
       onCancel={(event) => {
         event.preventDefault();
-        (onCancel ?? onConfirm)();
+        (onCancel ?? onConfirm)?.();
       }}
     >
       <h2 className="cb-title" id={`${id}t`}>
@@ -54,16 +58,19 @@ export function Dialog({ title, body, confirm, cancel, danger, onConfirm, onCanc
       <p className="cb-text" id={`${id}b`}>
         {body}
       </p>
-      <div className="cb-dialog-actions">
-        {cancel && onCancel && (
-          <Button variant="secondary" onClick={onCancel}>
-            {cancel}
+      {children}
+      {confirm && (
+        <div className="cb-dialog-actions">
+          {cancel && onCancel && (
+            <Button variant="secondary" onClick={onCancel}>
+              {cancel}
+            </Button>
+          )}
+          <Button className={danger ? 'cb-danger' : undefined} onClick={onConfirm}>
+            {confirm}
           </Button>
-        )}
-        <Button className={danger ? 'cb-danger' : undefined} onClick={onConfirm}>
-          {confirm}
-        </Button>
-      </div>
+        </div>
+      )}
     </dialog>
   );
 }

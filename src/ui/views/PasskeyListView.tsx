@@ -12,6 +12,7 @@ import { PleaseLogIn } from '../components/PleaseLogIn';
 import { Spinner } from '../components/Spinner';
 import { useAnnounce, useApp, useT } from '../context';
 import { failureText } from '../components/ErrorPopup';
+import { ConfirmItsYou } from './account/ConfirmItsYou';
 
 const KIND_ICON: Record<AuthenticatorKind, IconName> = { manager: 'shield', platform: 'device', hardware: 'passkey' };
 
@@ -140,6 +141,7 @@ export function PasskeyListView() {
       {dialog && (
         <Dialog title={t(`dialogs.${dialog}.header`)} body={t(`dialogs.${dialog}.body`)} confirm={t('common.ok')} onConfirm={() => setDialog(undefined)} />
       )}
+      <ConfirmItsYou view="passkeys" />
     </div>
   );
 }

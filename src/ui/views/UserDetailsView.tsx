@@ -10,6 +10,7 @@ import { PleaseLogIn } from '../components/PleaseLogIn';
 import { Spinner } from '../components/Spinner';
 import { useApp, useT } from '../context';
 import { AccountField } from './account/AccountField';
+import { ConfirmItsYou } from './account/ConfirmItsYou';
 import { DeleteAccount } from './account/DeleteAccount';
 import { Disclosure } from './account/Disclosure';
 import { IdentifierRow } from './account/IdentifierRow';
@@ -100,6 +101,7 @@ export function UserDetailsView() {
         </section>
       )}
       <DeleteAccount />
+      <ConfirmItsYou view="details" />
     </div>
   );
 }

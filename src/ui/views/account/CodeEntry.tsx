@@ -1,34 +1,41 @@
 import { useEffect, useRef, useState } from 'react';
-import type { MeIdentifier } from '../../../core/api/types';
+import type { IdentifierType } from '../../../core/api/types';
 import { Button } from '../../components/Button';
 import { OtpInput } from '../../components/OtpInput';
 import { ResendButton } from '../../components/ResendButton';
-import { useApp, useT } from '../../context';
+import { useT } from '../../context';
 import { accountErrorText } from './accountErrorText';
 
 interface Props {
-  identifier: MeIdentifier;
-  /** the identifier as shown */
+  type: IdentifierType;
+  /** the address or number as shown */
   value: string;
+  /** sends a code (when it opens, and on a resend) */
+  send: () => Promise<void>;
+  /** checks the code; throws when it is refused */
+  submit: (code: string) => Promise<void>;
   close: () => void;
-  verified: () => void;
+  /** after the code was accepted */
+  done?: () => void;
 }
 
-/** Verifies a pending e-mail address or phone number: a code is sent when it opens, resent on request. */
-export function CodeEntry({ identifier, value, close, verified }: Props) {
-  const { account } = useApp();
+/**
+ * A one-time code to an e-mail address or phone number (verifying it, or confirming it's you): a code
+ * is sent when it opens, resent on request.
+ */
+export function CodeEntry({ type, value, send: sendCode, submit: check, close, done }: Props) {
   const t = useT();
   // an object, so that the same text twice still clears the cells
   const [error, setError] = useState<{ text: string }>();
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(0);
-  const channel = identifier.type === 'phone' ? 'phone' : 'email';
+  const channel = type === 'phone' ? 'phone' : 'email';
 
   const send = () => {
     setError(undefined);
-    account.sendCode(identifier).then(
+    sendCode().then(
       () => setSent((n) => n + 1),
-      (failure: unknown) => setError({ text: accountErrorText(failure, identifier.type) }),
+      (failure: unknown) => setError({ text: accountErrorText(failure, type) }),
     );
   };
   const once = useRef(false);
@@ -40,11 +47,10 @@ export function CodeEntry({ identifier, value, close, verified }: Props) {
   const submit = async (code: string) => {
     setBusy(true);
     try {
-      await account.verifyIdentifier(identifier, code);
-      close();
-      verified();
+      await check(code);
+      done?.();
     } catch (failure) {
-      setError({ text: accountErrorText(failure, identifier.type) });
+      setError({ text: accountErrorText(failure, type) });
       setBusy(false);
     }
   };

@@ -47,7 +47,16 @@ export function IdentifierRow({ identifier, all, config }: Props) {
       <span className="cb-row-actions">
         {!verified && identifier.type !== 'username' && (
           <Disclosure label={t('user.verify')} about={value}>
-            {(close) => <CodeEntry identifier={identifier} value={value} close={close} verified={focusRow} />}
+            {(close) => (
+              <CodeEntry
+                type={identifier.type}
+                value={value}
+                send={() => account.sendCode(identifier)}
+                submit={(code) => account.verifyIdentifier(identifier, code)}
+                close={close}
+                done={() => (close(), focusRow())}
+              />
+            )}
           </Disclosure>
         )}
         {identifier.type === 'username' && (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CorbadoError, tooManyRequests } from '../../../core/errors';
+import { CorbadoError, passkeyChallengeCancelled, recentLoginCancelled, tooManyRequests } from '../../../core/errors';
 import { accountErrorText } from './accountErrorText';
 
 describe('accountErrorText', () => {
@@ -15,5 +15,10 @@ describe('accountErrorText', () => {
     expect(accountErrorText(taken, 'username')).toBe('This username is already taken. Please try another one or log in.');
     expect(accountErrorText(new Error('boom'))).toBe('Something went wrong. Please try again later.');
     expect(accountErrorText(undefined)).toBe('Something went wrong. Please try again later.');
+  });
+
+  it('says nothing for a cancelled "Confirm it\'s you", and names a cancelled passkey', () => {
+    expect(accountErrorText(recentLoginCancelled())).toBe('');
+    expect(accountErrorText(passkeyChallengeCancelled())).toBe('The passkey request was cancelled or timed out.');
   });
 });
