@@ -10,6 +10,7 @@ import { Account } from './account/Account.ts';
 import { AccountIdentifiers } from './account/AccountIdentifiers.ts';
 import { ApiError } from './ApiError.ts';
 import type { SocialProvider } from './config/projectConfig.ts';
+import { DEFAULT_SERVER_RATE_LIMITS, type ServerRateLimits } from './config/rateLimits.ts';
 import { DEFAULT_SEED_FILE, loadSeedProjects } from './config/seedProjects.ts';
 import { FlowEngine } from './flow/FlowEngine.ts';
 import { registerAccountRoutes } from './http/accountRoutes.ts';
@@ -55,6 +56,8 @@ export interface ApiOptions {
   keyEncryptionSecret?: string;
   /** proxies in front that append to X-Forwarded-For (default 0: the socket address is the client) */
   trustedProxies?: number;
+  /** the limits across all projects (default DEFAULT_SERVER_RATE_LIMITS; each one given replaces its default) */
+  serverLimits?: Partial<ServerRateLimits>;
   /** projects file (default demo/server/projects.json); development only */
   seedFile?: string | URL;
   logger?: Logger;
@@ -124,7 +127,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     });
     const sessions = new Sessions(store, signer);
     const social = new ProviderClient(socialSettings(options.socialProviders));
-    const limiter = new RateLimiter(store, now);
+    const limiter = new RateLimiter(store, now, { ...DEFAULT_SERVER_RATE_LIMITS, ...options.serverLimits });
     const engine = new FlowEngine({ store, messenger, sessions, limiter, now, secretKey, social, log });
     const account = new Account({ store, sessions, now });
     const identifiers = new AccountIdentifiers({ store, limiter, messenger, secretKey, now });
