@@ -1,7 +1,7 @@
 // Wires the local Frontend API together: store -> senders -> flow engine -> HTTP routes.
 //
 // Two modes. Development (the default, `npm start`): a SQLite file, the dev outbox, the OAuth
-// simulator, the seeded demo projects. Production: what ProductionSettings lists is required, nothing
+// simulator, the seeded demo projects. Production: what productionReadiness.ts checks is required, nothing
 // under /_dev exists, no project is seeded, no message is kept, and every answer carries security headers.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -24,6 +24,7 @@ import { registerMeRoutes } from './http/meRoutes.ts';
 import { requestResolver } from './http/requestContext.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
 import { RateLimiter } from './limits/RateLimiter.ts';
+import { checkProductionReadiness } from './productionReadiness.ts';
 import { newId } from './randomValues.ts';
 import { Messenger, type Logger, type SmtpSettings } from './senders/Messenger.ts';
 import type { SmsSender } from './senders/SmsSender.ts';
@@ -82,19 +83,6 @@ const consoleLogger: Logger = {
   info: (message) => console.info(message),
   error: (message, error) => console.error(message, error),
 };
-
-/** What production refuses to start without; the message names every missing setting. */
-async function checkProductionReadiness(options: ApiOptions, store: Store): Promise<void> {
-  const missing: string[] = [];
-  if (!options.publicUrl) missing.push('PUBLIC_URL (the public https URL of this API)');
-  if (!options.smtp) missing.push('SMTP_URL or SMTP_HOST (e-mail delivery)');
-  if (!options.sms) missing.push('SMS_WEBHOOK_URL or SMS_COMMAND (SMS delivery)');
-  if (!options.keyEncryptionSecret) missing.push('KEY_ENCRYPTION_SECRET (32+ characters; encrypts the signing key and secrets in the database)');
-  for (const { config } of await store.projects.list()) {
-    if (config.allowedOrigins.length === 0) missing.push(`allowedOrigins of project ${config.id}`);
-  }
-  if (missing.length > 0) throw new Error(`Production mode needs: ${missing.join('; ')}`);
-}
 
 export async function createApi(options: ApiOptions): Promise<Api> {
   const now = options.now ?? Date.now;
