@@ -1,7 +1,7 @@
 // Wires the local Frontend API together: store -> senders -> flow engine -> HTTP routes.
 //
 // Two modes. Development (the default, `npm start`): a SQLite file, the dev outbox, the OAuth
-// simulator, the seeded demo projects. Production: what ProductionSettings lists is required, nothing
+// simulator, the seeded demo projects. Production: what productionReadiness.ts checks is required, nothing
 // under /_dev exists, no project is seeded, no message is kept, and every answer carries security headers.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
@@ -11,6 +11,7 @@ import { AccountIdentifiers } from './account/AccountIdentifiers.ts';
 import { Reauthentication } from './account/Reauthentication.ts';
 import { ApiError } from './ApiError.ts';
 import type { SocialProvider } from './config/projectConfig.ts';
+import { DEFAULT_SERVER_RATE_LIMITS, type ServerRateLimits } from './config/rateLimits.ts';
 import { DEFAULT_SEED_FILE, loadSeedProjects } from './config/seedProjects.ts';
 import { FlowEngine } from './flow/FlowEngine.ts';
 import { registerAccountRoutes } from './http/accountRoutes.ts';
@@ -26,6 +27,7 @@ import { declaredLengthLimit } from './http/requestBody.ts';
 import { requestResolver } from './http/requestContext.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
 import { RateLimiter } from './limits/RateLimiter.ts';
+import { checkProductionReadiness } from './productionReadiness.ts';
 import { newId } from './randomValues.ts';
 import { Messenger, type Logger, type SmtpSettings } from './senders/Messenger.ts';
 import type { SmsSender } from './senders/SmsSender.ts';
@@ -59,6 +61,8 @@ export interface ApiOptions {
   keyEncryptionSecret?: string;
   /** proxies in front that append to X-Forwarded-For (default 0: the socket address is the client) */
   trustedProxies?: number;
+  /** the limits across all projects (default DEFAULT_SERVER_RATE_LIMITS; each one given replaces its default) */
+  serverLimits?: Partial<ServerRateLimits>;
   /** projects file (default demo/server/projects.json); development only */
   seedFile?: string | URL;
   logger?: Logger;
@@ -83,19 +87,6 @@ const consoleLogger: Logger = {
   info: (message) => console.info(message),
   error: (message, error) => console.error(message, error),
 };
-
-/** What production refuses to start without; the message names every missing setting. */
-async function checkProductionReadiness(options: ApiOptions, store: Store): Promise<void> {
-  const missing: string[] = [];
-  if (!options.publicUrl) missing.push('PUBLIC_URL (the public https URL of this API)');
-  if (!options.smtp) missing.push('SMTP_URL or SMTP_HOST (e-mail delivery)');
-  if (!options.sms) missing.push('SMS_WEBHOOK_URL or SMS_COMMAND (SMS delivery)');
-  if (!options.keyEncryptionSecret) missing.push('KEY_ENCRYPTION_SECRET (32+ characters; encrypts the signing key and secrets in the database)');
-  for (const { config } of await store.projects.list()) {
-    if (config.allowedOrigins.length === 0) missing.push(`allowedOrigins of project ${config.id}`);
-  }
-  if (missing.length > 0) throw new Error(`Production mode needs: ${missing.join('; ')}`);
-}
 
 export async function createApi(options: ApiOptions): Promise<Api> {
   const now = options.now ?? Date.now;
@@ -128,7 +119,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     });
     const sessions = new Sessions(store, signer);
     const social = new ProviderClient(socialSettings(options.socialProviders));
-    const limiter = new RateLimiter(store, now);
+    const limiter = new RateLimiter(store, now, { ...DEFAULT_SERVER_RATE_LIMITS, ...options.serverLimits });
     const engine = new FlowEngine({ store, messenger, sessions, limiter, now, secretKey, social, log });
     const account = new Account({ store, sessions, now });
     const identifiers = new AccountIdentifiers({ store, limiter, messenger, secretKey, now });

@@ -1,5 +1,6 @@
 // The server's settings from the environment (README: "Environment"), for main.ts and the admin command.
 import type { StartOptions } from './app.ts';
+import { DEFAULT_SERVER_RATE_LIMITS, type RateLimit, type ServerRateLimitName, type ServerRateLimits } from './config/rateLimits.ts';
 import type { SmtpSettings } from './senders/Messenger.ts';
 import { CommandSmsSender, WebhookSmsSender, type SmsSender } from './senders/SmsSender.ts';
 import { socialOverridesFromEnv } from './social/providerClient.ts';
@@ -39,6 +40,30 @@ function port(env: NodeJS.ProcessEnv): number {
   return value;
 }
 
+/** The server's limits across projects from `SERVER_*_SENDS_PER_IDENTIFIER` (`max` or `max/windowSeconds`). */
+function serverLimitsFromEnv(env: NodeJS.ProcessEnv): Partial<ServerRateLimits> {
+  const variables: Record<ServerRateLimitName, string> = {
+    emailSendsPerIdentifier: 'SERVER_EMAIL_SENDS_PER_IDENTIFIER',
+    smsSendsPerIdentifier: 'SERVER_SMS_SENDS_PER_IDENTIFIER',
+  };
+  const limits: Partial<ServerRateLimits> = {};
+  for (const [name, variable] of Object.entries(variables) as [ServerRateLimitName, string][]) {
+    const value = env[variable];
+    if (value) limits[name] = limitSetting(variable, value, name);
+  }
+  return limits;
+}
+
+function limitSetting(variable: string, value: string, name: ServerRateLimitName): RateLimit {
+  const match = /^\s*(\d+)\s*(?:\/\s*(\d+)\s*)?$/.exec(value);
+  const max = Number(match?.[1]);
+  const windowSeconds = match?.[2] === undefined ? undefined : Number(match[2]);
+  if (!match || max < 1 || (windowSeconds !== undefined && (windowSeconds < 1 || windowSeconds > 86_400))) {
+    throw new Error(`${variable} must be a number of messages, optionally with a window of 1 to 86400 seconds (e.g. 10/900), got ${value}`);
+  }
+  return { max, windowSeconds: windowSeconds ?? DEFAULT_SERVER_RATE_LIMITS[name].windowSeconds };
+}
+
 export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly string[]): StartOptions {
   const smtp = smtpFromEnv(env);
   const sms = smsFromEnv(env);
@@ -58,6 +83,7 @@ export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly strin
     ...(sms ? { sms } : {}),
     ...(env.KEY_ENCRYPTION_SECRET ? { keyEncryptionSecret: env.KEY_ENCRYPTION_SECRET } : {}),
     ...(proxies ? { trustedProxies: proxies } : {}),
+    serverLimits: serverLimitsFromEnv(env),
     socialProviders: socialOverridesFromEnv(env),
     oauthSimulator: env.OAUTH_SIMULATOR !== 'off',
     ...(env.OAUTH_SIMULATOR_CLIENT_SECRET ? { simulatorClientSecret: env.OAUTH_SIMULATOR_CLIENT_SECRET } : {}),

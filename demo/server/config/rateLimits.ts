@@ -35,6 +35,21 @@ export const DEFAULT_RATE_LIMITS = {
   passkeyStartsPerIp: { max: 30, windowSeconds: MINUTE },
 } satisfies Record<string, RateLimit>;
 
+/**
+ * Limits of the whole server, across all its projects (README: "Abuse limits"): what one address
+ * receives whatever project sends it, so that projects relaxing or adding up their own limits do not
+ * turn the server into a mail bomb. Server settings (settings.ts), not a project's.
+ */
+export const DEFAULT_SERVER_RATE_LIMITS = {
+  /** codes and links sent to one e-mail address by all projects together */
+  emailSendsPerIdentifier: { max: 10, windowSeconds: 15 * MINUTE },
+  /** SMS sent to one phone number by all projects together */
+  smsSendsPerIdentifier: { max: 6, windowSeconds: 15 * MINUTE },
+} satisfies Record<string, RateLimit>;
+
+export type ServerRateLimitName = keyof typeof DEFAULT_SERVER_RATE_LIMITS;
+export type ServerRateLimits = Record<ServerRateLimitName, RateLimit>;
+
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
 export type RateLimits = Record<RateLimitName, RateLimit>;
 export const RATE_LIMIT_NAMES = Object.keys(DEFAULT_RATE_LIMITS) as RateLimitName[];

@@ -1,5 +1,6 @@
 // Sends the code or link of a verify block: a fresh secret (only its HMAC is stored, older ones of the
-// process are revoked), within the project's send limits per identifier, client address and project.
+// process are revoked), within the project's send limits per identifier, client address and project,
+// and the server's limit per identifier across all projects.
 // The secrets, the resend delay, the limits and the code message are shared with codes for identifiers
 // added to an account.
 import type { ProjectConfig, VerificationMethod } from '../config/projectConfig.ts';
@@ -53,8 +54,10 @@ export function issueSecret(
 /** Counts one code or link to `value` against the send limits; 429 (counting none) when one is full. */
 export function takeSendLimits(limiter: RateLimiter, project: ProjectConfig, clientIp: string, type: VerifiableType, value: string): Promise<void> {
   const email = type === 'email';
+  const identifier = normalizedIdentifier(type, value);
   return limiter.take(project, [
-    { limit: email ? 'emailSendsPerIdentifier' : 'smsSendsPerIdentifier', subject: normalizedIdentifier(type, value) },
+    { limit: email ? 'emailSendsPerIdentifier' : 'smsSendsPerIdentifier', subject: identifier },
+    { serverLimit: email ? 'emailSendsPerIdentifier' : 'smsSendsPerIdentifier', subject: identifier },
     { limit: email ? 'emailSendsPerIp' : 'smsSendsPerIp', subject: clientIp },
     { limit: email ? 'emailSendsPerProject' : 'smsSendsPerProject', subject: 'all' },
   ]);

@@ -1,4 +1,5 @@
-// Enforces a project's abuse limits (config/rateLimits.ts) with sliding windows kept in the store.
+// Enforces a project's abuse limits, and the server's limits across projects (config/rateLimits.ts),
+// with sliding windows kept in the store.
 // A full window ends the request with 429 and Retry-After, before anything is sent or changed.
 //
 // Counting runs outside the request's transaction, one atomic statement at a time: a send inside a
@@ -7,19 +8,20 @@
 // err towards caution.
 import { ApiError } from '../ApiError.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
-import type { RateLimitName } from '../config/rateLimits.ts';
+import { DEFAULT_SERVER_RATE_LIMITS, type RateLimit, type RateLimitName, type ServerRateLimitName, type ServerRateLimits } from '../config/rateLimits.ts';
 import type { Store } from '../store/Store.ts';
 
-/** One limit applied to one subject: an identifier, a client address or the project itself. */
-export interface LimitedSubject {
-  limit: RateLimitName;
-  subject: string;
-}
+/**
+ * One limit applied to one subject: an identifier, a client address or the project itself. A project
+ * limit counts within the project; a server limit (`serverLimit`) counts the subject in all projects.
+ */
+export type LimitedSubject = { limit: RateLimitName; subject: string } | { serverLimit: ServerRateLimitName; subject: string };
 
 export class RateLimiter {
   constructor(
     private readonly store: Store,
     private readonly now: () => number,
+    private readonly serverLimits: ServerRateLimits = DEFAULT_SERVER_RATE_LIMITS,
   ) {}
 
   /** Counts one event against every subject; throws 429 (taking its counts back) when any window is over. */
@@ -56,19 +58,27 @@ export class RateLimiter {
     });
   }
 
-  private count(project: ProjectConfig, { limit, subject }: LimitedSubject, now: number, delta: 1 | -1): Promise<void> {
-    return this.store.rateLimits.record(key(project, limit, subject), project.limits[limit].windowSeconds * 1000, now, delta);
+  private count(project: ProjectConfig, subject: LimitedSubject, now: number, delta: 1 | -1): Promise<void> {
+    const { key, limit } = this.resolve(project, subject);
+    return this.store.rateLimits.record(key, limit.windowSeconds * 1000, now, delta);
   }
 
   /** 429 when the window holds more than `max - headroom` events. */
-  private async refuseWhenOver(project: ProjectConfig, { limit, subject }: LimitedSubject, now: number, headroom: 0 | 1): Promise<void> {
-    const { max, windowSeconds } = project.limits[limit];
-    const windowMs = windowSeconds * 1000;
-    const { count, freesAt } = await this.store.rateLimits.count(key(project, limit, subject), windowMs, now);
-    if (count + headroom > max) throw ApiError.tooManyRequests(`Limit ${limit} reached (${max} per ${windowSeconds} s)`, ((freesAt ?? now) - now) / 1000);
+  private async refuseWhenOver(project: ProjectConfig, subject: LimitedSubject, now: number, headroom: 0 | 1): Promise<void> {
+    const { key, name, limit } = this.resolve(project, subject);
+    const { max, windowSeconds } = limit;
+    const { count, freesAt } = await this.store.rateLimits.count(key, windowSeconds * 1000, now);
+    if (count + headroom > max) throw ApiError.tooManyRequests(`Limit ${name} reached (${max} per ${windowSeconds} s)`, ((freesAt ?? now) - now) / 1000);
   }
-}
 
-function key(project: ProjectConfig, limit: RateLimitName, subject: string): string {
-  return `${limit}:${project.id}:${subject}`;
+  /**
+   * The figures and the counter key of a subject. Project keys carry the project id (`pro-…`); server
+   * keys carry `server` in its place, which no project id can be, so the two never share a counter.
+   */
+  private resolve(project: ProjectConfig, subject: LimitedSubject): { key: string; name: string; limit: RateLimit } {
+    if ('serverLimit' in subject) {
+      return { key: `${subject.serverLimit}:server:${subject.subject}`, name: `${subject.serverLimit} across projects`, limit: this.serverLimits[subject.serverLimit] };
+    }
+    return { key: `${subject.limit}:${project.id}:${subject.subject}`, name: subject.limit, limit: project.limits[subject.limit] };
+  }
 }

@@ -36,9 +36,13 @@ export class ProjectsRepo {
     });
   }
 
-  /** Replaces a project's configuration; false when there is no such project. */
+  /**
+   * Replaces a project's configuration; false when there is no such project. A replaced seed is no
+   * longer the seed's (production refuses to start with seeded projects): it counts as created.
+   */
   async update(config: ProjectConfig, now: number): Promise<boolean> {
-    return (await this.db.run('UPDATE projects SET config = ?, updated_at = ? WHERE id = ?', [JSON.stringify(config), now, config.id])) === 1;
+    const changed = await this.db.run(`UPDATE projects SET config = ?, source = 'dev', updated_at = ? WHERE id = ?`, [JSON.stringify(config), now, config.id]);
+    return changed === 1;
   }
 
   async get(id: string): Promise<ProjectConfig | undefined> {

@@ -1,0 +1,82 @@
+// What production refuses to start without, and what it refuses to start with (README: "Production").
+// A server in production must not hand out tokens under a URL a visitor cannot trust, nor serve
+// projects meant for a developer's machine: the seeded demo projects, `environment: dev` (long sessions
+// in response bodies), or pages on plain http elsewhere than the local machine.
+import type { ApiOptions } from './app.ts';
+import type { ProjectConfig } from './config/projectConfig.ts';
+import type { Store } from './store/Store.ts';
+
+/** Hosts where plain http stays on the machine itself (a TLS proxy in front, or a developer's test). */
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+function isLocalHttp(url: URL): boolean {
+  return url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname);
+}
+
+/** Why a PUBLIC_URL is not fit for production, or undefined when it is. */
+export function publicUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `PUBLIC_URL must be an absolute https URL such as https://auth.shop.example, got ${JSON.stringify(value)}`;
+  }
+  if (url.protocol !== 'https:' && !isLocalHttp(url)) {
+    return `PUBLIC_URL must be an https URL (http only for localhost, 127.0.0.1 or [::1]), got ${JSON.stringify(value)}`;
+  }
+  if (url.username || url.password || url.search || url.hash) {
+    return `PUBLIC_URL must be a plain base URL, without user, password, query or fragment, got ${JSON.stringify(value)}`;
+  }
+  return undefined;
+}
+
+const fix = (id: string, what: string) => `${what}: run \`npm run admin -- projects update ${id} <file.json>\``;
+
+/** What makes a stored project unfit for production; each reason says how to fix it. */
+function projectProblems(config: ProjectConfig, seeded: boolean): string[] {
+  const problems: string[] = [];
+  if (seeded) {
+    problems.push(
+      `project ${config.id} came from the development seed (projects.json); ${fix(config.id, 'replace its configuration with your own')}, or start production on a fresh database`,
+    );
+  }
+  if (config.environment === 'dev') problems.push(`project ${config.id} has environment "dev"; ${fix(config.id, 'set "environment": "prod"')}`);
+  const insecure = config.allowedOrigins.filter((origin) => {
+    try {
+      const url = new URL(origin);
+      return url.protocol === 'http:' && !isLocalHttp(url);
+    } catch {
+      return false;
+    }
+  });
+  if (insecure.length > 0) {
+    problems.push(`project ${config.id} allows http origins ${insecure.join(', ')}; ${fix(config.id, 'list https origins instead')}`);
+  }
+  return problems;
+}
+
+/**
+ * Throws when production mode lacks a setting or has an unsafe one; the message names every missing
+ * setting and every unsafe project, with how to fix it.
+ */
+export async function checkProductionReadiness(options: ApiOptions, store: Store): Promise<void> {
+  const missing: string[] = [];
+  const unsafe: string[] = [];
+  if (!options.publicUrl) missing.push('PUBLIC_URL (the public https URL of this API)');
+  else {
+    const problem = publicUrlProblem(options.publicUrl);
+    if (problem) unsafe.push(problem);
+  }
+  if (!options.smtp) missing.push('SMTP_URL or SMTP_HOST (e-mail delivery)');
+  if (!options.sms) missing.push('SMS_WEBHOOK_URL or SMS_COMMAND (SMS delivery)');
+  if (!options.keyEncryptionSecret) missing.push('KEY_ENCRYPTION_SECRET (32+ characters; encrypts the signing key and secrets in the database)');
+  for (const { config, source } of await store.projects.list()) {
+    if (config.allowedOrigins.length === 0) missing.push(`allowedOrigins of project ${config.id}`);
+    unsafe.push(...projectProblems(config, source === 'seed'));
+  }
+  const reasons = [
+    ...(missing.length > 0 ? [`Production mode needs: ${missing.join('; ')}`] : []),
+    ...(unsafe.length > 0 ? [`Production mode refuses to start: ${unsafe.join('; ')}`] : []),
+  ];
+  if (reasons.length > 0) throw new Error(reasons.join('. '));
+}
