@@ -57,14 +57,16 @@ export class CorbadoApp {
     this.session = new Session(this.api, this.sessionConfig, !!options.setShortSessionCookie);
     this.flow = new Flow(this.api, this.session, options.projectId, { window });
     this.account = new Account(this.api, this.session);
+    // a session ended in another tab or refused by the server leaves no completed view behind
+    this.session.onEnded(() => void this.flow.restartIfCompleted());
   }
 
   start(): void {
     configureI18n(this.options);
     setDarkMode(this.options.darkMode ?? 'auto');
     this.session.start();
-    // a logged-in visitor needs no auth process until an auth view asks for one
-    if (!this.session.$shortSession.get()) void this.flow.start();
+    // a logged-in visitor (or one being signed back in) needs no auth process until an auth view asks for one
+    if (!this.session.$shortSession.get() && !this.session.$restoring.get()) void this.flow.start();
   }
 
   /** Logs out on the server and here; a mounted auth view starts over. */

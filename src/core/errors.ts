@@ -21,6 +21,8 @@ export type ErrorKind =
 
 export class CorbadoError extends Error {
   override readonly name = 'CorbadoError';
+  /** the HTTP status of the server's answer, when there was one (the session tells refusal from trouble by it) */
+  status?: number;
 
   constructor(
     readonly kind: ErrorKind,

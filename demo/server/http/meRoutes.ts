@@ -42,8 +42,9 @@ export function registerMeRoutes(app: Hono<AppEnv>, account: Account, resolve: R
   });
 
   app.post('/v2/me/logout', async (c) => {
-    const { session } = await resolve.optionalSession(c);
-    await account.logout(session);
+    // a bearer and a cookie naming different sessions (a stale tab, a second sign-in) both end here
+    const { sessions } = await resolve.liveSessions(c);
+    for (const session of sessions) await account.logout(session);
     deleteCookie(c, LONG_SESSION_COOKIE, { path: '/', secure: resolve.secureCookies(c) });
     return c.body(null, 204);
   });

@@ -19,6 +19,8 @@ export interface RequestResolver {
   flowRequest(c: Context<AppEnv>): Promise<FlowRequest>;
   session(c: Context<AppEnv>): Promise<{ project: ProjectConfig; session: SessionRecord }>;
   optionalSession(c: Context<AppEnv>): Promise<{ project: ProjectConfig; session: SessionRecord | undefined }>;
+  /** every live session the request names: its bearer and its cookie may name two (log-out ends both) */
+  liveSessions(c: Context<AppEnv>): Promise<{ project: ProjectConfig; sessions: SessionRecord[] }>;
   frontendApiUrl(c: Context<AppEnv>): string;
   /** whether session cookies carry `Secure`: always in production, else when this API is served over https */
   secureCookies(c: Context<AppEnv>): boolean;
@@ -68,14 +70,20 @@ export function requestResolver(store: Store, sessions: Sessions, now: () => num
     },
 
     async optionalSession(c) {
+      const { project, sessions: live } = await resolver.liveSessions(c);
+      return { project, session: live[0] };
+    },
+
+    async liveSessions(c) {
       const project = await resolver.project(c);
       const bearer = /^Bearer\s+(.*)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
       const candidates = [bearer, getCookie(c, LONG_SESSION_COOKIE)].filter((t): t is string => !!t);
-      for (const token of candidates) {
+      const live: SessionRecord[] = [];
+      for (const token of new Set(candidates)) {
         const session = await sessions.find(project, token, now());
-        if (session) return { project, session };
+        if (session) live.push(session);
       }
-      return { project, session: undefined };
+      return { project, sessions: live };
     },
 
     async session(c) {

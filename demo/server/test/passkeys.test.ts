@@ -345,6 +345,22 @@ describe('logged-in user', () => {
     expect((await client.request('GET', '/v2/me')).status).toBe(401);
   });
 
+  it('logs out the long session whether it comes as the cookie or as the bearer, and both when they differ', async () => {
+    const byCookie = await loggedIn();
+    const cookieToken = byCookie.client.longSession!;
+    const anonymous = new Client(server.url, 'pro-1');
+    const cookie = { Cookie: `cbo_long_session=${cookieToken}` };
+    expect((await anonymous.request('POST', '/v2/me/logout', undefined, cookie)).status).toBe(204);
+    expect((await byCookie.client.request('POST', '/v2/me/refresh')).status).toBe(401);
+
+    const first = await loggedIn();
+    const second = await loggedIn();
+    const both = { Cookie: `cbo_long_session=${second.client.longSession}` };
+    expect((await first.client.request('POST', '/v2/me/logout', undefined, both)).status).toBe(204);
+    expect((await first.client.request('POST', '/v2/me/refresh')).status).toBe(401);
+    expect((await second.client.request('POST', '/v2/me/refresh')).status).toBe(401);
+  });
+
   it('expires long sessions', async () => {
     const { client } = await loggedIn();
     server.clock.advance(30 * 86_400_000 + 1000);

@@ -64,7 +64,11 @@ interface CallOptions {
 export async function toCatalogueError(error: unknown): Promise<unknown> {
   if (error instanceof DOMException && error.name === 'AbortError') return new RequestCancelled('cancelled');
   if (error instanceof HTTPError) {
-    if (error.response.status === 429) return tooManyRequests(retryAfterSeconds(error.response.headers.get('Retry-After')));
+    if (error.response.status === 429) {
+      const limited = tooManyRequests(retryAfterSeconds(error.response.headers.get('Retry-After')));
+      limited.status = 429;
+      return limited;
+    }
     let type = 'no_data_in_response';
     try {
       const body = (await error.response.json()) as { error?: { type?: unknown } };
@@ -72,7 +76,9 @@ export async function toCatalogueError(error: unknown): Promise<unknown> {
     } catch {
       // a body that is not JSON keeps the generic type
     }
-    return type === 'process_not_available' ? processNotFound() : unhandledBackendError(type);
+    const mapped = type === 'process_not_available' ? processNotFound() : unhandledBackendError(type);
+    mapped.status = error.response.status;
+    return mapped;
   }
   if (error instanceof TimeoutError) return unhandledBackendError('timeout');
   // fetch rejects (browsers: with a TypeError) when the network or CORS fails, and a body may not

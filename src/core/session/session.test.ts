@@ -1,5 +1,12 @@
-import { describe, expect, it } from 'vitest';
-import { decodeShortSession, isShortSessionValid, needsRefresh } from './session';
+// @vitest-environment happy-dom
+// The session's clock and its answers to the server, driven with fake timers and a fake API (the real
+// client against the real server is what the end-to-end suite runs: e2e/session.spec.ts).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ApiClient } from '../api/client';
+import type { SessionConfig } from '../api/types';
+import { tooManyRequests, unhandledBackendError } from '../errors';
+import { storageKeys } from '../storage';
+import { decodeShortSession, isShortSessionValid, needsRefresh, Session } from './session';
 
 const b64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const token = (claims: object) => `${b64url({ alg: 'ES256' })}.${b64url(claims)}.sig`;
@@ -22,5 +29,313 @@ describe('short session', () => {
     expect(isShortSessionValid(token({ sub: 'u', exp: now }), now)).toBe(false);
     expect(needsRefresh(token({ sub: 'u', exp: now + 59 }), now)).toBe(true);
     expect(needsRefresh(token({ sub: 'u', exp: now + 61 }), now)).toBe(false);
+  });
+});
+
+const T0 = 1_700_000_000;
+const now = () => Math.floor(Date.now() / 1000);
+/** a short session of user `sub` valid for `seconds` from the fake clock's now */
+const session = (seconds: number, sub = 'usr-1') => token({ sub, email: `${sub}@example.com`, exp: now() + seconds });
+const failure = (status: number) => Object.assign(status === 429 ? tooManyRequests(5) : unhandledBackendError('x'), { status });
+const cookieConfig = { domain: '', secure: false, sameSite: 'lax' as const, path: '/', lifetimeSeconds: 300 };
+
+type Answer = { shortSession?: string } | Error | (() => Promise<{ shortSession?: string }>);
+
+/** A fake Frontend API: refresh answers from a script (then a fresh 120 s session), logout 204. */
+function fakeApi() {
+  const answers: Answer[] = [];
+  const api = {
+    sessionBaseUrl: undefined,
+    longSession: () => undefined,
+    refresh: vi.fn(async () => {
+      const answer = answers.shift() ?? { shortSession: session(120) };
+      if (answer instanceof Error) throw answer;
+      return typeof answer === 'function' ? answer() : answer;
+    }),
+    logout: vi.fn(async () => undefined),
+  };
+  return { api, answers, client: api as unknown as ApiClient };
+}
+
+let started: Session[] = [];
+function start(options: { config?: SessionConfig; cookie?: boolean } = {}) {
+  const fake = fakeApi();
+  const config = Promise.resolve(options.config ?? { shortSessionCookieConfig: cookieConfig, frontendApiUrl: 'http://api.test' } as SessionConfig);
+  const sessionUnderTest = new Session(fake.client, config, options.cookie ?? false, window);
+  const ended = vi.fn();
+  sessionUnderTest.onEnded(ended);
+  sessionUnderTest.start();
+  started.push(sessionUnderTest);
+  return { ...fake, session: sessionUnderTest, ended };
+}
+
+function signedIn(seconds: number) {
+  localStorage.setItem(storageKeys.shortSession, session(seconds));
+  localStorage.setItem(storageKeys.longSession, 'long-1');
+}
+
+function setVisibility(state: 'visible' | 'hidden') {
+  Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
+/** what another tab of the site does to the shared storage, as this tab hears it */
+function otherTabWrites(key: string, value: string | undefined) {
+  if (value === undefined) localStorage.removeItem(key);
+  else localStorage.setItem(key, value);
+  window.dispatchEvent(new StorageEvent('storage', { key, newValue: value ?? null }));
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  vi.setSystemTime(T0 * 1000);
+  localStorage.clear();
+  document.cookie = 'cbo_short_session=; max-age=0; path=/';
+});
+
+afterEach(() => {
+  for (const s of started) s.stop();
+  started = [];
+  vi.useRealTimers();
+});
+
+describe('Session: the clock', () => {
+  it('checks every 10 s and refreshes once fewer than 60 s are left', async () => {
+    signedIn(125);
+    const { api, session: s } = start();
+    expect(s.$authState.get()).toBe(1);
+    await vi.advanceTimersByTimeAsync(60_000); // 65 s left at the 60 s check
+    expect(api.refresh).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(api.refresh).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1); // 55 s left at the 70 s check
+    expect(api.refresh).toHaveBeenCalledTimes(1);
+    expect(decodeShortSession(s.$shortSession.get())!.exp).toBe(now() + 120);
+    expect(decodeShortSession(localStorage.getItem(storageKeys.shortSession)!)!.exp).toBe(now() + 120);
+  });
+
+  it('checks when the page becomes visible again, between two ticks', async () => {
+    signedIn(65);
+    const { api } = start();
+    await vi.advanceTimersByTimeAsync(6_000);
+    setVisibility('hidden');
+    expect(api.refresh).not.toHaveBeenCalled();
+    setVisibility('visible');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(api.refresh).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not refresh a visitor who is not signed in', async () => {
+    const { api, session: s } = start();
+    await vi.advanceTimersByTimeAsync(120_000);
+    setVisibility('visible');
+    expect(api.refresh).not.toHaveBeenCalled();
+    expect(s.$authState.get()).toBe(0);
+  });
+});
+
+describe('Session: the server answers', () => {
+  it('keeps the session through 500s, retrying with backoff, and is refreshed once the server is back', async () => {
+    signedIn(50);
+    const { api, answers, session: s, ended } = start();
+    answers.push(failure(500), failure(503), failure(429), new Error('network'));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(api.refresh).toHaveBeenCalledTimes(1);
+    expect(s.$authState.get()).toBe(1);
+    // 1 s, 2 s, 4 s, 8 s after each failure
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(api.refresh).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(api.refresh).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(api.refresh).toHaveBeenCalledTimes(3);
+    await vi.advanceTimersByTimeAsync(4_000);
+    expect(api.refresh).toHaveBeenCalledTimes(4);
+    expect(s.$authState.get()).toBe(1);
+    expect(localStorage.getItem(storageKeys.longSession)).toBe('long-1');
+    await vi.advanceTimersByTimeAsync(8_000);
+    expect(api.refresh).toHaveBeenCalledTimes(5);
+    expect(decodeShortSession(s.$shortSession.get())!.exp).toBe(now() + 120);
+    expect(ended).not.toHaveBeenCalled();
+  });
+
+  it('never waits longer than half the remaining life of the short session', async () => {
+    signedIn(20);
+    const { api, answers } = start();
+    answers.push(...Array.from({ length: 6 }, () => failure(500)));
+    await vi.advanceTimersByTimeAsync(10_000); // 10 s left: 1 s, 2 s, then at most 3.5 s, 1.75 s, ...
+    await vi.advanceTimersByTimeAsync(9_000);
+    expect(api.refresh.mock.calls.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('signs out on 401 and on 403, clearing what is stored', async () => {
+    for (const status of [401, 403]) {
+      localStorage.clear();
+      signedIn(50);
+      const { answers, session: s, ended } = start();
+      answers.push(failure(status));
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(s.$authState.get()).toBe(0);
+      expect(localStorage.getItem(storageKeys.shortSession)).toBeNull();
+      expect(localStorage.getItem(storageKeys.longSession)).toBeNull();
+      expect(ended).toHaveBeenCalledTimes(1);
+    }
+  });
+
+  it('signs out once the short session has truly expired, and back in when the server recovers', async () => {
+    signedIn(15);
+    const { api, answers, session: s } = start();
+    answers.push(...Array.from({ length: 12 }, () => failure(503)));
+    await vi.advanceTimersByTimeAsync(14_000);
+    expect(s.$authState.get()).toBe(1);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(s.$authState.get()).toBe(0);
+    // the expired session stays stored: the hint that the next try may bring the visitor back
+    expect(localStorage.getItem(storageKeys.longSession)).toBe('long-1');
+    const calls = api.refresh.mock.calls.length;
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(api.refresh.mock.calls.length).toBeGreaterThan(calls);
+    expect(s.$authState.get()).toBe(1);
+  });
+
+  it('only logs an answer without a short session', async () => {
+    signedIn(50);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { answers, session: s } = start();
+    answers.push({});
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(warn).toHaveBeenCalledWith('[corbado] refresh answered without a short session');
+    expect(s.$authState.get()).toBe(1);
+    warn.mockRestore();
+  });
+});
+
+describe('Session: start-up', () => {
+  it('refreshes a returning visitor whose short session expired, before saying who is signed in', async () => {
+    localStorage.setItem(storageKeys.shortSession, session(-3600));
+    let answer!: (value: { shortSession: string }) => void;
+    const fake = fakeApi();
+    fake.answers.push(() => new Promise((resolve) => (answer = resolve)));
+    const s = new Session(fake.client, Promise.resolve(undefined), false, window);
+    started.push(s);
+    s.start();
+    expect(s.$restoring.get()).toBe(true);
+    expect(s.$authState.get()).toBe(0);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(fake.api.refresh).toHaveBeenCalledTimes(1);
+    answer({ shortSession: session(300) });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.$restoring.get()).toBe(false);
+    expect(s.$authState.get()).toBe(1);
+  });
+
+  it('refreshes when only a long session is stored', async () => {
+    localStorage.setItem(storageKeys.longSession, 'long-1');
+    const { api, session: s } = start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(api.refresh).toHaveBeenCalledTimes(1);
+    expect(s.$authState.get()).toBe(1);
+  });
+
+  it('costs a never-signed-in visitor no request', async () => {
+    const { api, session: s } = start();
+    expect(s.$restoring.get()).toBe(false);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(api.refresh).not.toHaveBeenCalled();
+  });
+
+  it('forgets the hint when the server refuses the long session', async () => {
+    localStorage.setItem(storageKeys.shortSession, session(-60));
+    const { answers, session: s } = start();
+    answers.push(failure(401));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(s.$restoring.get()).toBe(false);
+    expect(localStorage.getItem(storageKeys.shortSession)).toBeNull();
+  });
+});
+
+describe('Session: the cookie', () => {
+  it('writes the short session into the cookie, reads it back at start-up and clears it at log-out', async () => {
+    const first = start({ cookie: true });
+    const token1 = session(300);
+    first.session.setSession(token1, 'long-1');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(document.cookie).toContain(`cbo_short_session=${token1}`);
+
+    localStorage.removeItem(storageKeys.shortSession); // storage lost, the cookie kept
+    const second = start({ cookie: true });
+    expect(second.session.$shortSession.get()).toBe(token1);
+    await second.session.logout();
+    expect(second.api.logout).toHaveBeenCalledTimes(1);
+    expect(document.cookie).not.toContain(token1);
+    expect(second.session.$authState.get()).toBe(0);
+  });
+
+  it('is neither read nor written when it is off (the default)', async () => {
+    document.cookie = `cbo_short_session=${session(300)}; path=/`;
+    const { session: s } = start();
+    expect(s.$authState.get()).toBe(0);
+    s.setSession(session(300, 'usr-2'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(document.cookie).not.toContain(session(300, 'usr-2'));
+  });
+});
+
+describe('Session: every tab follows', () => {
+  it('signs out when another tab signs out, and in when another tab signs in', () => {
+    signedIn(300);
+    const { session: s, ended } = start();
+    const users: (string | undefined)[] = [];
+    s.$user.listen((user) => users.push(user?.sub));
+    otherTabWrites(storageKeys.longSession, undefined);
+    otherTabWrites(storageKeys.shortSession, undefined);
+    expect(s.$authState.get()).toBe(0);
+    expect(ended).toHaveBeenCalledTimes(1);
+    otherTabWrites(storageKeys.shortSession, session(300, 'usr-2'));
+    expect(s.$user.get()?.sub).toBe('usr-2');
+    expect(users).toEqual([undefined, 'usr-2']);
+  });
+
+  it('follows a storage cleared as a whole', () => {
+    signedIn(300);
+    const { session: s } = start();
+    localStorage.clear();
+    window.dispatchEvent(new StorageEvent('storage', { key: null }));
+    expect(s.$authState.get()).toBe(0);
+  });
+
+  it('adopts what another tab refreshed meanwhile instead of asking again', async () => {
+    signedIn(50);
+    const { api, session: s } = start();
+    // the other tab's refresh lands while this one is between checks, without an event reaching it
+    localStorage.setItem(storageKeys.shortSession, session(200, 'usr-1'));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(api.refresh).not.toHaveBeenCalled();
+    expect(decodeShortSession(s.$shortSession.get())!.exp).toBe(now() + 190);
+  });
+
+  it('keeps a session another tab signed into while its own refresh was refused', async () => {
+    signedIn(50);
+    const { answers, session: s } = start();
+    const fresh = session(300, 'usr-2');
+    answers.push(async () => {
+      localStorage.setItem(storageKeys.shortSession, fresh);
+      localStorage.setItem(storageKeys.longSession, 'long-2');
+      throw failure(401);
+    });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(s.$shortSession.get()).toBe(fresh);
+    expect(localStorage.getItem(storageKeys.longSession)).toBe('long-2');
+  });
+
+  it('stops retrying when another tab signs out', async () => {
+    signedIn(50);
+    const { api, answers } = start();
+    answers.push(failure(500));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(api.refresh).toHaveBeenCalledTimes(1);
+    otherTabWrites(storageKeys.shortSession, undefined);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(api.refresh).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,13 +1,18 @@
 // The session: short session (a JWT) and long session, the refresh loop, the optional cookie, and the
-// $shortSession / $user / $authState atoms the host subscribes to (SPEC.md sections 3 and 4).
+// $shortSession / $user / $authState atoms the host subscribes to (SPEC.md sections 3 and 4). Every tab
+// of the site follows the others through the stored short session (storage events).
 import { atom, computed, type ReadableAtom } from 'nanostores';
 import type { ApiClient } from '../api/client';
+import { CorbadoError } from '../errors';
 import type { SessionConfig, ShortSessionCookieConfig } from '../api/types';
 import { nowSeconds, readItem, storageKeys, writeItem } from '../storage';
 
 export const SESSION_CHECK_INTERVAL_MS = 10_000;
 export const REFRESH_THRESHOLD_SECONDS = 60;
 const COOKIE_NAME = 'cbo_short_session';
+/** a failed refresh is tried again after 1 s, 2 s, 4 s, ... at most 30 s */
+export const RETRY_FIRST_MS = 1_000;
+export const RETRY_MAX_MS = 30_000;
 
 export interface SessionUser {
   sub: string;
@@ -48,20 +53,41 @@ export function needsRefresh(token: string | undefined, now = nowSeconds()): boo
   return !!claims && claims.exp - now < REFRESH_THRESHOLD_SECONDS;
 }
 
+/**
+ * Only the server saying no (401, 403) ends a session: trouble (5xx, 429, no answer) says nothing about
+ * it, and signing everybody out whenever the database restarts would punish visitors for an outage.
+ */
+function isRefusal(error: unknown): boolean {
+  return error instanceof CorbadoError && (error.status === 401 || error.status === 403);
+}
+
+/** The cross-tab lock (Web Locks) where the browser has one: one refresh at a time per site. */
+async function exclusively(run: () => Promise<void>): Promise<void> {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  await (locks ? locks.request('cbo_session_refresh', run) : run());
+}
+
 export class Session {
   readonly $shortSession = atom<string | undefined>(undefined);
   readonly $user: ReadableAtom<SessionUser | undefined> = computed(this.$shortSession, decodeShortSession);
   readonly $authState: ReadableAtom<AuthState> = computed(this.$user, (user) => (user ? 1 : 0));
+  /** true while start-up refreshes an expired session: views wait rather than say "Please log in" */
+  readonly $restoring = atom(false);
   readonly #api: ApiClient;
   readonly #config: Promise<SessionConfig | undefined>;
+  readonly #window: Window | undefined;
+  readonly #ended = new Set<() => void>();
   #cookieConfig: ShortSessionCookieConfig | undefined;
   #useCookie: boolean;
   #timer: ReturnType<typeof setInterval> | undefined;
+  #retry: ReturnType<typeof setTimeout> | undefined;
+  #failures = 0;
   #refreshing: Promise<void> | undefined;
 
-  constructor(api: ApiClient, config: Promise<SessionConfig | undefined>, useCookie = false) {
+  constructor(api: ApiClient, config: Promise<SessionConfig | undefined>, useCookie = false, window = globalThis.window) {
     this.#api = api;
     this.#useCookie = useCookie;
+    this.#window = window;
     this.#config = config.then((value) => {
       if (value?.frontendApiUrl) api.sessionBaseUrl = value.frontendApiUrl;
       this.#cookieConfig = value?.shortSessionCookieConfig;
@@ -71,28 +97,65 @@ export class Session {
     api.longSession = () => readItem(storageKeys.longSession);
   }
 
-  /** Uses the stored short session if it is still valid, otherwise tries a refresh; then keeps it fresh. */
+  /**
+   * Uses the stored short session (storage, then the cookie) if it is still valid. Otherwise, when this
+   * browser was signed in before (an expired short session or a long session is kept: a hint that costs
+   * never-signed-in visitors no request), it refreshes: in production the long session is an HttpOnly
+   * cookie of the Frontend API that only the server can read.
+   */
   start(): void {
-    const stored = readItem(storageKeys.shortSession);
+    const stored = readItem(storageKeys.shortSession) ?? this.#readCookie();
     if (isShortSessionValid(stored)) this.$shortSession.set(stored);
-    else if (readItem(storageKeys.longSession)) void this.refresh();
+    else if (stored || readItem(storageKeys.longSession)) {
+      this.$restoring.set(true);
+      void this.refresh().finally(() => this.$restoring.set(false));
+    }
     this.#timer = setInterval(() => this.#check(), SESSION_CHECK_INTERVAL_MS);
-    document.addEventListener('visibilitychange', this.#onVisible);
+    this.#window?.document.addEventListener('visibilitychange', this.#onVisible);
+    this.#window?.addEventListener('storage', this.#onStorage);
   }
 
   stop(): void {
     clearInterval(this.#timer);
     this.#timer = undefined;
-    document.removeEventListener('visibilitychange', this.#onVisible);
+    this.#cancelRetry();
+    this.#window?.document.removeEventListener('visibilitychange', this.#onVisible);
+    this.#window?.removeEventListener('storage', this.#onStorage);
+  }
+
+  /** Called when the session ends other than by this tab's logout(): another tab, or the server, ended it. */
+  onEnded(listener: () => void): () => void {
+    this.#ended.add(listener);
+    return () => this.#ended.delete(listener);
   }
 
   readonly #onVisible = () => {
-    if (document.visibilityState === 'visible') this.#check();
+    if (this.#window?.document.visibilityState === 'visible') this.#check();
   };
+
+  /** Another tab signed in, refreshed or signed out: this one follows (a null key: storage cleared). */
+  readonly #onStorage = (event: StorageEvent) => {
+    if (event.key === null || event.key === storageKeys.shortSession) this.#follow();
+  };
+
+  #follow(): void {
+    const stored = readItem(storageKeys.shortSession);
+    if (isShortSessionValid(stored)) {
+      this.#failures = 0;
+      this.#cancelRetry();
+      this.$shortSession.set(stored);
+    } else if (!stored) {
+      this.#cancelRetry();
+      this.#end();
+    }
+  }
 
   #check(): void {
     const token = this.$shortSession.get();
-    if (token && needsRefresh(token)) void this.refresh();
+    // signed out here once the short session has truly expired; the stored one stays as the hint that
+    // the next refresh (a retry, the next visit) may bring the visitor back
+    if (token && !isShortSessionValid(token)) this.$shortSession.set(undefined);
+    else if (token && needsRefresh(token) && !this.#retry) void this.refresh();
   }
 
   /** Waits for the session configuration, so /v2/me calls go to the URL it names. */
@@ -107,38 +170,90 @@ export class Session {
     this.$shortSession.set(shortSession);
   }
 
-  /** A failed refresh (an exception) logs the user out; an answer without a token is only logged. */
+  /**
+   * Asks the server for a new short session. A refusal (401, 403) signs out; trouble keeps the short
+   * session until it expires and tries again with backoff; an answer without a token is only logged.
+   */
   refresh(): Promise<void> {
-    this.#refreshing ??= (async () => {
-      try {
-        await this.#config;
-        const answer = await this.#api.refresh();
-        if (answer?.shortSession) this.setSession(answer.shortSession);
-        else console.warn('[corbado] refresh answered without a short session');
-      } catch {
-        this.#clear();
-      } finally {
-        this.#refreshing = undefined;
-      }
-    })();
+    this.#refreshing ??= this.#refreshOnce().finally(() => (this.#refreshing = undefined));
     return this.#refreshing;
   }
 
+  async #refreshOnce(): Promise<void> {
+    this.#cancelRetry();
+    const before = this.$shortSession.get() ?? readItem(storageKeys.shortSession);
+    await this.#config;
+    // tabs take turns, and a tab that waited adopts what the tab before it got instead of asking again
+    await exclusively(async () => {
+      const stored = readItem(storageKeys.shortSession);
+      if (isShortSessionValid(stored) && (decodeShortSession(stored)?.exp ?? 0) > (decodeShortSession(before)?.exp ?? 0)) {
+        this.$shortSession.set(stored);
+        return;
+      }
+      const longSession = readItem(storageKeys.longSession);
+      try {
+        const answer = await this.#api.refresh();
+        this.#failures = 0;
+        if (answer?.shortSession) this.setSession(answer.shortSession);
+        else console.warn('[corbado] refresh answered without a short session');
+      } catch (error) {
+        if (!isRefusal(error)) return this.#retryLater();
+        // a tab that signed in again meanwhile keeps its new session: only the refused one ends
+        if (readItem(storageKeys.shortSession) === stored && readItem(storageKeys.longSession) === longSession) {
+          this.#forget();
+          this.#end();
+        } else this.#follow();
+      }
+    });
+  }
+
+  /** The next try: backoff, but never later than half the short session's remaining life. */
+  #retryLater(): void {
+    this.#failures++;
+    const exp = decodeShortSession(this.$shortSession.get())?.exp;
+    const left = exp === undefined ? Infinity : (exp - nowSeconds()) * 1000;
+    const delay = Math.max(RETRY_FIRST_MS, Math.min(RETRY_FIRST_MS * 2 ** (this.#failures - 1), RETRY_MAX_MS, left / 2));
+    if (left <= 0) this.$shortSession.set(undefined); // truly expired: see #check
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined;
+      void this.refresh();
+    }, delay);
+  }
+
+  #cancelRetry(): void {
+    clearTimeout(this.#retry);
+    this.#retry = undefined;
+  }
+
   async logout(): Promise<void> {
+    this.#cancelRetry();
     try {
       await this.#config;
       await this.#api.logout();
     } catch {
       // the local session is cleared whatever the server answers
     }
-    this.#clear();
+    this.#forget();
+    this.$shortSession.set(undefined);
   }
 
-  #clear(): void {
+  #end(): void {
+    const was = this.$shortSession.get();
+    this.$shortSession.set(undefined);
+    if (was) for (const listener of [...this.#ended]) listener();
+  }
+
+  #forget(): void {
     writeItem(storageKeys.shortSession, undefined);
     writeItem(storageKeys.longSession, undefined);
     this.#writeCookie(undefined);
-    this.$shortSession.set(undefined);
+  }
+
+  #readCookie(): string | undefined {
+    if (!this.#useCookie) return undefined;
+    const prefix = `${COOKIE_NAME}=`;
+    const found = this.#window?.document.cookie.split('; ').find((part) => part.startsWith(prefix));
+    return found?.slice(prefix.length) || undefined;
   }
 
   #writeCookie(token: string | undefined): void {
@@ -148,6 +263,6 @@ export class Session {
     if (config.domain) parts.push(`domain=${config.domain}`);
     if (config.secure) parts.push('secure');
     parts.push(token ? `max-age=${config.lifetimeSeconds}` : 'max-age=0');
-    document.cookie = parts.join('; ');
+    if (this.#window) this.#window.document.cookie = parts.join('; ');
   }
 }
