@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
@@ -56,6 +58,26 @@ function slimPhoneMetadata(): Plugin {
   };
 }
 
+/**
+ * Beside each bundle, its Subresource Integrity value (sha384, as browsers and CDNs' snippets use):
+ * dist/corbado.js.sri holds what a script tag's `integrity` attribute takes. Read from the written
+ * file, so it is the hash of exactly the bytes that ship.
+ */
+function writeIntegrity(): Plugin {
+  return {
+    name: 'write-integrity',
+    apply: 'build',
+    writeBundle(options, bundle) {
+      for (const name of Object.keys(bundle)) {
+        if (!/\.m?js$/.test(name)) continue;
+        const file = join(options.dir ?? 'dist', name);
+        const hash = createHash('sha384').update(readFileSync(file)).digest('base64');
+        writeFileSync(`${file}.sri`, `sha384-${hash}\n`);
+      }
+    },
+  };
+}
+
 // Library build: dist/corbado.js (a script tag: one global, Corbado) and dist/corbado.mjs (default export).
 export default defineConfig(({ command }) => ({
   define: {
@@ -63,7 +85,7 @@ export default defineConfig(({ command }) => ({
     // only for the build: tests need React's development build (act)
     ...(command === 'build' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {}),
   },
-  plugins: [noNanostoresGlobal(), slimPhoneMetadata()],
+  plugins: [noNanostoresGlobal(), slimPhoneMetadata(), writeIntegrity()],
   build: {
     target: 'es2020',
     minify: true,

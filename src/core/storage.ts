@@ -1,4 +1,5 @@
 // Every local-storage key the widget uses, in one place (SPEC.md section 3).
+import { toJson } from './toJson';
 
 export interface StoredProcess {
   id: string;
@@ -64,5 +65,5 @@ export function isProcessValid(process: StoredProcess | undefined, now = nowSeco
 }
 
 export function writeStoredProcess(projectId: string, process: StoredProcess | undefined): void {
-  writeItem(storageKeys.authProcess(projectId), process && JSON.stringify(process));
+  writeItem(storageKeys.authProcess(projectId), process && toJson(process));
 }

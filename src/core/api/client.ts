@@ -1,5 +1,6 @@
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
 import { CorbadoError, processNotFound, tooManyRequests, unhandledBackendError } from '../errors';
+import { toJson } from '../toJson';
 import type {
   ClientInformation,
   GenericResponse,
@@ -129,9 +130,11 @@ export class ApiClient {
         credentials: 'include',
         timeout: this.#options.timeout,
         retry: 0,
+        // not JSON.stringify: a legacy page's Array.prototype.toJSON would turn arrays into strings
+        stringifyJson: toJson,
         headers: {
           'X-Corbado-ProjectID': this.#options.projectId,
-          'X-Corbado-SDK': JSON.stringify({ name: 'corbado-widget', sdkVersion: VERSION }),
+          'X-Corbado-SDK': toJson({ name: 'corbado-widget', sdkVersion: VERSION }),
           'X-Corbado-Flags': this.#options.preview ? 'preview' : '',
         },
       });

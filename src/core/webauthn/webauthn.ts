@@ -1,6 +1,7 @@
 // Passkey ceremonies through @github/webauthn-json, with browser errors mapped to the catalogue.
 import { create, get } from '@github/webauthn-json';
 import type { ClientInformation } from '../api/types';
+import { toJson } from '../toJson';
 import { passkeyAlreadyExists, passkeyChallengeCancelled, webauthnError, CorbadoError } from '../errors';
 
 /** NotAllowedError / AbortError: the user cancelled; SecurityError and the rest keep the browser's message. */
@@ -16,7 +17,7 @@ export function mapWebAuthnError(error: unknown): CorbadoError {
 export async function createPasskey(optionsJson: string, signal?: AbortSignal): Promise<string> {
   const options = JSON.parse(optionsJson) as Parameters<typeof create>[0];
   try {
-    return JSON.stringify(await create(signal ? { ...options, signal } : options));
+    return toJson(await create(signal ? { ...options, signal } : options));
   } catch (error) {
     throw mapWebAuthnError(error);
   }
@@ -29,7 +30,7 @@ export async function getPasskey(optionsJson: string, conditional = false, signa
     const request: Parameters<typeof get>[0] = { ...options };
     if (conditional) request.mediation = 'conditional';
     if (signal) request.signal = signal;
-    return JSON.stringify(await get(request));
+    return toJson(await get(request));
   } catch (error) {
     throw mapWebAuthnError(error);
   }
