@@ -142,7 +142,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       await next();
     });
     app.use('*', securityHeaders({ production, https: publicUrl?.startsWith('https:') ?? false }));
-    app.use('*', cors(store));
+    app.use('*', cors(store, await store.projects.allAllowedOrigins()));
     app.use('*', declaredLengthLimit());
     registerHealthRoutes(app, store, signer);
     registerConfigRoutes(app, resolve, signer, store);

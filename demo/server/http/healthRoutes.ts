@@ -4,6 +4,7 @@
 // serve calls now, and why not, so that a load balancer sends traffic elsewhere meanwhile.
 import type { Hono } from 'hono';
 import type { TokenSigner } from '../session/TokenSigner.ts';
+import { DatabaseUnavailable } from '../store/DatabaseUnavailable.ts';
 import { SCHEMA_VERSION } from '../store/migrations.ts';
 import type { Store } from '../store/Store.ts';
 import type { AppEnv } from './AppEnv.ts';
@@ -27,7 +28,7 @@ export function registerHealthRoutes(app: Hono<AppEnv>, store: Store, signer: To
       signingKey: signingKeyCheck(signer),
     };
     const version = await bounded(store.schemaVersion(), READINESS_TIMEOUT_MS).catch((error: unknown) => {
-      checks.database = error instanceof Error ? `unreachable: ${error.message}` : 'unreachable';
+      checks.database = error instanceof DatabaseUnavailable ? `unreachable: ${error.reason}` : error instanceof Error ? `unreachable: ${error.message}` : 'unreachable';
       checks.migrations = 'unknown (database unreachable)';
       return undefined;
     });

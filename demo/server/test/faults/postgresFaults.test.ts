@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '../../../../scripts/postgresCluster.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/serverProcess.ts';
-import { Client, POSTGRES_URL } from '../helpers/testServer.ts';
+import { Client, DEMO_ORIGIN, POSTGRES_URL } from '../helpers/testServer.ts';
 
 // Tight bounds, so that the test is quick; the defaults are larger (README: "Environment").
 const TIMEOUTS = {
@@ -21,6 +21,8 @@ const ANSWER_BOUND_MS = 8_000;
 
 interface Answer {
   status: number;
+  /** Access-Control-Allow-Origin: without it a browser hides the 503 from the widget */
+  cors?: string | null;
   ms: number;
   retryAfter: string | null;
   type: string | undefined;
@@ -30,7 +32,13 @@ async function call(url: string): Promise<Answer> {
   const started = performance.now();
   try {
     const res = await new Client(url, 'pro-1').request('POST', '/v2/auth/process/init', { clientInformation: {} }, {});
-    return { status: res.status, ms: performance.now() - started, retryAfter: res.headers.get('Retry-After'), type: res.body?.error?.type };
+    return {
+      status: res.status,
+      ms: performance.now() - started,
+      retryAfter: res.headers.get('Retry-After'),
+      type: res.body?.error?.type,
+      cors: res.headers.get('Access-Control-Allow-Origin'),
+    };
   } catch {
     return { status: 0, ms: performance.now() - started, retryAfter: null, type: undefined };
   }
@@ -80,6 +88,17 @@ function expectWellFormed(answers: Answer[]): void {
       expect(answer.retryAfter).toMatch(/^\d+$/);
     }
   }
+}
+
+/** What a browser needs to let the widget read an answer from the demo origin. */
+async function expectReadableByTheWidget(url: string, answer: Answer): Promise<void> {
+  expect(answer.cors).toBe(DEMO_ORIGIN);
+  const preflight = await fetch(`${url}/v2/auth/process/init`, {
+    method: 'OPTIONS',
+    headers: { Origin: DEMO_ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-corbado-projectid' },
+  });
+  expect(preflight.status).toBe(204);
+  expect(preflight.headers.get('Access-Control-Allow-Origin')).toBe(DEMO_ORIGIN);
 }
 
 describe.skipIf(!POSTGRES_URL)('PostgreSQL faults under a real API process', () => {
@@ -180,6 +199,7 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL faults under a real API process', () 
       expect(answer.type).toBe('service_unavailable');
       expect(answer.retryAfter).toMatch(/^\d+$/);
       expect(answer.ms).toBeLessThan(ANSWER_BOUND_MS);
+      await expectReadableByTheWidget(api.url, answer);
       const notReady = await until('readiness 503', 5_000, async () => {
         const r = await ready(api.url);
         return r.status === 503 ? r : undefined;
