@@ -146,7 +146,8 @@ export class SqliteDatabase implements Database {
   /** Runs a statement now inside the caller's transaction, otherwise when no transaction is running. */
   private statement<T>(fn: () => T): Promise<T> {
     if (this.active()) return settle(fn);
-    if (!this.busy) return this.retryWhileBusy(fn);
+    // always a turn of its own, even when nothing runs: while it waits out another connection's lock,
+    // a transaction starting here would otherwise take its statement in
     return this.acquire().then(async () => {
       try {
         return await this.retryWhileBusy(fn);
