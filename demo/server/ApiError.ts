@@ -13,6 +13,8 @@ export type ErrorType =
   | 'passkey_verification_failed'
   | 'too_many_requests'
   | 'internal_error'
+  // the database (or another part the call needs) cannot serve for now: try again after Retry-After
+  | 'service_unavailable'
   // the body: over the size limit (413), not JSON on a JSON route (415)
   | 'request_too_large'
   | 'unsupported_media_type'
@@ -29,7 +31,7 @@ export type ErrorType =
   | 'invalid_challenge_solution_email-otp'
   | 'invalid_challenge_solution_phone-otp';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 503;
 
 export class ApiError extends Error {
   constructor(
@@ -38,7 +40,7 @@ export class ApiError extends Error {
     message: string,
     readonly details?: string,
     readonly validation?: Issue[],
-    /** 429: seconds until the request may be made again (the Retry-After header) */
+    /** 429, 503: seconds until the request may be made again (the Retry-After header) */
     readonly retryAfterSeconds?: number,
   ) {
     super(message);
@@ -63,5 +65,9 @@ export class ApiError extends Error {
 
   static tooManyRequests(details: string, retryAfterSeconds: number): ApiError {
     return new ApiError(429, 'too_many_requests', 'Too many requests', details, undefined, Math.max(1, Math.ceil(retryAfterSeconds)));
+  }
+
+  static serviceUnavailable(details: string, retryAfterSeconds: number): ApiError {
+    return new ApiError(503, 'service_unavailable', 'Service unavailable', details, undefined, Math.max(1, Math.ceil(retryAfterSeconds)));
   }
 }

@@ -21,6 +21,7 @@ import { registerConfigRoutes } from './http/configRoutes.ts';
 import { cors } from './http/cors.ts';
 import { registerDevRoutes } from './http/devRoutes.ts';
 import { errorResponse } from './http/errorEnvelope.ts';
+import { registerHealthRoutes } from './http/healthRoutes.ts';
 import { registerMeRoutes } from './http/meRoutes.ts';
 import { registerReauthRoutes } from './http/reauthRoutes.ts';
 import { declaredLengthLimit } from './http/requestBody.ts';
@@ -37,6 +38,7 @@ import { TokenSigner } from './session/TokenSigner.ts';
 import { ProviderClient, socialSettings, type ProviderSettings } from './social/providerClient.ts';
 import { registerOAuthSimulator } from './social/simulator.ts';
 import { NulInText } from './store/Database.ts';
+import { DatabaseUnavailable, type DatabaseTimeouts } from './store/DatabaseUnavailable.ts';
 import { Store } from './store/Store.ts';
 
 export interface ApiOptions {
@@ -46,6 +48,8 @@ export interface ApiOptions {
   databaseSchema?: string;
   /** PostgreSQL only: connections for transactions (default 10; a quarter more serve the limit counters) */
   databasePoolSize?: number;
+  /** bounds on every wait for the database (default DEFAULT_DATABASE_TIMEOUTS; each one given replaces its default) */
+  databaseTimeouts?: Partial<DatabaseTimeouts>;
   /** `production` requires publicUrl, smtp, sms and keyEncryptionSecret (default `development`) */
   mode?: 'development' | 'production';
   /** public base URL of this API (frontendApiUrl); default: the origin each request came to */
@@ -85,7 +89,7 @@ export interface Api {
 
 const consoleLogger: Logger = {
   info: (message) => console.info(message),
-  error: (message, error) => console.error(message, error),
+  error: (message, error) => (error === undefined ? console.error(message) : console.error(message, error)),
 };
 
 export async function createApi(options: ApiOptions): Promise<Api> {
@@ -98,6 +102,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const store = await Store.open(options.database, {
     ...(options.databaseSchema ? { schema: options.databaseSchema } : {}),
     ...(options.databasePoolSize ? { poolSize: options.databasePoolSize } : {}),
+    ...(options.databaseTimeouts ? { timeouts: options.databaseTimeouts } : {}),
   });
   try {
     if (production) await checkProductionReadiness(options, store);
@@ -137,8 +142,9 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       await next();
     });
     app.use('*', securityHeaders({ production, https: publicUrl?.startsWith('https:') ?? false }));
-    app.use('*', cors(store));
+    app.use('*', cors(store, await store.projects.allAllowedOrigins()));
     app.use('*', declaredLengthLimit());
+    registerHealthRoutes(app, store, signer);
     registerConfigRoutes(app, resolve, signer, store);
     registerAuthRoutes(app, engine, resolve);
     registerMeRoutes(app, account, resolve);
@@ -155,6 +161,11 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     app.onError((error, c) => {
       if (error instanceof ApiError) return errorResponse(c, error);
       if (error instanceof NulInText) return errorResponse(c, ApiError.invalidRequest('A value in the request contains a NUL character'));
+      if (error instanceof DatabaseUnavailable) {
+        // weather, not a bug: one line without a stack, and the client is told when to try again
+        log.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}: ${error.message}`);
+        return errorResponse(c, ApiError.serviceUnavailable('The service is briefly unavailable; please try again shortly', error.retryAfterSeconds));
+      }
       log.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed`, error);
       return errorResponse(c, new ApiError(500, 'internal_error', 'Internal server error'));
     });

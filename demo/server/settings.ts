@@ -2,6 +2,7 @@
 import type { StartOptions } from './app.ts';
 import { DEFAULT_SERVER_RATE_LIMITS, type RateLimit, type ServerRateLimitName, type ServerRateLimits } from './config/rateLimits.ts';
 import type { SmtpSettings } from './senders/Messenger.ts';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './store/DatabaseUnavailable.ts';
 import { CommandSmsSender, WebhookSmsSender, type SmsSender } from './senders/SmsSender.ts';
 import { socialOverridesFromEnv } from './social/providerClient.ts';
 
@@ -64,6 +65,30 @@ function limitSetting(variable: string, value: string, name: ServerRateLimitName
   return { max, windowSeconds: windowSeconds ?? DEFAULT_SERVER_RATE_LIMITS[name].windowSeconds };
 }
 
+/** The bounds on waits for the database, in milliseconds; each variable replaces its default. */
+export function databaseTimeoutsFromEnv(env: NodeJS.ProcessEnv): Partial<DatabaseTimeouts> {
+  const variables: Record<keyof DatabaseTimeouts, string> = {
+    connectMs: 'DATABASE_CONNECT_TIMEOUT_MS',
+    poolCheckoutMs: 'DATABASE_POOL_TIMEOUT_MS',
+    statementMs: 'DATABASE_STATEMENT_TIMEOUT_MS',
+    lockMs: 'DATABASE_LOCK_TIMEOUT_MS',
+    idleInTransactionMs: 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+    busyMs: 'DATABASE_BUSY_TIMEOUT_MS',
+  };
+  const timeouts: Partial<DatabaseTimeouts> = {};
+  for (const [name, variable] of Object.entries(variables) as [keyof DatabaseTimeouts, string][]) {
+    const value = env[variable];
+    if (value === undefined || value === '') continue;
+    const ms = Number(value);
+    // 0 would mean "wait for ever" to PostgreSQL: the very thing these bounds exist to prevent
+    if (!/^\s*\d+\s*$/.test(value) || ms < 1 || ms > 600_000) {
+      throw new Error(`${variable} must be a number of milliseconds from 1 to 600000 (default ${DEFAULT_DATABASE_TIMEOUTS[name]}), got ${value}`);
+    }
+    timeouts[name] = ms;
+  }
+  return timeouts;
+}
+
 export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly string[]): StartOptions {
   const smtp = smtpFromEnv(env);
   const sms = smsFromEnv(env);
@@ -76,6 +101,7 @@ export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly strin
     ...(env.API_HOST ? { host: env.API_HOST } : {}),
     database: databaseFromEnv(env),
     ...(poolSize ? { databasePoolSize: poolSize } : {}),
+    databaseTimeouts: databaseTimeoutsFromEnv(env),
     mode: isProduction(env, argv) ? 'production' : 'development',
     ...(env.PUBLIC_URL ? { publicUrl: env.PUBLIC_URL } : {}),
     demoOrigin: env.DEMO_ORIGIN ?? 'http://localhost:5173',

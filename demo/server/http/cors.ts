@@ -5,17 +5,33 @@ import type { Store } from '../store/Store.ts';
 import type { AppEnv } from './AppEnv.ts';
 import { ApiError } from '../ApiError.ts';
 import { errorResponse } from './errorEnvelope.ts';
+import { DatabaseUnavailable } from '../store/DatabaseUnavailable.ts';
 
 export const ALLOWED_METHODS = 'GET, POST, DELETE, PATCH, OPTIONS';
 export const ALLOWED_HEADERS =
   'Content-Type, Authorization, X-Corbado-ProjectID, X-Corbado-SDK, X-Corbado-Client-Timezone, X-Corbado-Flags, X-Corbado-Process-ID, X-Corbado-Temp-Process-ID, Cache-Control, Pragma, Expires';
 export const PREFLIGHT_MAX_AGE = '7200';
 
-export function cors(store: Store): MiddlewareHandler<AppEnv> {
+/**
+ * `startOrigins`: the allowed origins when the server started. While the database is away, the origins
+ * last read from it stand in, so that the browser lets the widget read the 503 (and its Retry-After)
+ * instead of reporting a network error; no call succeeds meanwhile, so nothing else is let through.
+ */
+export function cors(store: Store, startOrigins: Set<string>): MiddlewareHandler<AppEnv> {
+  let lastKnown = startOrigins;
+  const allAllowedOrigins = async (): Promise<Set<string>> => {
+    try {
+      lastKnown = await store.projects.allAllowedOrigins();
+      return lastKnown;
+    } catch (error) {
+      if (error instanceof DatabaseUnavailable) return lastKnown;
+      throw error;
+    }
+  };
   return async (c, next) => {
     const origin = c.req.header('origin');
     if (c.req.method === 'OPTIONS') {
-      if (!origin || !(await store.projects.allAllowedOrigins()).has(origin)) {
+      if (!origin || !(await allAllowedOrigins()).has(origin)) {
         const res = errorResponse(c, new ApiError(403, 'forbidden_origin', 'Forbidden', 'This origin is not allowed'));
         res.headers.set('Vary', 'Origin');
         return res;
@@ -36,7 +52,7 @@ export function cors(store: Store): MiddlewareHandler<AppEnv> {
     c.res.headers.append('Vary', 'Origin');
     if (!origin) return;
     const project = c.get('project');
-    const allowed = project ? project.allowedOrigins.includes(origin) : (await store.projects.allAllowedOrigins()).has(origin);
+    const allowed = project ? project.allowedOrigins.includes(origin) : (await allAllowedOrigins()).has(origin);
     if (allowed) {
       c.res.headers.set('Access-Control-Allow-Origin', origin);
       c.res.headers.set('Access-Control-Allow-Credentials', 'true');

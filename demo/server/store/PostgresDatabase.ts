@@ -3,6 +3,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { bindParams, UniqueViolation, type Database } from './Database.ts';
+import { DatabaseUnavailable, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './DatabaseUnavailable.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
 
@@ -18,6 +19,8 @@ export interface PostgresOptions {
   poolSize?: number;
   /** a schema of its own (created if missing), e.g. one per test server */
   schema?: string;
+  /** bounds on every wait (default DEFAULT_DATABASE_TIMEOUTS; each one given replaces its default) */
+  timeouts?: Partial<DatabaseTimeouts>;
 }
 
 const INT8_OID = 20;
@@ -43,20 +46,40 @@ export class PostgresDatabase implements Database {
   static async open(url: string, migrations: Migration[] = MIGRATIONS, options: PostgresOptions = {}): Promise<PostgresDatabase> {
     const schema = options.schema;
     if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`Invalid schema name ${schema}`);
+    const timeouts = { ...DEFAULT_DATABASE_TIMEOUTS, ...options.timeouts };
     if (schema) {
-      const setup = new pg.Client({ connectionString: url });
-      await setup.connect();
+      const setup = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeouts.connectMs, statement_timeout: timeouts.statementMs });
+      setup.on('error', () => {}); // a connection lost here fails the query below, which open() reports
       try {
+        await setup.connect();
         await setup.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+      } catch (error) {
+        throw translate(error);
       } finally {
-        await setup.end();
+        await setup.end().catch(() => {});
       }
     }
     const size = options.poolSize ?? 10;
+    // pg-pool hands its connectionTimeoutMillis to both the wait for a free connection and each new
+    // connection; a client class of our own gives the connection its own bound.
+    class BoundedClient extends pg.Client {
+      constructor(config?: pg.ClientConfig) {
+        super({ ...config, connectionTimeoutMillis: timeouts.connectMs });
+      }
+    }
     const newPool = (max: number) => {
       const pool = new pg.Pool({
         connectionString: url,
         max,
+        Client: BoundedClient,
+        connectionTimeoutMillis: timeouts.poolCheckoutMs,
+        // the server ends what waits too long: a statement, a lock wait, a transaction left idle (each
+        // an error the request answers 503 with), so no request waits without bound
+        statement_timeout: timeouts.statementMs,
+        lock_timeout: timeouts.lockMs,
+        idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+        // a peer that vanished without closing the socket (network cut) is noticed
+        keepAlive: true,
         ...(schema ? { options: `-c search_path=${schema}` } : {}),
         // timestamps are milliseconds in BIGINT columns: numbers, not strings
         types: {
@@ -90,7 +113,11 @@ export class PostgresDatabase implements Database {
   }
 
   async exec(sql: string): Promise<void> {
-    await (this.active()?.client ?? this.pool).query(toPostgresDdl(sql));
+    try {
+      await (this.active()?.client ?? this.pool).query(toPostgresDdl(sql));
+    } catch (error) {
+      throw translate(error);
+    }
   }
 
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
@@ -107,9 +134,22 @@ export class PostgresDatabase implements Database {
         throw error;
       }
     }
-    const client = await this.pool.connect();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw translate(error);
+    }
     const scope: Scope = { client, done: false, savepoints: 0, afterCommit: [] };
     let broken = false;
+    // A checked-out client is not covered by pool.on('error'): pg-pool removes its idle listener at
+    // checkout. Without a listener of ours, a connection the server ends mid-transaction (a restart:
+    // 57P01) is an unhandled 'error' event and ends the process. The failing query rejects as well, so
+    // the request fails with it; the listener only keeps the process alive and drops the connection.
+    const onLost = () => {
+      broken = true;
+    };
+    client.on('error', onLost);
     try {
       await client.query('BEGIN');
       let result: T;
@@ -127,9 +167,12 @@ export class PostgresDatabase implements Database {
       for (const callback of scope.afterCommit) callback();
       return result;
     } catch (error) {
-      throw translate(error);
+      const translated = translate(error);
+      if (translated instanceof DatabaseUnavailable) broken = true;
+      throw translated;
     } finally {
       scope.done = true;
+      client.removeListener('error', onLost);
       client.release(broken);
     }
   }
@@ -174,8 +217,42 @@ export class PostgresDatabase implements Database {
 }
 
 function translate(error: unknown): unknown {
-  if (error instanceof UniqueViolation) return error;
-  return (error as { code?: string }).code === '23505' ? new UniqueViolation(error) : error;
+  if (error instanceof UniqueViolation || error instanceof DatabaseUnavailable) return error;
+  if ((error as { code?: string }).code === '23505') return new UniqueViolation(error);
+  const reason = unavailableReason(error);
+  return reason ? new DatabaseUnavailable(reason, error) : error;
+}
+
+// Socket errors while connecting or talking to the server
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+
+// SQLSTATEs that say "not now" rather than "never": the same call may succeed once the server is back
+// or the lock is free. Class 08 (connection exceptions) is matched as a whole.
+const TRANSIENT_STATES: Record<string, string> = {
+  '57P01': 'the server is shutting down (57P01)',
+  '57P02': 'the server crashed (57P02)',
+  '57P03': 'the server is starting up (57P03)',
+  '53300': 'too many connections (53300)',
+  '57014': 'statement timeout (57014)',
+  '55P03': 'lock timeout (55P03)',
+  '25P03': 'idle-in-transaction timeout (25P03)',
+};
+
+/** Why an error means the database is unavailable for now, or undefined for any other error. */
+export function unavailableReason(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string') {
+    if (NETWORK_CODES.has(code)) return `cannot reach the database (${code})`;
+    if (code.startsWith('08')) return `connection failed (${code})`;
+    if (TRANSIENT_STATES[code]) return TRANSIENT_STATES[code];
+  }
+  // pg's own errors carry no code: a socket closed under a query, a connect or checkout timeout, a
+  // client already known broken
+  const message = error instanceof Error ? error.message : '';
+  if (/Connection terminated|timeout exceeded when trying to connect|connection timeout|not queryable|Connection refused/i.test(message)) {
+    return message;
+  }
+  return undefined;
 }
 
 /** `?` placeholders become `$1`, `$2`, … (never inside a quoted string). */

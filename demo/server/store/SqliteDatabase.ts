@@ -7,7 +7,9 @@ import BetterSqlite from 'better-sqlite3';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { bindParams, UniqueViolation, type Database } from './Database.ts';
+import { DatabaseUnavailable, DEFAULT_DATABASE_TIMEOUTS } from './DatabaseUnavailable.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
 
@@ -25,10 +27,17 @@ export class SqliteDatabase implements Database {
   private busy = false;
   private readonly waiting: (() => void)[] = [];
 
-  private constructor(private readonly db: BetterSqlite.Database) {}
+  private constructor(
+    private readonly db: BetterSqlite.Database,
+    private readonly busyMs: number,
+  ) {}
 
-  /** Opens (or creates) the file and brings its schema up to date. */
-  static async open(path: string, migrations: Migration[] = MIGRATIONS): Promise<SqliteDatabase> {
+  /**
+   * Opens (or creates) the file and brings its schema up to date. `busyMs`: how long a write waits for
+   * another connection (another process on the same file) to release its lock before the call fails
+   * with DatabaseUnavailable.
+   */
+  static async open(path: string, migrations: Migration[] = MIGRATIONS, options: { busyMs?: number } = {}): Promise<SqliteDatabase> {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const raw = new BetterSqlite(path);
     raw.pragma('journal_mode = WAL');
@@ -36,8 +45,11 @@ export class SqliteDatabase implements Database {
     // survive a power cut; the file never corrupts
     raw.pragma('synchronous = NORMAL');
     raw.pragma('foreign_keys = ON');
-    raw.pragma('busy_timeout = 5000');
-    const db = new SqliteDatabase(raw);
+    // SQLite's own busy handler sleeps inside the synchronous call, which would stop the whole event
+    // loop (every other request, the liveness probe) while another connection holds the lock; the wait
+    // is done here instead, asynchronously, between short attempts (see retryWhileBusy)
+    raw.pragma('busy_timeout = 0');
+    const db = new SqliteDatabase(raw, options.busyMs ?? DEFAULT_DATABASE_TIMEOUTS.busyMs);
     await migrate(db, migrations);
     return db;
   }
@@ -71,23 +83,32 @@ export class SqliteDatabase implements Database {
         this.db.exec(`RELEASE ${name}`);
         return result;
       } catch (error) {
-        this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
+        // a full disk or an I/O error may have rolled the whole transaction back already
+        if (this.db.inTransaction) this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
         throw error;
       }
     }
     await this.acquire();
     const scope: Scope = { done: false, savepoints: 0, afterCommit: [] };
     try {
-      this.db.exec('BEGIN IMMEDIATE');
+      await this.retryWhileBusy(() => this.db.exec('BEGIN IMMEDIATE'));
       let result: T;
       try {
         result = await this.scope.run(scope, fn);
+        await settle(() => this.db.exec('COMMIT'));
       } catch (error) {
         scope.done = true;
-        this.db.exec('ROLLBACK');
+        // SQLite rolls back by itself on some errors (SQLITE_FULL, SQLITE_IOERR); a ROLLBACK that fails
+        // too leaves nothing more to do, and the caller learns of the first error
+        if (this.db.inTransaction) {
+          try {
+            this.db.exec('ROLLBACK');
+          } catch {
+            // the first error is the one to report
+          }
+        }
         throw error;
       }
-      this.db.exec('COMMIT');
       scope.done = true;
       for (const callback of scope.afterCommit) callback();
       return result;
@@ -124,14 +145,34 @@ export class SqliteDatabase implements Database {
 
   /** Runs a statement now inside the caller's transaction, otherwise when no transaction is running. */
   private statement<T>(fn: () => T): Promise<T> {
-    if (this.active() || !this.busy) return settle(fn);
-    return this.acquire().then(() => {
+    if (this.active()) return settle(fn);
+    // always a turn of its own, even when nothing runs: while it waits out another connection's lock,
+    // a transaction starting here would otherwise take its statement in
+    return this.acquire().then(async () => {
       try {
-        return settle(fn);
+        return await this.retryWhileBusy(fn);
       } finally {
         this.release();
       }
     });
+  }
+
+  /**
+   * Runs fn, and again after a short pause while another connection holds the file's write lock, for
+   * at most busyMs; then DatabaseUnavailable. The pauses are timers, so other requests run meanwhile.
+   */
+  private async retryWhileBusy<T>(fn: () => T): Promise<T> {
+    const deadline = performance.now() + this.busyMs;
+    for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+      try {
+        return await settle(fn);
+      } catch (error) {
+        const busy = error instanceof DatabaseUnavailable && /^SQLITE_BUSY/.test(sqliteCode(error.cause) ?? '');
+        const left = deadline - performance.now();
+        if (!busy || left <= 0) throw error;
+        await sleep(Math.min(pause, left));
+      }
+    }
   }
 
   private prepare(sql: string): BetterSqlite.Statement {
@@ -162,8 +203,23 @@ function settle<T>(fn: () => T): Promise<T> {
   try {
     return Promise.resolve(fn());
   } catch (error) {
-    const code = (error as { code?: string }).code;
+    const code = sqliteCode(error);
     if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') return Promise.reject(new UniqueViolation(error));
-    return Promise.reject(error);
+    const reason = code && unavailableReason(code);
+    return Promise.reject(reason ? new DatabaseUnavailable(reason, error) : error);
   }
+}
+
+function sqliteCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** Result codes (and their extended forms) that say the file cannot serve now, not that a call was wrong. */
+function unavailableReason(code: string): string | undefined {
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) return `the database file is locked by another connection (${code})`;
+  if (code === 'SQLITE_FULL') return 'the disk or the database is full (SQLITE_FULL)';
+  if (code.startsWith('SQLITE_IOERR')) return `the disk failed to read or write (${code})`;
+  if (code.startsWith('SQLITE_CANTOPEN')) return `the database file cannot be opened (${code})`;
+  return undefined;
 }

@@ -63,6 +63,12 @@ export class Store {
     this.db.afterCommit(fn);
   }
 
+  /** The newest migration applied to the database (0 before any); a plain read, for readiness. */
+  async schemaVersion(): Promise<number> {
+    const row = await this.db.get<{ version: number | null }>('SELECT MAX(version) AS version FROM schema_migrations');
+    return Number(row?.version ?? 0);
+  }
+
   close(): Promise<void> {
     return this.db.close();
   }

@@ -275,3 +275,6 @@ export const MIGRATIONS: Migration[] = [
     `,
   },
 ];
+
+/** The schema version this code needs: the newest migration (readiness compares the database's with it). */
+export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -9,5 +9,7 @@ export function isPostgresUrl(location: string): boolean {
 }
 
 export function openDatabase(location: string, migrations: Migration[] = MIGRATIONS, options: PostgresOptions = {}): Promise<Database> {
-  return isPostgresUrl(location) ? PostgresDatabase.open(location, migrations, options) : SqliteDatabase.open(location, migrations);
+  return isPostgresUrl(location)
+    ? PostgresDatabase.open(location, migrations, options)
+    : SqliteDatabase.open(location, migrations, options.timeouts?.busyMs === undefined ? {} : { busyMs: options.timeouts.busyMs });
 }

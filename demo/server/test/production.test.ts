@@ -74,6 +74,16 @@ describe('settings', () => {
     expect(() => startOptionsFromEnv({ TRUSTED_PROXIES: 'many' }, [])).toThrow(/TRUSTED_PROXIES/);
   });
 
+  it('reads the bounds on database waits, refusing 0 ("for ever") and anything not a number of milliseconds', () => {
+    expect(startOptionsFromEnv({}, []).databaseTimeouts).toEqual({});
+    expect(
+      startOptionsFromEnv({ DATABASE_CONNECT_TIMEOUT_MS: '1500', DATABASE_LOCK_TIMEOUT_MS: '2000', DATABASE_BUSY_TIMEOUT_MS: '250' }, []).databaseTimeouts,
+    ).toEqual({ connectMs: 1500, lockMs: 2000, busyMs: 250 });
+    for (const bad of ['0', '-1', '1.5', 'soon', '600001']) {
+      expect(() => startOptionsFromEnv({ DATABASE_STATEMENT_TIMEOUT_MS: bad }, [])).toThrow(/DATABASE_STATEMENT_TIMEOUT_MS must be/);
+    }
+  });
+
   it('refuses to start without what production needs, naming every missing setting', async () => {
     const attempt = startTestServer({ api: { mode: 'production' } });
     await expect(attempt).rejects.toThrow(/PUBLIC_URL.*SMTP_URL or SMTP_HOST.*SMS_WEBHOOK_URL or SMS_COMMAND.*KEY_ENCRYPTION_SECRET/);

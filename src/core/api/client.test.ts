@@ -123,6 +123,22 @@ describe('ApiClient', () => {
     });
   });
 
+  it('keeps a 503 (the database of the server away) as service_unavailable, with a text of its own in both languages', async () => {
+    answer = {
+      status: 503,
+      headers: { 'Retry-After': '5' },
+      body: JSON.stringify({ httpStatusCode: 503, message: 'Service unavailable', error: { type: 'service_unavailable', links: [] } }),
+    };
+    const error = (await client().loginInit('ada@example.com', false).catch((e: unknown) => e)) as CorbadoError;
+    expect(error).toBeInstanceOf(CorbadoError);
+    expect(error).toMatchObject({ status: 503, type: 'service_unavailable', ignorable: false });
+    // the error popup shows errors.<type> when there is such a text (ErrorPopup.failureText)
+    expect(t(`errors.${error.type}`, {}, 'en')).toBe('The service is briefly unavailable. Please try again in a moment; what you entered is kept.');
+    expect(t(`errors.${error.type}`, {}, 'de')).toBe(
+      'Der Dienst ist kurz nicht verfügbar. Bitte versuche es gleich noch einmal; deine Eingaben bleiben erhalten.',
+    );
+  });
+
   it('treats a 2xx without data as an unhandled backend error', async () => {
     answer = { status: 200, body: '' };
     await expect(client().completeProcess()).rejects.toBeInstanceOf(CorbadoError);

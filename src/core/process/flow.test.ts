@@ -121,6 +121,18 @@ describe('a failed call', () => {
     expect(flow.$error.get()).toMatchObject({ kind: 'unhandledBackendError', type: 'internal_error' });
   });
 
+  it('answered 503 while the database is away keeps the screen and says so; a reload that fails alike changes nothing', async () => {
+    const flow = await onSignup();
+    const unavailable = { status: 503, headers: { 'Retry-After': '5' }, body: envelope(503, 'service_unavailable') };
+    script['POST /v2/auth/signup/init'] = [unavailable];
+    script['GET /v2/auth/process'] = [unavailable];
+    await flow.submitSignup({ email: 'ada@example.com' });
+    expect(flow.$block.get()?.type).toBe('signup-init');
+    expect(flow.$screen.get()).toBe('signup-init');
+    expect(flow.$error.get()).toMatchObject({ type: 'service_unavailable', status: 503 });
+    expect(flow.$initState.get()).toBe(2);
+  });
+
   it('answered too late shows the block the server moved to, on its own screen', async () => {
     // only the sign-up call is late, far past the client's timeout; every other call answers at once
     const flow = await onSignup(1500);

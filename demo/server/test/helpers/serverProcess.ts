@@ -1,0 +1,64 @@
+// The real API as a separate process (`node --import tsx demo/server/main.ts`), for tests that assert
+// the process does not exit: a crash of the server must not be able to take the test runner with it,
+// nor hide in it. Listens on 127.0.0.1 on a free port; killed at stop(), and by the test's end at the latest.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+export interface ServerProcess {
+  url: string;
+  /** the exit code or signal, once the process has ended */
+  exited(): string | undefined;
+  /** what the process printed (the last 200 lines) */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
+
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, API_PORT: '0', API_HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let end: string | undefined;
+  child.once('exit', (code, signal) => {
+    end = signal ?? String(code);
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the API did not start in 20 s:\n${lines.join('\n')}`));
+    }, 20_000);
+    const read = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) if (line) lines.push(line);
+      if (lines.length > 200) lines.splice(0, lines.length - 200);
+      const match = /listening on (http:\/\/\S+)/.exec(lines.join('\n'));
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the API exited (${code}):\n${lines.join('\n')}`));
+    });
+  });
+  return {
+    url,
+    exited: () => end,
+    output: () => lines.join('\n'),
+    async stop() {
+      if (end !== undefined) return;
+      const gone = once(child, 'exit');
+      const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      child.kill('SIGTERM');
+      await gone;
+      clearTimeout(kill);
+    },
+  };
+}
