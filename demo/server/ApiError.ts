@@ -42,6 +42,8 @@ export class ApiError extends Error {
     readonly validation?: Issue[],
     /** 429, 503: seconds until the request may be made again (the Retry-After header) */
     readonly retryAfterSeconds?: number,
+    /** 429: the limit that refused the request (the metrics count refusals by it; never sent) */
+    readonly limit?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -63,8 +65,8 @@ export class ApiError extends Error {
     return new ApiError(401, 'unauthorized', 'Unauthorized', details);
   }
 
-  static tooManyRequests(details: string, retryAfterSeconds: number): ApiError {
-    return new ApiError(429, 'too_many_requests', 'Too many requests', details, undefined, Math.max(1, Math.ceil(retryAfterSeconds)));
+  static tooManyRequests(details: string, retryAfterSeconds: number, limit: string): ApiError {
+    return new ApiError(429, 'too_many_requests', 'Too many requests', details, undefined, Math.max(1, Math.ceil(retryAfterSeconds)), limit);
   }
 
   static serviceUnavailable(details: string, retryAfterSeconds: number): ApiError {

@@ -23,11 +23,13 @@ import { registerDevRoutes } from './http/devRoutes.ts';
 import { errorResponse } from './http/errorEnvelope.ts';
 import { registerHealthRoutes } from './http/healthRoutes.ts';
 import { registerMeRoutes } from './http/meRoutes.ts';
+import { observeRequests, registerMetricsRoute } from './http/observability.ts';
 import { registerReauthRoutes } from './http/reauthRoutes.ts';
 import { declaredLengthLimit } from './http/requestBody.ts';
 import { requestResolver } from './http/requestContext.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
 import { RateLimiter } from './limits/RateLimiter.ts';
+import { Metrics } from './metrics/Metrics.ts';
 import { checkProductionReadiness } from './productionReadiness.ts';
 import { newId } from './randomValues.ts';
 import { Messenger, type Logger, type SmtpSettings } from './senders/Messenger.ts';
@@ -70,6 +72,12 @@ export interface ApiOptions {
   /** projects file (default demo/server/projects.json); development only */
   seedFile?: string | URL;
   logger?: Logger;
+  /** one JSON line per request through `logger.info` (default: on in production, off in development) */
+  logRequests?: boolean;
+  /** serve GET /metrics for Prometheus (default false) */
+  metricsEnabled?: boolean;
+  /** the bearer token GET /metrics requires (production: required with metricsEnabled) */
+  metricsToken?: string;
   /**
    * Social sign-in providers: endpoints and client credentials per provider. Unset fields keep the
    * defaults, which point at the local simulator (see socialOverridesFromEnv for the environment).
@@ -84,6 +92,8 @@ export interface ApiOptions {
 export interface Api {
   app: Hono<AppEnv>;
   store: Store;
+  /** the counters and gauges GET /metrics serves; other parts of the server count through it */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -117,10 +127,12 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     if (sealed > 0) log.info(`Encrypted ${sealed} key(s) that were stored in the clear`);
     const signer = new TokenSigner(await keys.signingKey(now()));
     const secretKey = await keys.secret('verification-hmac', now());
+    const metrics = new Metrics(() => store.db.pools());
     const messenger = new Messenger(store, log, {
       ...(options.smtp ? { smtp: options.smtp } : {}),
       ...(options.sms ? { sms: options.sms } : {}),
       outbox: !production,
+      metrics,
     });
     const sessions = new Sessions(store, signer);
     const social = new ProviderClient(socialSettings(options.socialProviders));
@@ -141,7 +153,10 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       c.set('startedAt', performance.now());
       await next();
     });
+    app.use('*', observeRequests(metrics, (options.logRequests ?? production) ? (line) => log.info(line) : undefined));
     app.use('*', securityHeaders({ production, https: publicUrl?.startsWith('https:') ?? false }));
+    // before CORS: no answer of /metrics carries CORS headers
+    if (options.metricsEnabled) registerMetricsRoute(app, metrics, options.metricsToken);
     app.use('*', cors(store, await store.projects.allAllowedOrigins()));
     app.use('*', declaredLengthLimit());
     registerHealthRoutes(app, store, signer);
@@ -159,9 +174,13 @@ export async function createApi(options: ApiOptions): Promise<Api> {
 
     app.notFound((c) => errorResponse(c, ApiError.notFound(`No route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
     app.onError((error, c) => {
-      if (error instanceof ApiError) return errorResponse(c, error);
+      if (error instanceof ApiError) {
+        if (error.status === 429) metrics.limitRefused(error.limit ?? 'unknown');
+        return errorResponse(c, error);
+      }
       if (error instanceof NulInText) return errorResponse(c, ApiError.invalidRequest('A value in the request contains a NUL character'));
       if (error instanceof DatabaseUnavailable) {
+        metrics.serviceUnavailable();
         // weather, not a bug: one line without a stack, and the client is told when to try again
         log.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}: ${error.message}`);
         return errorResponse(c, ApiError.serviceUnavailable('The service is briefly unavailable; please try again shortly', error.retryAfterSeconds));
@@ -174,6 +193,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     return {
       app,
       store,
+      metrics,
       async close() {
         if (closed) return;
         closed = true;

@@ -70,6 +70,10 @@ export async function checkProductionReadiness(options: ApiOptions, store: Store
   if (!options.smtp) missing.push('SMTP_URL or SMTP_HOST (e-mail delivery)');
   if (!options.sms) missing.push('SMS_WEBHOOK_URL or SMS_COMMAND (SMS delivery)');
   if (!options.keyEncryptionSecret) missing.push('KEY_ENCRYPTION_SECRET (32+ characters; encrypts the signing key and secrets in the database)');
+  if (options.metricsEnabled) {
+    if (!options.metricsToken) missing.push('METRICS_TOKEN with METRICS_ENABLED (16+ characters; the bearer token Prometheus sends for /metrics)');
+    else if (options.metricsToken.length < 16) unsafe.push('METRICS_TOKEN must have 16+ characters');
+  }
   for (const { config, source } of await store.projects.list()) {
     if (config.allowedOrigins.length === 0) missing.push(`allowedOrigins of project ${config.id}`);
     unsafe.push(...projectProblems(config, source === 'seed'));

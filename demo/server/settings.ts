@@ -89,6 +89,15 @@ export function databaseTimeoutsFromEnv(env: NodeJS.ProcessEnv): Partial<Databas
   return timeouts;
 }
 
+/** An on/off setting: `on`/`true`/`1` or `off`/`false`/`0`; undefined when unset. */
+function switchSetting(env: NodeJS.ProcessEnv, variable: string): boolean | undefined {
+  const value = env[variable]?.trim().toLowerCase();
+  if (value === undefined || value === '') return undefined;
+  if (['on', 'true', '1'].includes(value)) return true;
+  if (['off', 'false', '0'].includes(value)) return false;
+  throw new Error(`${variable} must be on or off, got ${env[variable]}`);
+}
+
 export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly string[]): StartOptions {
   const smtp = smtpFromEnv(env);
   const sms = smsFromEnv(env);
@@ -96,6 +105,7 @@ export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly strin
   const poolSize = Number(env.DATABASE_POOL_SIZE ?? 0);
   if (!Number.isInteger(poolSize) || poolSize < 0) throw new Error(`DATABASE_POOL_SIZE must be a whole number, got ${env.DATABASE_POOL_SIZE}`);
   if (!Number.isInteger(proxies) || proxies < 0) throw new Error(`TRUSTED_PROXIES must be a whole number, got ${env.TRUSTED_PROXIES}`);
+  const logRequests = switchSetting(env, 'LOG_REQUESTS');
   return {
     port: port(env),
     ...(env.API_HOST ? { host: env.API_HOST } : {}),
@@ -109,6 +119,9 @@ export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly strin
     ...(sms ? { sms } : {}),
     ...(env.KEY_ENCRYPTION_SECRET ? { keyEncryptionSecret: env.KEY_ENCRYPTION_SECRET } : {}),
     ...(proxies ? { trustedProxies: proxies } : {}),
+    ...(logRequests !== undefined ? { logRequests } : {}),
+    metricsEnabled: switchSetting(env, 'METRICS_ENABLED') ?? false,
+    ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
     serverLimits: serverLimitsFromEnv(env),
     socialProviders: socialOverridesFromEnv(env),
     oauthSimulator: env.OAUTH_SIMULATOR !== 'off',

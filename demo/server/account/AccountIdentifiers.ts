@@ -5,6 +5,7 @@
 // limits as the codes of the auth process.
 import type { MeIdentifierCreateRequest, MeIdentifierUpdateRequest, MeIdentifierVerifyFinishRequest } from '../../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
+import { RESEND_COOLDOWN } from '../metrics/Metrics.ts';
 import { logsIn, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
 import { acceptSecret } from '../flow/acceptSecret.ts';
 import { canonicalIdentifier, normalizedIdentifier } from '../flow/identifierRules.ts';
@@ -157,7 +158,7 @@ export class AccountIdentifiers {
     const method = otpMethodOf(type);
     const now = this.deps.now();
     const wait = resendWaitMs((await this.store.identifierSecrets.latest(identifier.id, type, method))?.createdAt, now);
-    if (wait > 0) throw ApiError.tooManyRequests('A code was sent a moment ago', wait / 1000);
+    if (wait > 0) throw ApiError.tooManyRequests('A code was sent a moment ago', wait / 1000, RESEND_COOLDOWN);
     await takeSendLimits(this.deps.limiter, project, clientIp, type, identifier.value);
     const code = newOtpCode();
     await issueSecret(this.store.identifierSecrets, this.deps.secretKey, { ownerId: identifier.id, method, type, value: identifier.value, secret: code, now });

@@ -13,6 +13,7 @@ import type {
   MeReauthPasskeyStartResponse,
 } from '../../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
+import { RESEND_COOLDOWN } from '../metrics/Metrics.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import { acceptSecret } from '../flow/acceptSecret.ts';
 import { authenticationOptions, parseAuthenticationResponse, verifyAuthentication } from '../flow/passkeyCeremonies.ts';
@@ -105,7 +106,7 @@ export class Reauthentication {
     const method = otpMethodOf(address.type);
     const now = this.deps.now();
     const wait = resendWaitMs((await this.store.reauthSecrets.latest(session.id, address.type, method))?.createdAt, now);
-    if (wait > 0) throw ApiError.tooManyRequests('A code was sent a moment ago', wait / 1000);
+    if (wait > 0) throw ApiError.tooManyRequests('A code was sent a moment ago', wait / 1000, RESEND_COOLDOWN);
     await takeSendLimits(this.deps.limiter, project, clientIp, address.type, address.value);
     const code = newOtpCode();
     await issueSecret(this.store.reauthSecrets, this.deps.secretKey, { ownerId: session.id, method, type: address.type, value: address.value, secret: code, now });

@@ -7,6 +7,7 @@
 // requests racing for the last free slot may then both be refused (never both let through): limits
 // err towards caution.
 import { ApiError } from '../ApiError.ts';
+import { serverLimitLabel } from '../metrics/Metrics.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import { DEFAULT_SERVER_RATE_LIMITS, type RateLimit, type RateLimitName, type ServerRateLimitName, type ServerRateLimits } from '../config/rateLimits.ts';
 import type { Store } from '../store/Store.ts';
@@ -65,20 +66,25 @@ export class RateLimiter {
 
   /** 429 when the window holds more than `max - headroom` events. */
   private async refuseWhenOver(project: ProjectConfig, subject: LimitedSubject, now: number, headroom: 0 | 1): Promise<void> {
-    const { key, name, limit } = this.resolve(project, subject);
+    const { key, name, label, limit } = this.resolve(project, subject);
     const { max, windowSeconds } = limit;
     const { count, freesAt } = await this.store.rateLimits.count(key, windowSeconds * 1000, now);
-    if (count + headroom > max) throw ApiError.tooManyRequests(`Limit ${name} reached (${max} per ${windowSeconds} s)`, ((freesAt ?? now) - now) / 1000);
+    if (count + headroom > max) throw ApiError.tooManyRequests(`Limit ${name} reached (${max} per ${windowSeconds} s)`, ((freesAt ?? now) - now) / 1000, label);
   }
 
   /**
    * The figures and the counter key of a subject. Project keys carry the project id (`pro-…`); server
    * keys carry `server` in its place, which no project id can be, so the two never share a counter.
    */
-  private resolve(project: ProjectConfig, subject: LimitedSubject): { key: string; name: string; limit: RateLimit } {
+  private resolve(project: ProjectConfig, subject: LimitedSubject): { key: string; name: string; label: string; limit: RateLimit } {
     if ('serverLimit' in subject) {
-      return { key: `${subject.serverLimit}:server:${subject.subject}`, name: `${subject.serverLimit} across projects`, limit: this.serverLimits[subject.serverLimit] };
+      return {
+        key: `${subject.serverLimit}:server:${subject.subject}`,
+        name: `${subject.serverLimit} across projects`,
+        label: serverLimitLabel(subject.serverLimit),
+        limit: this.serverLimits[subject.serverLimit],
+      };
     }
-    return { key: `${subject.limit}:${project.id}:${subject.subject}`, name: subject.limit, limit: project.limits[subject.limit] };
+    return { key: `${subject.limit}:${project.id}:${subject.subject}`, name: subject.limit, label: subject.limit, limit: project.limits[subject.limit] };
   }
 }

@@ -4,6 +4,7 @@
 // a request that fails sends nothing.
 import nodemailer, { type Transporter } from 'nodemailer';
 import { normalizedRecipient } from '../flow/identifierRules.ts';
+import type { DeliveryChannel, Metrics } from '../metrics/Metrics.ts';
 import { newId } from '../randomValues.ts';
 import type { OutboxMessage } from '../store/OutboxRepo.ts';
 import type { Store } from '../store/Store.ts';
@@ -29,6 +30,8 @@ export interface MessengerOptions {
   sms?: SmsSender;
   /** keep every message (code and link included) in the dev outbox */
   outbox: boolean;
+  /** counts each delivery sent or failed */
+  metrics: Metrics;
 }
 
 export class Messenger {
@@ -58,14 +61,14 @@ export class Messenger {
     await this.record({ projectId, channel: 'email', to, ...message, ...extra, createdAt: now });
     const transport = this.transport;
     if (transport) {
-      this.deliver(`e-mail to ${to}`, () => transport.sendMail({ from: this.from, to, subject: message.subject, text: message.text }));
+      this.deliver('email', `e-mail to ${to}`, () => transport.sendMail({ from: this.from, to, subject: message.subject, text: message.text }));
     }
   }
 
   async sms(projectId: string, to: string, message: MessageText, extra: { code?: string }, now: number): Promise<void> {
     await this.record({ projectId, channel: 'sms', to, ...message, ...extra, createdAt: now });
     const sender = this.options.sms;
-    if (sender) this.deliver(`SMS to ${to}`, () => sender.send({ to, text: message.text, projectId }));
+    if (sender) this.deliver('sms', `SMS to ${to}`, () => sender.send({ to, text: message.text, projectId }));
   }
 
   /** Waits for deliveries still under way (graceful shutdown). */
@@ -75,10 +78,16 @@ export class Messenger {
   }
 
   /** Starts a delivery after commit; a failure is logged without the message (it holds the code). */
-  private deliver(what: string, send: () => Promise<unknown>): void {
+  private deliver(channel: DeliveryChannel, what: string, send: () => Promise<unknown>): void {
     this.store.afterCommit(() => {
       const sending = send()
-        .catch((error: unknown) => this.log.error(`Delivery of the ${what} failed`, error instanceof Error ? error.message : String(error)))
+        .then(
+          () => this.options.metrics.delivery('sent', channel),
+          (error: unknown) => {
+            this.options.metrics.delivery('failed', channel);
+            this.log.error(`Delivery of the ${what} failed`, error instanceof Error ? error.message : String(error));
+          },
+        )
         .finally(() => this.inFlight.delete(sending));
       this.inFlight.add(sending);
     });

@@ -7,6 +7,18 @@
 
 export type Dialect = 'sqlite' | 'postgres';
 
+/** One pool of connections as it is now (the metrics read it at each scrape). */
+export interface PoolState {
+  /** `main` (transactions, statements), `side` (PostgreSQL: the limit counters) */
+  name: string;
+  /** connections busy with a statement or a transaction */
+  inUse: number;
+  /** connections open and free */
+  idle: number;
+  /** calls waiting for a connection, or for their turn */
+  waiting: number;
+}
+
 export interface Database {
   readonly dialect: Dialect;
   /** every row */
@@ -35,6 +47,8 @@ export interface Database {
   outsideTransaction<T>(fn: () => Promise<T>): Promise<T>;
   /** Runs `fn` once the current transaction has committed (at once outside a transaction). */
   afterCommit(fn: () => void): void;
+  /** The connection pools as they are now. */
+  pools(): PoolState[];
   close(): Promise<void>;
 }
 

@@ -2,7 +2,7 @@
 // SQL and the same migrations as SQLite. Any number of API instances can share one database.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { bindParams, UniqueViolation, type Database } from './Database.ts';
+import { bindParams, UniqueViolation, type Database, type PoolState } from './Database.ts';
 import { DatabaseUnavailable, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './DatabaseUnavailable.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
@@ -191,6 +191,16 @@ export class PostgresDatabase implements Database {
     const scope = this.active();
     if (scope) scope.afterCommit.push(fn);
     else fn();
+  }
+
+  pools(): PoolState[] {
+    const state = (name: string, pool: pg.Pool): PoolState => ({
+      name,
+      inUse: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    });
+    return [state('main', this.pool), state('side', this.side)];
   }
 
   async close(): Promise<void> {

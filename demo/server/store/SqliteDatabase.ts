@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bindParams, UniqueViolation, type Database } from './Database.ts';
+import { bindParams, UniqueViolation, type Database, type PoolState } from './Database.ts';
 import { DatabaseUnavailable, DEFAULT_DATABASE_TIMEOUTS } from './DatabaseUnavailable.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
@@ -173,6 +173,11 @@ export class SqliteDatabase implements Database {
         await sleep(Math.min(pause, left));
       }
     }
+  }
+
+  /** One connection: in use while a transaction or statement has its turn; the queue waits for it. */
+  pools(): PoolState[] {
+    return [{ name: 'main', inUse: this.busy ? 1 : 0, idle: this.busy ? 0 : 1, waiting: this.waiting.length }];
   }
 
   private prepare(sql: string): BetterSqlite.Statement {

@@ -1,0 +1,301 @@
+// What operators get (README: "Metrics and request logs"): GET /metrics in Prometheus' text format,
+// guarded by METRICS_ENABLED and a bearer token and never readable by a browser page, and one JSON log
+// line per request that carries no code, token or address.
+import BetterSqlite from 'better-sqlite3';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkProductionReadiness } from '../productionReadiness.ts';
+import { CommandSmsSender } from '../senders/SmsSender.ts';
+import { startOptionsFromEnv } from '../settings.ts';
+import { startSmtpSink, waitForMessages } from './helpers/smtpSink.ts';
+import { Client, createProject, DEMO_ORIGIN, latestCode, POSTGRES_URL, serverForThisFile, startTestServer, uniqueEmail, uniquePhone } from './helpers/testServer.ts';
+
+const WITHOUT_PASSKEYS = { isUserVerifyingPlatformAuthenticatorAvailable: false, isConditionalMediationAvailable: false };
+const TOKEN = 'a-scrape-token-of-some-length';
+
+/** The samples of one metric in an exposition text: labels and value per line. */
+function samples(text: string, name: string): { labels: Record<string, string>; value: number }[] {
+  const found = [];
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const labels: Record<string, string> = {};
+    for (const [, key, value] of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[key!] = value!;
+    found.push({ labels, value: Number(match[3]) });
+  }
+  return found;
+}
+
+/** The value of the one sample of `name` with these labels (undefined when there is none). */
+function value(text: string, name: string, labels: Record<string, string>): number | undefined {
+  const matching = samples(text, name).filter((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v));
+  expect(matching.length, `${name} ${JSON.stringify(labels)}`).toBeLessThanOrEqual(1);
+  return matching[0]?.value;
+}
+
+async function scrape(url: string, token = TOKEN): Promise<string> {
+  const res = await fetch(`${url}/metrics`, { headers: { Authorization: `Bearer ${token}` } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  return res.text();
+}
+
+describe('GET /metrics', () => {
+  const lines: string[] = [];
+  const server = serverForThisFile({
+    api: { metricsEnabled: true, metricsToken: TOKEN, logRequests: true, trustedProxies: 1 },
+    logger: { info: (line) => lines.push(line), error: () => {} },
+  });
+
+  it('counts a request by its route pattern, method and status, with its latency', async () => {
+    const jwks = await fetch(`${server.url}/projects/pro-1/.well-known/jwks.json`);
+    expect(jwks.status).toBe(200);
+    const missing = await fetch(`${server.url}/no/such/route/usr-12345`);
+    expect(missing.status).toBe(404);
+    const text = await scrape(server.url);
+    const jwksLabels = { method: 'GET', route: '/projects/:projectId/.well-known/jwks.json', status: '200' };
+    expect(value(text, 'fapi_http_requests_total', jwksLabels)).toBe(1);
+    expect(value(text, 'fapi_http_request_duration_seconds_count', jwksLabels)).toBe(1);
+    expect(value(text, 'fapi_http_request_duration_seconds_bucket', { ...jwksLabels, le: '+Inf' })).toBe(1);
+    expect(value(text, 'fapi_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
+    // no raw path (ids, scanners' guesses) becomes a label; the scrapes count themselves nowhere
+    expect(text).not.toContain('pro-1/.well-known');
+    expect(text).not.toContain('usr-12345');
+    expect(samples(text, 'fapi_http_requests_total').some((s) => s.labels.route === '/metrics')).toBe(false);
+    // the process' own figures come along
+    expect(samples(text, 'fapi_process_resident_memory_bytes')).toHaveLength(1);
+  });
+
+  it('counts a 429 as a refusal of the limit that refused it', async () => {
+    const id = await createProject(server.url, { limits: { processInitsPerIp: { max: 1, windowSeconds: 60 } } });
+    const tab = () => new Client(server.url, id);
+    const headers = { 'X-Forwarded-For': '203.0.113.41' };
+    const init = (client: Client) => client.request('POST', '/v2/auth/process/init', { clientInformation: WITHOUT_PASSKEYS }, headers);
+    const before = await scrape(server.url);
+    expect(value(before, 'fapi_rate_limit_refusals_total', { limit: 'processInitsPerIp' })).toBe(0);
+    expect((await init(tab())).status).toBe(200);
+    expect((await init(tab())).status).toBe(429);
+    const text = await scrape(server.url);
+    expect(value(text, 'fapi_rate_limit_refusals_total', { limit: 'processInitsPerIp' })).toBe(1);
+    expect(value(text, 'fapi_rate_limit_refusals_total', { limit: 'emailSendsPerIdentifier' })).toBe(0);
+    expect(value(text, 'fapi_http_requests_total', { method: 'POST', route: '/v2/auth/process/init', status: '429' })).toBe(1);
+  });
+
+  it('writes one JSON line per request, without code, address, token or session', async () => {
+    const client = new Client(server.url, 'pro-1');
+    expect((await client.init(WITHOUT_PASSKEYS, 'signup-init')).status).toBe(200);
+    const email = uniqueEmail('log.secret');
+    const [local] = email.split('@');
+    const first = lines.length;
+    const verify = await client.step(`/v2/auth/signup/init?email=${encodeURIComponent(email)}`, {
+      identifiers: [{ type: 'email', identifier: email }],
+      fullName: 'Grace Hopper',
+    });
+    expect(verify.block).toBe('email-verify');
+    const code = await latestCode(server.url, email);
+    const completed = await client.step('/v2/auth/identifier/verify/finish', { code, identifierType: 'email', verificationType: 'email-otp', isNewDevice: false });
+    expect(completed.block).toBe('completed');
+    expect((await client.request('GET', '/v2/me')).status).toBe(200);
+    const logged = lines.slice(first);
+    const entries = logged.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const signup = entries.find((e) => e.route === '/v2/auth/signup/init');
+    expect(signup).toEqual({
+      time: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      requestId: expect.stringMatching(/^req-/),
+      method: 'POST',
+      route: '/v2/auth/signup/init',
+      status: 200,
+      durationMs: expect.any(Number),
+      projectId: 'pro-1',
+    });
+    expect(entries.map((e) => `${e.method} ${e.route} ${e.status}`)).toEqual([
+      'POST /v2/auth/signup/init 200',
+      'GET /_dev/messages 200',
+      'POST /v2/auth/identifier/verify/finish 200',
+      'GET /v2/me 200',
+    ]);
+    const all = logged.join('\n');
+    for (const secret of [code, email, local!, client.processToken!, client.longSession!, completed.data.shortSession as string]) {
+      expect(all).not.toContain(secret);
+    }
+  });
+
+  it('the request id of the log line is the one the error envelope names', async () => {
+    const first = lines.length;
+    // no process token: process_not_available
+    const res = await new Client(server.url, 'pro-1').request('POST', '/v2/auth/signup/init', { identifiers: [] });
+    expect(res.status).toBe(404);
+    expect(res.body.requestData.requestID).toMatch(/^req-/);
+    const [entry] = lines.slice(first).map((line) => JSON.parse(line));
+    expect(entry).toMatchObject({ requestId: res.body.requestData.requestID, route: '/v2/auth/signup/init', status: 404, projectId: 'pro-1' });
+  });
+
+  it('logs neither the scrapes nor passing health probes', async () => {
+    const first = lines.length;
+    await scrape(server.url);
+    expect((await fetch(`${server.url}/health/alive`)).status).toBe(200);
+    expect(lines.slice(first)).toEqual([]);
+  });
+
+  it('refuses a scrape without the token or with another one, and never answers a browser', async () => {
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(401);
+    const wrong = await fetch(`${server.url}/metrics`, { headers: { Authorization: `Bearer ${TOKEN}x` } });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toContain('Bearer');
+    expect(await wrong.text()).not.toContain('fapi_');
+    // an origin every seed project allows: still no CORS header, and its preflight is refused
+    const fromPage = await fetch(`${server.url}/metrics`, { headers: { Origin: DEMO_ORIGIN, Authorization: `Bearer ${TOKEN}` } });
+    expect(fromPage.status).toBe(200);
+    expect(fromPage.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await fetch(`${server.url}/metrics`, {
+      method: 'OPTIONS',
+      headers: { Origin: DEMO_ORIGIN, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' },
+    });
+    expect(preflight.status).toBe(405);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('shows the pool in use and the calls waiting for it', async () => {
+    const idle = await scrape(server.url);
+    expect(value(idle, 'fapi_db_pool_in_use', { pool: 'main' })).toBe(0);
+    expect(value(idle, 'fapi_db_pool_waiting', { pool: 'main' })).toBe(0);
+    if (POSTGRES_URL) expect(value(idle, 'fapi_db_pool_in_use', { pool: 'side' })).toBe(0);
+  });
+});
+
+describe('GET /metrics while the database is busy', () => {
+  // one connection for requests on PostgreSQL too, so that a second call has to wait; short waits
+  const server = serverForThisFile({ api: { metricsEnabled: true, databasePoolSize: 1, databaseTimeouts: { poolCheckoutMs: 300, busyMs: 300 } } });
+
+  it('counts the connection held by a transaction and the call that waits for it', async () => {
+    const db = server.api.store.db;
+    let release!: () => void;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const held = db.transaction(async () => {
+      await db.get('SELECT 1 AS one');
+      started();
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await running;
+    const queued = db.get('SELECT 1 AS one');
+    try {
+      await expect.poll(async () => value(await scrape(server.url), 'fapi_db_pool_waiting', { pool: 'main' }), { timeout: 5_000 }).toBe(1);
+      expect(value(await scrape(server.url), 'fapi_db_pool_in_use', { pool: 'main' })).toBe(1);
+    } finally {
+      release();
+      await held;
+      await queued;
+    }
+    const after = await scrape(server.url);
+    expect(value(after, 'fapi_db_pool_waiting', { pool: 'main' })).toBe(0);
+    expect(value(after, 'fapi_db_pool_in_use', { pool: 'main' })).toBe(0);
+  });
+
+  it('counts a 503 answered while the database cannot serve', async () => {
+    const before = await scrape(server.url);
+    expect(value(before, 'fapi_service_unavailable_total', {})).toBe(0);
+    // PostgreSQL: the one connection is taken until the pool timeout; SQLite: another connection holds the file's write lock
+    let release!: () => void;
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const db = server.api.store.db;
+    const holder = POSTGRES_URL ? undefined : new BetterSqlite(join(server.dir, 'db.sqlite'));
+    holder?.exec('BEGIN IMMEDIATE');
+    const held = POSTGRES_URL
+      ? db.transaction(async () => {
+          await db.get('SELECT 1 AS one');
+          started();
+          await new Promise<void>((resolve) => (release = resolve));
+        })
+      : Promise.resolve(started());
+    await running;
+    try {
+      const res = await new Client(server.url, 'pro-1').init(WITHOUT_PASSKEYS);
+      expect(res.status).toBe(503);
+      expect(res.body.error.type).toBe('service_unavailable');
+    } finally {
+      release?.();
+      await held;
+      holder?.exec('ROLLBACK');
+      holder?.close();
+    }
+    const text = await scrape(server.url);
+    expect(value(text, 'fapi_service_unavailable_total', {})).toBe(1);
+    expect(value(text, 'fapi_http_requests_total', { method: 'POST', route: '/v2/auth/process/init', status: '503' })).toBe(1);
+  });
+});
+
+describe('deliveries', () => {
+  it('counts an e-mail sent and an SMS that failed', async () => {
+    const smtp = await startSmtpSink();
+    const server = await startTestServer({ api: { metricsEnabled: true, smtp: { host: '127.0.0.1', port: smtp.port }, sms: new CommandSmsSender('/bin/false') } });
+    try {
+      const before = await scrape(server.url);
+      for (const outcome of ['sent', 'retried', 'failed']) {
+        for (const channel of ['email', 'sms']) expect(value(before, 'fapi_deliveries_total', { outcome, channel })).toBe(0);
+      }
+      const mailer = new Client(server.url, 'pro-1');
+      await mailer.init(WITHOUT_PASSKEYS, 'signup-init');
+      await mailer.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: uniqueEmail('delivered') }], fullName: 'Ada' });
+      await waitForMessages(smtp, 1);
+      const texter = new Client(server.url, 'pro-3');
+      await texter.init(WITHOUT_PASSKEYS, 'signup-init');
+      await texter.step('/v2/auth/signup/init', { identifiers: [{ type: 'phone', identifier: uniquePhone() }] });
+      await expect.poll(async () => value(await scrape(server.url), 'fapi_deliveries_total', { outcome: 'failed', channel: 'sms' }), { timeout: 5_000 }).toBe(1);
+      await expect.poll(async () => value(await scrape(server.url), 'fapi_deliveries_total', { outcome: 'sent', channel: 'email' }), { timeout: 5_000 }).toBe(1);
+      const text = await scrape(server.url);
+      expect(value(text, 'fapi_deliveries_total', { outcome: 'failed', channel: 'email' })).toBe(0);
+      expect(value(text, 'fapi_deliveries_total', { outcome: 'sent', channel: 'sms' })).toBe(0);
+    } finally {
+      await server.stop();
+      smtp.close();
+    }
+  });
+});
+
+describe('settings', () => {
+  it('is not served unless enabled, and logs no request in development by default', async () => {
+    const lines: string[] = [];
+    const server = await startTestServer({ logger: { info: (line) => lines.push(line), error: () => {} } });
+    try {
+      expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+      expect((await fetch(`${server.url}/projects/pro-1/.well-known/jwks.json`)).status).toBe(200);
+      expect(lines).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('come from LOG_REQUESTS, METRICS_ENABLED and METRICS_TOKEN', () => {
+    expect(startOptionsFromEnv({}, [])).toMatchObject({ metricsEnabled: false });
+    expect(startOptionsFromEnv({}, []).logRequests).toBeUndefined();
+    expect(startOptionsFromEnv({ LOG_REQUESTS: 'off', METRICS_ENABLED: 'on', METRICS_TOKEN: TOKEN }, [])).toMatchObject({
+      logRequests: false,
+      metricsEnabled: true,
+      metricsToken: TOKEN,
+    });
+    expect(() => startOptionsFromEnv({ METRICS_ENABLED: 'yes please' }, [])).toThrow(/METRICS_ENABLED must be on or off/);
+  });
+
+  it('production refuses metrics without a token of 16+ characters', async () => {
+    const server = await startTestServer();
+    try {
+      const production = {
+        database: '',
+        mode: 'production' as const,
+        publicUrl: 'https://api.example',
+        smtp: { host: '127.0.0.1' },
+        sms: new CommandSmsSender('/bin/true'),
+        keyEncryptionSecret: 'a-secret-of-at-least-thirty-two-characters',
+      };
+      const store = server.api.store;
+      await expect(checkProductionReadiness({ ...production, metricsEnabled: true }, store)).rejects.toThrow(/METRICS_TOKEN/);
+      await expect(checkProductionReadiness({ ...production, metricsEnabled: true, metricsToken: 'short' }, store)).rejects.toThrow(/METRICS_TOKEN must have 16\+/);
+      // the seed projects are what production refuses besides; the token is not among the reasons
+      await expect(checkProductionReadiness({ ...production, metricsEnabled: true, metricsToken: TOKEN }, store)).rejects.not.toThrow(/METRICS_TOKEN/);
+    } finally {
+      await server.stop();
+    }
+  });
+});
