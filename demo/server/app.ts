@@ -210,39 +210,72 @@ export async function createApi(options: ApiOptions): Promise<Api> {
 export interface StartOptions extends ApiOptions {
   port: number;
   host?: string;
+  /** with metricsEnabled: serve GET /metrics on this port (0 = ephemeral) instead of the API's */
+  metricsPort?: number;
+  /** the host or address the metrics port binds (default: `host`) */
+  metricsHost?: string;
 }
 
 export interface RunningApi {
   url: string;
   port: number;
+  /** the base URL of the metrics port, when there is one */
+  metricsUrl?: string;
   store: Store;
   close(): Promise<void>;
 }
 
-/** Starts the API on a port (0 = ephemeral). */
-export async function startApi(options: StartOptions): Promise<RunningApi> {
-  const api = await createApi(options);
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: api.app.fetch, port: options.port, ...(options.host ? { hostname: options.host } : {}) }, () => resolve(s));
-    s.once('error', (error) => {
-      void api.close();
-      reject(error);
+type Server = ReturnType<typeof serve>;
+
+function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string | undefined): Promise<{ server: Server; url: string }> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port, ...(hostname ? { hostname } : {}) }, () => {
+      const bound = (server.address() as AddressInfo).port;
+      const host = !hostname || hostname === '0.0.0.0' || hostname === '::' ? 'localhost' : hostname;
+      resolve({ server, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` });
     });
+    server.once('error', reject);
   });
-  const port = (server.address() as AddressInfo).port;
-  const host = !options.host || options.host === '0.0.0.0' || options.host === '::' ? 'localhost' : options.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  let closing: Promise<void> | undefined;
-  return {
-    url,
-    port,
-    store: api.store,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        if ('closeAllConnections' in server) (server as { closeAllConnections(): void }).closeAllConnections();
-      }).then(() => api.close());
-      return closing;
-    },
-  };
+}
+
+function stop(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    if ('closeAllConnections' in server) (server as { closeAllConnections(): void }).closeAllConnections();
+  });
+}
+
+/** Starts the API on a port (0 = ephemeral), and the metrics on a port of their own when one is given. */
+export async function startApi(options: StartOptions): Promise<RunningApi> {
+  const separateMetrics = options.metricsEnabled === true && options.metricsPort !== undefined;
+  const api = await createApi({ ...options, metricsEnabled: options.metricsEnabled === true && !separateMetrics });
+  const servers: Server[] = [];
+  try {
+    const main = await listen(api.app.fetch, options.port, options.host);
+    servers.push(main.server);
+    let metricsUrl: string | undefined;
+    if (separateMetrics) {
+      const metricsApp = new Hono<AppEnv>();
+      registerMetricsRoute(metricsApp, api.metrics, options.metricsToken);
+      metricsApp.notFound((c) => c.text('Not found\n', 404));
+      const metrics = await listen(metricsApp.fetch, options.metricsPort!, options.metricsHost ?? options.host);
+      servers.push(metrics.server);
+      metricsUrl = metrics.url;
+    }
+    let closing: Promise<void> | undefined;
+    return {
+      url: main.url,
+      port: (main.server.address() as AddressInfo).port,
+      ...(metricsUrl ? { metricsUrl } : {}),
+      store: api.store,
+      close() {
+        closing ??= Promise.all(servers.map(stop)).then(() => api.close());
+        return closing;
+      },
+    };
+  } catch (error) {
+    await Promise.all(servers.map(stop));
+    await api.close();
+    throw error;
+  }
 }

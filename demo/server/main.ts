@@ -10,6 +10,7 @@ try {
   const mode = options.mode === 'production' ? 'production' : 'development';
   console.info(`Frontend API (${mode}) listening on ${api.url}${mode === 'development' ? ` (dev outbox: ${api.url}/_dev/)` : ''}`);
   if (options.sms) console.info(`SMS go to the ${options.sms.description}`);
+  if (options.metricsEnabled) console.info(`Metrics at ${api.metricsUrl ?? api.url}/metrics${options.metricsToken ? ' (bearer token required)' : ''}`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

@@ -35,9 +35,9 @@ function smsFromEnv(env: NodeJS.ProcessEnv): SmsSender | undefined {
   return undefined;
 }
 
-function port(env: NodeJS.ProcessEnv): number {
-  const value = Number(env.API_PORT ?? 3001);
-  if (!Number.isInteger(value) || value < 0 || value > 65_535) throw new Error(`API_PORT must be a port number, got ${env.API_PORT}`);
+function port(env: NodeJS.ProcessEnv, variable = 'API_PORT', fallback = '3001'): number {
+  const value = Number(env[variable] ?? fallback);
+  if (!Number.isInteger(value) || value < 0 || value > 65_535) throw new Error(`${variable} must be a port number, got ${env[variable]}`);
   return value;
 }
 
@@ -122,6 +122,8 @@ export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly strin
     ...(logRequests !== undefined ? { logRequests } : {}),
     metricsEnabled: switchSetting(env, 'METRICS_ENABLED') ?? false,
     ...(env.METRICS_TOKEN ? { metricsToken: env.METRICS_TOKEN } : {}),
+    ...(env.METRICS_PORT ? { metricsPort: port(env, 'METRICS_PORT', '') } : {}),
+    ...(env.METRICS_HOST ? { metricsHost: env.METRICS_HOST } : {}),
     serverLimits: serverLimitsFromEnv(env),
     socialProviders: socialOverridesFromEnv(env),
     oauthSimulator: env.OAUTH_SIMULATOR !== 'off',

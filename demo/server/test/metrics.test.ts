@@ -2,11 +2,14 @@
 // guarded by METRICS_ENABLED and a bearer token and never readable by a browser page, and one JSON log
 // line per request that carries no code, token or address.
 import BetterSqlite from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkProductionReadiness } from '../productionReadiness.ts';
 import { CommandSmsSender } from '../senders/SmsSender.ts';
 import { startOptionsFromEnv } from '../settings.ts';
+import type { Database } from '../store/Database.ts';
+import { startServerProcess } from './helpers/serverProcess.ts';
 import { startSmtpSink, waitForMessages } from './helpers/smtpSink.ts';
 import { Client, createProject, DEMO_ORIGIN, latestCode, POSTGRES_URL, serverForThisFile, startTestServer, uniqueEmail, uniquePhone } from './helpers/testServer.ts';
 
@@ -31,6 +34,23 @@ function value(text: string, name: string, labels: Record<string, string>): numb
   const matching = samples(text, name).filter((s) => Object.entries(labels).every(([k, v]) => s.labels[k] === v));
   expect(matching.length, `${name} ${JSON.stringify(labels)}`).toBeLessThanOrEqual(1);
   return matching[0]?.value;
+}
+
+/** Takes a connection of the store (SQLite: its turn) in a transaction until the answer is called. */
+async function holdConnection(db: Database): Promise<() => Promise<void>> {
+  let release!: () => void;
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const held = db.transaction(async () => {
+    await db.get('SELECT 1 AS one');
+    started();
+    await new Promise<void>((resolve) => (release = resolve));
+  });
+  await running;
+  return async () => {
+    release();
+    await held;
+  };
 }
 
 async function scrape(url: string, token = TOKEN): Promise<string> {
@@ -169,22 +189,13 @@ describe('GET /metrics while the database is busy', () => {
 
   it('counts the connection held by a transaction and the call that waits for it', async () => {
     const db = server.api.store.db;
-    let release!: () => void;
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
-    const held = db.transaction(async () => {
-      await db.get('SELECT 1 AS one');
-      started();
-      await new Promise<void>((resolve) => (release = resolve));
-    });
-    await running;
+    const release = await holdConnection(db);
     const queued = db.get('SELECT 1 AS one');
     try {
       await expect.poll(async () => value(await scrape(server.url), 'fapi_db_pool_waiting', { pool: 'main' }), { timeout: 5_000 }).toBe(1);
       expect(value(await scrape(server.url), 'fapi_db_pool_in_use', { pool: 'main' })).toBe(1);
     } finally {
-      release();
-      await held;
+      await release();
       await queued;
     }
     const after = await scrape(server.url);
@@ -196,27 +207,15 @@ describe('GET /metrics while the database is busy', () => {
     const before = await scrape(server.url);
     expect(value(before, 'fapi_service_unavailable_total', {})).toBe(0);
     // PostgreSQL: the one connection is taken until the pool timeout; SQLite: another connection holds the file's write lock
-    let release!: () => void;
-    let started!: () => void;
-    const running = new Promise<void>((resolve) => (started = resolve));
-    const db = server.api.store.db;
     const holder = POSTGRES_URL ? undefined : new BetterSqlite(join(server.dir, 'db.sqlite'));
     holder?.exec('BEGIN IMMEDIATE');
-    const held = POSTGRES_URL
-      ? db.transaction(async () => {
-          await db.get('SELECT 1 AS one');
-          started();
-          await new Promise<void>((resolve) => (release = resolve));
-        })
-      : Promise.resolve(started());
-    await running;
+    const release = POSTGRES_URL ? await holdConnection(server.api.store.db) : undefined;
     try {
       const res = await new Client(server.url, 'pro-1').init(WITHOUT_PASSKEYS);
       expect(res.status).toBe(503);
       expect(res.body.error.type).toBe('service_unavailable');
     } finally {
-      release?.();
-      await held;
+      await release?.();
       holder?.exec('ROLLBACK');
       holder?.close();
     }
@@ -267,7 +266,7 @@ describe('settings', () => {
     }
   });
 
-  it('come from LOG_REQUESTS, METRICS_ENABLED and METRICS_TOKEN', () => {
+  it('come from LOG_REQUESTS, METRICS_ENABLED, METRICS_TOKEN, METRICS_PORT and METRICS_HOST', () => {
     expect(startOptionsFromEnv({}, [])).toMatchObject({ metricsEnabled: false });
     expect(startOptionsFromEnv({}, []).logRequests).toBeUndefined();
     expect(startOptionsFromEnv({ LOG_REQUESTS: 'off', METRICS_ENABLED: 'on', METRICS_TOKEN: TOKEN }, [])).toMatchObject({
@@ -275,27 +274,55 @@ describe('settings', () => {
       metricsEnabled: true,
       metricsToken: TOKEN,
     });
+    expect(startOptionsFromEnv({ METRICS_PORT: '9464', METRICS_HOST: '10.0.0.5' }, [])).toMatchObject({ metricsPort: 9464, metricsHost: '10.0.0.5' });
     expect(() => startOptionsFromEnv({ METRICS_ENABLED: 'yes please' }, [])).toThrow(/METRICS_ENABLED must be on or off/);
+    expect(() => startOptionsFromEnv({ METRICS_PORT: '70000' }, [])).toThrow(/METRICS_PORT must be a port number/);
   });
 
-  it('production refuses metrics without a token of 16+ characters', async () => {
-    const server = await startTestServer();
+  it('METRICS_PORT: served there only, without a token if none is set; production needs a token on the API port only', async () => {
+    const production = {
+      mode: 'production' as const,
+      publicUrl: 'https://api.example',
+      smtp: { host: '127.0.0.1' },
+      sms: new CommandSmsSender('/bin/true'),
+      keyEncryptionSecret: 'a-secret-of-at-least-thirty-two-characters',
+      metricsEnabled: true,
+    };
+    await expect(startTestServer({ api: production })).rejects.toThrow(/METRICS_TOKEN with METRICS_ENABLED/);
+    await expect(startTestServer({ api: { ...production, metricsToken: 'short' } })).rejects.toThrow(/METRICS_TOKEN must have 16\+/);
+    const server = await startTestServer({ api: { ...production, metricsPort: 0, metricsHost: '127.0.0.1' } });
     try {
-      const production = {
-        database: '',
-        mode: 'production' as const,
-        publicUrl: 'https://api.example',
-        smtp: { host: '127.0.0.1' },
-        sms: new CommandSmsSender('/bin/true'),
-        keyEncryptionSecret: 'a-secret-of-at-least-thirty-two-characters',
-      };
-      const store = server.api.store;
-      await expect(checkProductionReadiness({ ...production, metricsEnabled: true }, store)).rejects.toThrow(/METRICS_TOKEN/);
-      await expect(checkProductionReadiness({ ...production, metricsEnabled: true, metricsToken: 'short' }, store)).rejects.toThrow(/METRICS_TOKEN must have 16\+/);
-      // the seed projects are what production refuses besides; the token is not among the reasons
-      await expect(checkProductionReadiness({ ...production, metricsEnabled: true, metricsToken: TOKEN }, store)).rejects.not.toThrow(/METRICS_TOKEN/);
+      const { metricsUrl } = server.api;
+      expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(metricsUrl).not.toBe(server.url);
+      expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+      expect((await fetch(`${metricsUrl}/health/alive`)).status).toBe(404);
+      expect((await fetch(`${server.url}/health/alive`)).status).toBe(200);
+      const res = await fetch(`${metricsUrl}/metrics`);
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(value(text, 'fapi_http_requests_total', { method: 'GET', route: '/metrics', status: '404' })).toBeUndefined();
+      expect(value(text, 'fapi_http_requests_total', { method: 'GET', route: '/health/alive', status: '200' })).toBe(1);
     } finally {
       await server.stop();
+    }
+  });
+
+  it('main.ts: the request lines go to standard output as JSON, /metrics answers when METRICS_ENABLED is on', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fapi-metrics-'));
+    const api = await startServerProcess({ DATABASE_PATH: join(dir, 'db.sqlite'), LOG_REQUESTS: 'on', METRICS_ENABLED: 'on', METRICS_TOKEN: TOKEN });
+    try {
+      await expect.poll(() => api.output(), { timeout: 5_000 }).toContain(`Metrics at ${api.url}/metrics (bearer token required)`);
+      const jwks = await fetch(`${api.url}/projects/pro-2/.well-known/jwks.json`);
+      expect(jwks.status).toBe(200);
+      const text = await scrape(api.url);
+      expect(value(text, 'fapi_http_requests_total', { method: 'GET', route: '/projects/:projectId/.well-known/jwks.json', status: '200' })).toBe(1);
+      await expect
+        .poll(() => api.output().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line)), { timeout: 5_000 })
+        .toEqual([expect.objectContaining({ method: 'GET', route: '/projects/:projectId/.well-known/jwks.json', status: 200 })]);
+    } finally {
+      await api.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
