@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { CommandSmsSender } from '../senders/SmsSender.ts';
 import { startOptionsFromEnv } from '../settings.ts';
 import type { Database } from '../store/Database.ts';
+import { SCHEMA_VERSION } from '../store/migrations.ts';
 import { startServerProcess } from './helpers/serverProcess.ts';
 import { startSmtpSink, waitForMessages } from './helpers/smtpSink.ts';
 import { Client, createProject, DEMO_ORIGIN, latestCode, POSTGRES_URL, serverForThisFile, startTestServer, uniqueEmail, uniquePhone } from './helpers/testServer.ts';
@@ -72,12 +73,15 @@ describe('GET /metrics', () => {
     expect(jwks.status).toBe(200);
     const missing = await fetch(`${server.url}/no/such/route/usr-12345`);
     expect(missing.status).toBe(404);
+    const preflight = await fetch(`${server.url}/v2/auth/process/init`, { method: 'OPTIONS', headers: { Origin: DEMO_ORIGIN, 'Access-Control-Request-Method': 'POST' } });
+    expect(preflight.status).toBe(204);
     const text = await scrape(server.url);
     const jwksLabels = { method: 'GET', route: '/projects/:projectId/.well-known/jwks.json', status: '200' };
     expect(value(text, 'fapi_http_requests_total', jwksLabels)).toBe(1);
     expect(value(text, 'fapi_http_request_duration_seconds_count', jwksLabels)).toBe(1);
     expect(value(text, 'fapi_http_request_duration_seconds_bucket', { ...jwksLabels, le: '+Inf' })).toBe(1);
     expect(value(text, 'fapi_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' })).toBe(1);
+    expect(value(text, 'fapi_http_requests_total', { method: 'OPTIONS', route: 'preflight', status: '204' })).toBe(1);
     // no raw path (ids, scanners' guesses) becomes a label; the scrapes count themselves nowhere
     expect(text).not.toContain('pro-1/.well-known');
     expect(text).not.toContain('usr-12345');
@@ -150,11 +154,21 @@ describe('GET /metrics', () => {
     expect(entry).toMatchObject({ requestId: res.body.requestData.requestID, route: '/v2/auth/signup/init', status: 404, projectId: 'pro-1' });
   });
 
-  it('logs neither the scrapes nor passing health probes', async () => {
+  it('logs neither the scrapes nor passing health probes, but a failing readiness check', async () => {
     const first = lines.length;
     await scrape(server.url);
     expect((await fetch(`${server.url}/health/alive`)).status).toBe(200);
+    expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
     expect(lines.slice(first)).toEqual([]);
+    const db = server.api.store.db;
+    const newest = await db.get<{ version: number; name: string; applied_at: number }>('SELECT version, name, applied_at FROM schema_migrations WHERE version = ?', [SCHEMA_VERSION]);
+    await db.run('DELETE FROM schema_migrations WHERE version = ?', [SCHEMA_VERSION]);
+    try {
+      expect((await fetch(`${server.url}/health/ready`)).status).toBe(503);
+    } finally {
+      await db.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [newest!.version, newest!.name, newest!.applied_at]);
+    }
+    expect(lines.slice(first).map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ method: 'GET', route: '/health/ready', status: 503, projectId: null })]);
   });
 
   it('refuses a scrape without the token or with another one, and never answers a browser', async () => {
