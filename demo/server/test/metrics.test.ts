@@ -239,6 +239,24 @@ describe('GET /metrics while the database is busy', () => {
   });
 });
 
+describe('a limit of the whole server', () => {
+  const server = serverForThisFile({ api: { metricsEnabled: true, serverLimits: { emailSendsPerIdentifier: { max: 1, windowSeconds: 900 } } } });
+
+  it('counts its refusal apart from the project limit of the same name', async () => {
+    const email = uniqueEmail('server-limit');
+    const signUp = async (projectId: string) => {
+      const client = new Client(server.url, projectId);
+      await client.init(WITHOUT_PASSKEYS, 'signup-init');
+      return client.request('POST', '/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }] });
+    };
+    expect((await signUp(await createProject(server.url, {}))).status).toBe(200);
+    expect((await signUp(await createProject(server.url, {}))).status).toBe(429);
+    const text = await scrape(server.url);
+    expect(value(text, 'fapi_rate_limit_refusals_total', { limit: 'server:emailSendsPerIdentifier' })).toBe(1);
+    expect(value(text, 'fapi_rate_limit_refusals_total', { limit: 'emailSendsPerIdentifier' })).toBe(0);
+  });
+});
+
 describe('deliveries', () => {
   it('counts an e-mail sent and an SMS that failed', async () => {
     const smtp = await startSmtpSink();
