@@ -1,35 +1,21 @@
 import { test as base, expect, type Page, type Route } from '@playwright/test';
+import * as kit from './kit/corbadoKit';
+import type { OutboxMessage } from './kit/corbadoKit';
 
 export { expect };
 
 export const API_URL = process.env.E2E_API_URL ?? 'http://localhost:3102';
 
-export interface OutboxMessage {
-  id: string;
-  channel: 'email' | 'sms';
-  to: string;
-  subject: string;
-  text: string;
-  code?: string;
-  link?: string;
-  createdAt: string;
-}
+export type { OutboxMessage };
 
 /** The messages the dev outbox of an API (the shared one by default) holds for an address, newest first. */
-export async function messagesTo(to: string, api = API_URL): Promise<OutboxMessage[]> {
-  const response = await fetch(`${api}/_dev/messages?to=${encodeURIComponent(to)}`);
-  return (await response.json()) as OutboxMessage[];
+export function messagesTo(to: string, api = API_URL): Promise<OutboxMessage[]> {
+  return kit.outboxMessages(to, { apiUrl: api });
 }
 
 /** The newest message the dev outbox of an API holds for an address, waiting for it to arrive. */
-export async function latestMessage(to: string, after?: string, api = API_URL): Promise<OutboxMessage> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const newest = (await messagesTo(to, api))[0];
-    if (newest && newest.id !== after) return newest;
-    if (Date.now() > deadline) throw new Error(`No new message for ${to}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+export function latestMessage(to: string, after?: string, api = API_URL): Promise<OutboxMessage> {
+  return kit.latestMessage(to, { after, apiUrl: api });
 }
 
 /** Creates a project with the given configuration on the local Frontend API. */
@@ -51,27 +37,8 @@ export function uniqueEmail(tag: string): string {
  * A CDP virtual authenticator: platform (internal), resident keys, user verification. With transport
  * 'cable' it stands for a phone reached over hybrid (the browser reports it as cross-platform).
  */
-export async function addAuthenticator(page: Page, options: { automatic?: boolean; transport?: 'internal' | 'cable' } = {}) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: options.transport ?? 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: options.automatic ?? true,
-    },
-  });
-  return {
-    id: authenticatorId,
-    credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
-    /** makes the next ceremony fail the way a user cancelling it does */
-    setUserVerified: (isUserVerified: boolean) => cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified }),
-    setPresence: (enabled: boolean) => cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled }),
-    remove: () => cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId }),
-  };
+export function addAuthenticator(page: Page, options: { automatic?: boolean; transport?: 'internal' | 'cable' } = {}): Promise<kit.PasskeyDevice> {
+  return kit.addPasskeyDevice(page, { presence: options.automatic, transport: options.transport });
 }
 
 /**
@@ -113,16 +80,12 @@ export async function startSignUpByEmail(page: Page, email: string, options: Ema
 }
 
 /**
- * Signs up by e-mail code: the form, then the code from the outbox; with `passkey`, the passkey offered
- * next is created (a virtual authenticator must be added). Ends logged in.
+ * Signs up by e-mail code on a demo page with the QA kit: the form, then the code from the outbox; with
+ * `passkey`, the passkey offered next is created (a virtual authenticator must be added). Ends logged in.
  */
 export async function signUpByEmailCode(page: Page, email: string, options: EmailSignUpOptions & { passkey?: boolean } = {}) {
-  const view = await startSignUpByEmail(page, email, options);
-  await view.getByRole('textbox', { name: 'Digit 1 of 6' }).fill((await latestMessage(email)).code!);
-  if (options.passkey) {
-    await view.getByRole('button', { name: 'Create passkey' }).click();
-    await view.getByRole('button', { name: 'Continue', exact: true }).click();
-  }
+  await page.goto(options.url ?? '/#register');
+  await kit.signUpByEmailCode(widget(page), email, { apiUrl: API_URL, fullName: options.fullName, passkey: options.passkey });
   await expect(page.locator('#host-auth-state')).toHaveText('logged in');
 }
 

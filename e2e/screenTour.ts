@@ -3,7 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import de from '../src/core/i18n/de.json' with { type: 'json' };
 import en from '../src/core/i18n/en.json' with { type: 'json' };
 import { differingPixels } from './differingPixels';
-import { addAuthenticator, expect, latestMessage, widget } from './fixtures';
+import { addAuthenticator, API_URL, expect, latestMessage, widget } from './fixtures';
+import { latestLink } from './kit/corbadoKit';
 
 // A walk through every screen of every view, driven by the real flows against the real local server,
 // in one language and colour scheme. The accessibility sweep, the narrow-screen checks and the
@@ -207,7 +208,7 @@ export async function screenTour(page: Page, options: TourOptions, visit: (stop:
   await button('passkeyAppend.create').click();
   await heading('emailLink.signup.header');
   await stop('email-link-sent', [countdown]);
-  const link = (await latestMessage(linkEmail)).link!;
+  const link = await latestLink(linkEmail, { apiUrl: API_URL });
   const elsewhere = await page.context().browser()!.newContext({ viewport: page.viewportSize() });
   const device = await elsewhere.newPage();
   await device.goto(`${link}&${query('pro-2')}`);
