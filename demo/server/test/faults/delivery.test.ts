@@ -1,0 +1,252 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
+// Durable delivery of codes and links (issue 17): a code asked for while the SMTP server is down
+// arrives once it is back, still valid; an expired one is never sent; a message whose instance was
+// killed after the commit is delivered by another; two instances on one PostgreSQL database never both
+// send one message; and in production the waiting message is sealed in the table. Real SMTP (a local
+// listener that can refuse or hang), a real database (a SQLite file, or PostgreSQL with
+// TEST_DATABASE_URL), real HTTP, and for the kill a real server process ended with SIGKILL.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runAdmin } from '../../admin.ts';
+import type { DeliverySettings } from '../../senders/DeliveryWorker.ts';
+import { CommandSmsSender } from '../../senders/SmsSender.ts';
+import { startServerProcess, type ServerProcess } from '../helpers/serverProcess.ts';
+import { startSmtpSink, waitForMessages, type SmtpSink } from '../helpers/smtpSink.ts';
+import {
+  Client,
+  databaseEnv,
+  dropTestDatabase,
+  POSTGRES_URL,
+  startTestServer,
+  testDatabase,
+  uniqueEmail,
+  type TestClock,
+  type TestServer,
+} from '../helpers/testServer.ts';
+
+/** Quick rounds for tests; the retry wait is on the servers' test clock, which the tests move on. */
+const QUICK: Partial<DeliverySettings> = { pollMs: 50, retryBaseMs: 1_000, retryMaxMs: 4_000, sendTimeoutMs: 5_000 };
+const CODE_LIFETIME_MS = 10 * 60_000;
+
+interface DeliveryRow {
+  id: string;
+  status: string;
+  attempts: number;
+  payload: string | null;
+  last_error: string | null;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function sink(): Promise<SmtpSink> {
+  const smtp = await startSmtpSink();
+  cleanups.push(() => smtp.close());
+  return smtp;
+}
+
+async function server(smtp: SmtpSink, options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
+  const started = await startTestServer({ ...options, api: { smtp: { host: '127.0.0.1', port: smtp.port }, delivery: QUICK, ...options.api } });
+  cleanups.push(() => started.stop());
+  return started;
+}
+
+function deliveries(s: TestServer): Promise<DeliveryRow[]> {
+  return s.api.store.db.all<DeliveryRow>('SELECT id, status, attempts, payload, last_error FROM deliveries');
+}
+
+/** Waits until the message's first attempt (at commit) has failed. */
+async function firstAttemptFailed(s: TestServer, count = 1): Promise<DeliveryRow[]> {
+  let rows: DeliveryRow[] = [];
+  await vi.waitFor(
+    async () => {
+      rows = await deliveries(s);
+      expect(rows).toHaveLength(count);
+      for (const row of rows) expect(row).toMatchObject({ status: 'pending', attempts: 1, last_error: expect.stringMatching(/421|greeting|closed/i) });
+    },
+    { timeout: 10_000, interval: 50 },
+  );
+  return rows;
+}
+
+async function signUp(client: Client, email: string): Promise<void> {
+  await client.init({}, 'signup-init');
+  const verify = await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }], fullName: 'Ada Lovelace' });
+  expect(verify.block).toBe('email-verify');
+}
+
+function codeOf(mail: string): string {
+  const code = /^Subject: .*?(\d{6})\s*$/m.exec(mail)?.[1];
+  if (!code) throw new Error(`no code in the mail:\n${mail}`);
+  return code;
+}
+
+async function finish(client: Client, code: string): Promise<any> {
+  return client.step('/v2/auth/identifier/verify/finish', { code, identifierType: 'email', verificationType: 'email-otp', isNewDevice: false });
+}
+
+/** Waits `rounds` poll rounds of the workers (to see that something does not happen). */
+function rounds(count: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, count * QUICK.pollMs!));
+}
+
+describe('delivery through an SMTP outage', () => {
+  it('a code asked for while the SMTP server refuses arrives once it accepts again, still valid', async () => {
+    const smtp = await sink();
+    smtp.refuse = true;
+    const api = await server(smtp);
+    const client = new Client(api.url, 'pro-1');
+    const email = uniqueEmail('outage');
+    await signUp(client, email);
+    await firstAttemptFailed(api);
+    expect(smtp.received).toHaveLength(0);
+
+    smtp.refuse = false;
+    api.clock.advance(QUICK.retryMaxMs!); // the next attempt is due
+    const [mail] = await waitForMessages(smtp, 1);
+    expect(mail).toContain(`To: ${email}`);
+    expect((await finish(client, codeOf(mail!))).block).toBe('completed');
+    expect(await deliveries(api)).toEqual([]); // sent: the row and its text are gone
+  });
+
+  it('never sends a message whose code expired meanwhile', async () => {
+    const smtp = await sink();
+    smtp.refuse = true;
+    const api = await server(smtp);
+    await signUp(new Client(api.url, 'pro-1'), uniqueEmail('expired'));
+    await firstAttemptFailed(api);
+
+    api.clock.advance(CODE_LIFETIME_MS + 1_000);
+    smtp.refuse = false;
+    const connectionsBefore = smtp.connections;
+    await vi.waitFor(async () => expect(await deliveries(api)).toMatchObject([{ status: 'expired', payload: null }]), { timeout: 10_000, interval: 50 });
+    await rounds(10);
+    expect(smtp.connections).toBe(connectionsBefore);
+    expect(smtp.received).toHaveLength(0);
+  });
+});
+
+describe('an instance killed after the commit', () => {
+  it('leaves the message to another instance on the same database, which sends it once the lease runs out', { timeout: 90_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fapi-delivery-'));
+    cleanups.push(() => dropTestDatabase(dir));
+    await createSchema(dir);
+    const hanging = await sink();
+    hanging.hang = true;
+    let first: ServerProcess | undefined = await startServerProcess({
+      ...(databaseEnv(dir) as Record<string, string>),
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(hanging.port),
+      DELIVERY_SEND_TIMEOUT_MS: '120000',
+    });
+    cleanups.push(() => first?.stop());
+
+    const client = new Client(first.url, 'pro-1');
+    const email = uniqueEmail('killed');
+    await signUp(client, email);
+    // the first instance has claimed the message and is in the middle of sending it: killed now
+    await vi.waitFor(() => expect(hanging.connections).toBeGreaterThanOrEqual(1), { timeout: 20_000, interval: 50 });
+    await first.kill();
+    first = undefined;
+
+    const smtp = await sink();
+    const clock: TestClock = {
+      now: Date.now(),
+      advance(ms: number) {
+        this.now += ms;
+      },
+    };
+    const second = await server(smtp, { dir, clock });
+    await rounds(10);
+    expect(smtp.received).toHaveLength(0); // the dead instance's lease still holds
+
+    clock.advance(5 * 60_000); // past the lease (send timeout + 30 s), well within the code's lifetime
+    const [mail] = await waitForMessages(smtp, 1);
+    expect(mail).toContain(`To: ${email}`);
+    const onSecond = new Client(second.url, 'pro-1');
+    onSecond.processToken = client.processToken;
+    expect((await finish(onSecond, codeOf(mail!))).block).toBe('completed');
+  });
+});
+
+describe.skipIf(!POSTGRES_URL)('two instances on one PostgreSQL database (PostgreSQL only: SQLite has one writer; run by npm run test:postgres)', () => {
+  it('deliver every message once, however their workers race for it', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fapi-delivery-'));
+    const clock: TestClock = {
+      now: Date.now(),
+      advance(ms: number) {
+        this.now += ms;
+      },
+    };
+    const smtp = await sink();
+    smtp.refuse = true;
+    const racing = { ...QUICK, pollMs: 10, batchSize: 2 };
+    const a = await startTestServer({ dir, clock, api: { smtp: { host: '127.0.0.1', port: smtp.port }, delivery: racing } });
+    const b = await startTestServer({ dir, clock, api: { smtp: { host: '127.0.0.1', port: smtp.port }, delivery: racing } });
+    cleanups.push(async () => {
+      await a.stop(true);
+      await b.stop();
+    });
+
+    const emails = Array.from({ length: 10 }, (_, i) => uniqueEmail(`race${i}`));
+    await Promise.all(emails.map((email, i) => signUp(new Client(i % 2 ? a.url : b.url, 'pro-1'), email)));
+    await firstAttemptFailed(a, emails.length);
+
+    smtp.refuse = false;
+    clock.advance(QUICK.retryMaxMs!); // all due at once, on both instances
+    await waitForMessages(smtp, emails.length);
+    await vi.waitFor(async () => expect(await deliveries(a)).toEqual([]), { timeout: 10_000, interval: 50 });
+    await rounds(20);
+    const recipients = smtp.received.map((mail) => /^To: (.*)$/m.exec(mail)?.[1]).sort();
+    expect(recipients).toEqual([...emails].sort());
+  });
+});
+
+describe('a production server', () => {
+  it('keeps the waiting message sealed: neither the address nor the code can be read in the table', async () => {
+    const smtp = await sink();
+    smtp.refuse = true;
+    const secret = 'a-key-encryption-secret-of-forty-characters';
+    const api = await server(smtp, {
+      api: { mode: 'production', publicUrl: 'https://api.example', sms: new CommandSmsSender('/bin/true'), keyEncryptionSecret: secret },
+    });
+    const origin = 'https://shop.example';
+    const file = join(mkdtempSync(join(tmpdir(), 'fapi-admin-')), 'project.json');
+    writeFileSync(file, JSON.stringify({ appName: 'Shop', allowedOrigins: [origin] }));
+    const { id } = (await runAdmin(['projects', 'create', file], databaseEnv(api.dir))) as { id: string };
+
+    const client = new Client(api.url, id, origin);
+    const email = uniqueEmail('sealed');
+    await signUp(client, email);
+    const [waiting] = await firstAttemptFailed(api);
+    expect(waiting!.payload).toMatch(/^enc:v1:/);
+    const table = JSON.stringify(await api.api.store.db.all('SELECT * FROM deliveries'));
+    expect(table).not.toContain(email.split('@')[0]);
+
+    smtp.refuse = false;
+    api.clock.advance(QUICK.retryMaxMs!);
+    const [mail] = await waitForMessages(smtp, 1);
+    const code = codeOf(mail!);
+    expect(table).not.toContain(code);
+    expect((await finish(client, code)).block).toBe('completed');
+    expect(await deliveries(api)).toEqual([]);
+  });
+});
+
+/** PostgreSQL: the schema main.ts finds through the search path must exist before it migrates. */
+async function createSchema(dir: string): Promise<void> {
+  const { databaseSchema } = testDatabase(dir);
+  if (!POSTGRES_URL || !databaseSchema) return;
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${databaseSchema}`);
+  } finally {
+    await client.end();
+  }
+}
