@@ -13,6 +13,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runAdmin } from '../../admin.ts';
 import type { DeliverySettings } from '../../senders/DeliveryWorker.ts';
 import { CommandSmsSender } from '../../senders/SmsSender.ts';
+import { startOptionsFromEnv } from '../../settings.ts';
+import { Store } from '../../store/Store.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/serverProcess.ts';
 import { startSmtpSink, waitForMessages, type SmtpSink } from '../helpers/smtpSink.ts';
 import {
@@ -99,7 +101,8 @@ describe('delivery through an SMTP outage', () => {
   it('a code asked for while the SMTP server refuses arrives once it accepts again, still valid', async () => {
     const smtp = await sink();
     smtp.refuse = true;
-    const api = await server(smtp);
+    const outcomes: string[] = [];
+    const api = await server(smtp, { api: { onDelivery: (event) => outcomes.push(`${event.channel} ${event.outcome} ${event.attempts}`) } });
     const client = new Client(api.url, 'pro-1');
     const email = uniqueEmail('outage');
     await signUp(client, email);
@@ -112,12 +115,14 @@ describe('delivery through an SMTP outage', () => {
     expect(mail).toContain(`To: ${email}`);
     expect((await finish(client, codeOf(mail!))).block).toBe('completed');
     expect(await deliveries(api)).toEqual([]); // sent: the row and its text are gone
+    expect(outcomes).toEqual(['email retry 1', 'email sent 2']);
   });
 
   it('never sends a message whose code expired meanwhile', async () => {
     const smtp = await sink();
     smtp.refuse = true;
-    const api = await server(smtp);
+    const outcomes: string[] = [];
+    const api = await server(smtp, { api: { onDelivery: (event) => outcomes.push(event.outcome) } });
     await signUp(new Client(api.url, 'pro-1'), uniqueEmail('expired'));
     await firstAttemptFailed(api);
 
@@ -128,31 +133,47 @@ describe('delivery through an SMTP outage', () => {
     await rounds(10);
     expect(smtp.connections).toBe(connectionsBefore);
     expect(smtp.received).toHaveLength(0);
+    expect(outcomes).toEqual(['retry', 'expired']);
+  });
+});
+
+describe('shutdown', () => {
+  it('SIGTERM while a send hangs: the process exits 0 within the send timeout, and the message waits in the database', { timeout: 60_000 }, async () => {
+    const { dir, api } = await sendingToAHangingServer(2_000, uniqueEmail('shutdown'));
+
+    await api.stop(); // SIGTERM, and SIGKILL after 5 s
+    expect(api.exited()).toBe('0');
+    const { database, databaseSchema } = testDatabase(dir);
+    const store = await Store.open(database, databaseSchema ? { schema: databaseSchema } : {});
+    try {
+      expect(await store.db.all('SELECT status, attempts FROM deliveries')).toEqual([{ status: 'pending', attempts: 1 }]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('settings', () => {
+  it('reads DELIVERY_* from the environment, refusing values out of range', () => {
+    const env = { DELIVERY_BATCH_SIZE: '5', DELIVERY_SEND_TIMEOUT_MS: '3000', DELIVERY_POLL_MS: '250', DELIVERY_RETRY_BASE_MS: '500', DELIVERY_RETRY_MAX_MS: '8000' };
+    expect(startOptionsFromEnv(env, []).delivery).toEqual({ batchSize: 5, sendTimeoutMs: 3000, pollMs: 250, retryBaseMs: 500, retryMaxMs: 8000 });
+    expect(startOptionsFromEnv({}, []).delivery).toEqual({});
+    for (const [name, value] of [
+      ['DELIVERY_BATCH_SIZE', '0'],
+      ['DELIVERY_SEND_TIMEOUT_MS', '999'],
+      ['DELIVERY_POLL_MS', 'soon'],
+      ['DELIVERY_RETRY_MAX_MS', '1.5'],
+    ]) {
+      expect(() => startOptionsFromEnv({ [name!]: value }, [])).toThrow(new RegExp(`${name} must be a whole number`));
+    }
   });
 });
 
 describe('an instance killed after the commit', () => {
   it('leaves the message to another instance on the same database, which sends it once the lease runs out', { timeout: 90_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'fapi-delivery-'));
-    cleanups.push(() => dropTestDatabase(dir));
-    await createSchema(dir);
-    const hanging = await sink();
-    hanging.hang = true;
-    let first: ServerProcess | undefined = await startServerProcess({
-      ...(databaseEnv(dir) as Record<string, string>),
-      SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: String(hanging.port),
-      DELIVERY_SEND_TIMEOUT_MS: '120000',
-    });
-    cleanups.push(() => first?.stop());
-
-    const client = new Client(first.url, 'pro-1');
     const email = uniqueEmail('killed');
-    await signUp(client, email);
-    // the first instance has claimed the message and is in the middle of sending it: killed now
-    await vi.waitFor(() => expect(hanging.connections).toBeGreaterThanOrEqual(1), { timeout: 20_000, interval: 50 });
-    await first.kill();
-    first = undefined;
+    const { dir, api: first, client } = await sendingToAHangingServer(120_000, email);
+    await first.kill(); // in the middle of sending the message it claimed
 
     const smtp = await sink();
     const clock: TestClock = {
@@ -237,6 +258,29 @@ describe('a production server', () => {
     expect(await deliveries(api)).toEqual([]);
   });
 });
+
+/**
+ * A server process on a database of its own whose SMTP server accepts connections and never answers;
+ * resolves once a sign-up to `email` has committed and the process is sending its code.
+ */
+async function sendingToAHangingServer(sendTimeoutMs: number, email: string): Promise<{ dir: string; api: ServerProcess; client: Client }> {
+  const dir = mkdtempSync(join(tmpdir(), 'fapi-delivery-'));
+  cleanups.push(() => dropTestDatabase(dir));
+  await createSchema(dir);
+  const hanging = await sink();
+  hanging.hang = true;
+  const api = await startServerProcess({
+    ...(databaseEnv(dir) as Record<string, string>),
+    SMTP_HOST: '127.0.0.1',
+    SMTP_PORT: String(hanging.port),
+    DELIVERY_SEND_TIMEOUT_MS: String(sendTimeoutMs),
+  });
+  cleanups.push(() => api.stop());
+  const client = new Client(api.url, 'pro-1');
+  await signUp(client, email);
+  await vi.waitFor(() => expect(hanging.connections).toBeGreaterThanOrEqual(1), { timeout: 20_000, interval: 50 });
+  return { dir, api, client };
+}
 
 /** PostgreSQL: the schema main.ts finds through the search path must exist before it migrates. */
 async function createSchema(dir: string): Promise<void> {
