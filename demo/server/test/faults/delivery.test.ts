@@ -5,6 +5,7 @@
 // send one message; and in production the waiting message is sealed in the table. Real SMTP (a local
 // listener that can refuse or hang), a real database (a SQLite file, or PostgreSQL with
 // TEST_DATABASE_URL), real HTTP, and for the kill a real server process ended with SIGKILL.
+import BetterSqlite from 'better-sqlite3';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,6 +135,41 @@ describe('delivery through an SMTP outage', () => {
     expect(smtp.connections).toBe(connectionsBefore);
     expect(smtp.received).toHaveLength(0);
     expect(outcomes).toEqual(['retry', 'expired']);
+  });
+});
+
+describe('a failing database', () => {
+  it('does not stop the worker: one log line while SQLite is locked by another connection, then the message goes out', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fapi-delivery-'));
+    const file = join(dir, 'db.sqlite'); // a SQLite file whatever TEST_DATABASE_URL says: this is about its lock
+    const smtp = await sink();
+    smtp.refuse = true;
+    const logs: string[] = [];
+    const api = await server(smtp, {
+      dir,
+      logger: { info: (m) => logs.push(m), error: (m) => logs.push(m) },
+      api: { database: file, databaseTimeouts: { busyMs: 200 } },
+    });
+    await signUp(new Client(api.url, 'pro-1'), uniqueEmail('locked'));
+    await firstAttemptFailed(api);
+
+    const holder = new BetterSqlite(file);
+    cleanups.push(() => {
+      if (holder.open) holder.close();
+    });
+    holder.exec('BEGIN IMMEDIATE'); // the write lock, as another process on the file would hold it
+    smtp.refuse = false;
+    api.clock.advance(QUICK.retryMaxMs!);
+    await vi.waitFor(() => expect(logs).toContain('Deliveries: the database failed; trying again'), { timeout: 10_000, interval: 50 });
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // several more failing rounds
+    expect(logs.filter((line) => line.startsWith('Deliveries: the database failed'))).toHaveLength(1);
+    expect(smtp.received).toHaveLength(0);
+    expect((await fetch(`${api.url}/health/alive`)).status).toBe(200);
+
+    holder.exec('ROLLBACK');
+    holder.close();
+    await waitForMessages(smtp, 1);
+    expect(logs).toContain('Deliveries: the database answers again');
   });
 });
 
