@@ -169,7 +169,7 @@ describe('a failing database', () => {
     holder.exec('ROLLBACK');
     holder.close();
     await waitForMessages(smtp, 1);
-    expect(logs).toContain('Deliveries: the database answers again');
+    await vi.waitFor(() => expect(logs).toContain('Deliveries: the database answers again'), { timeout: 10_000, interval: 50 }); // said once the round ends
   });
 });
 
