@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runAdmin } from '../../admin.ts';
-import type { DeliverySettings } from '../../senders/DeliveryWorker.ts';
+import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from '../../senders/DeliveryWorker.ts';
 import { CommandSmsSender } from '../../senders/SmsSender.ts';
 import { startOptionsFromEnv } from '../../settings.ts';
 import { Store } from '../../store/Store.ts';
@@ -174,18 +174,25 @@ describe('a failing database', () => {
 });
 
 describe('shutdown', () => {
-  it('SIGTERM while a send hangs: the process exits 0 within the send timeout, and the message waits in the database', { timeout: 60_000 }, async () => {
-    const { dir, api } = await sendingToAHangingServer(2_000, uniqueEmail('shutdown'));
+  it('SIGTERM while a send hangs: the process exits 0 within the send timeout; the message waits and goes out at the next start', { timeout: 60_000 }, async () => {
+    const email = uniqueEmail('shutdown');
+    const { dir, api } = await sendingToAHangingServer(2_000, email);
 
     await api.stop(); // SIGTERM, and SIGKILL after 5 s
     expect(api.exited()).toBe('0');
     const { database, databaseSchema } = testDatabase(dir);
     const store = await Store.open(database, databaseSchema ? { schema: databaseSchema } : {});
     try {
-      expect(await store.db.all('SELECT status, attempts FROM deliveries')).toEqual([{ status: 'pending', attempts: 1 }]);
+      expect(await store.db.all('SELECT status, attempts, claim FROM deliveries')).toEqual([{ status: 'pending', attempts: 1, claim: null }]);
     } finally {
       await store.close();
     }
+
+    const smtp = await sink();
+    const restarted = await server(smtp, { dir });
+    restarted.clock.advance(DEFAULT_DELIVERY_SETTINGS.retryBaseMs); // the wait after the timed-out attempt
+    const [mail] = await waitForMessages(smtp, 1);
+    expect(mail).toContain(`To: ${email}`);
   });
 });
 
