@@ -138,6 +138,44 @@ describe('delivery through an SMTP outage', () => {
   });
 });
 
+describe('one transaction', () => {
+  it('keeps no code whose message could not be stored: sign-up, an added address, a re-authentication', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fapi-delivery-'));
+    const file = join(dir, 'db.sqlite'); // a SQLite file whatever TEST_DATABASE_URL says: the fault is a SQLite trigger
+    const smtp = await sink();
+    const api = await server(smtp, { dir, api: { database: file } });
+    const client = new Client(api.url, 'pro-1');
+    await signUp(client, uniqueEmail('atomic'));
+    const [mail] = await waitForMessages(smtp, 1);
+    expect((await finish(client, codeOf(mail!))).block).toBe('completed');
+    expect((await client.request('POST', '/v2/me/identifier', { identifierType: 'email', value: uniqueEmail('added') })).status).toBe(200);
+    const identifiers = ((await client.request('GET', '/v2/me')).body as { identifiers: { id: string; status: string }[] }).identifiers;
+    const added = identifiers.find((i) => i.status === 'pending')!.id;
+    const primary = identifiers.find((i) => i.status === 'verified')!.id;
+
+    const other = new BetterSqlite(file);
+    cleanups.push(() => {
+      if (other.open) other.close();
+    });
+    other.exec(`CREATE TRIGGER refuse_deliveries BEFORE INSERT ON deliveries BEGIN SELECT RAISE(ABORT, 'no room for the message'); END`);
+    const count = (table: string) => (other.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    const before = { signUp: count('verification_secrets'), added: count('identifier_secrets'), reauth: count('reauth_secrets') };
+
+    const refused = new Client(api.url, 'pro-1');
+    await refused.init({}, 'signup-init');
+    const signUpAnswer = await refused.request('POST', '/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: uniqueEmail('refused') }], fullName: 'R' });
+    const addedAnswer = await client.request('POST', '/v2/me/identifier/verify/start', { identifierID: added, clientInformation: {} });
+    const reauthAnswer = await client.request('POST', '/v2/me/reauth/code/start', { identifierID: primary });
+    expect([signUpAnswer.status, addedAnswer.status, reauthAnswer.status]).toEqual([500, 500, 500]);
+    expect({ signUp: count('verification_secrets'), added: count('identifier_secrets'), reauth: count('reauth_secrets') }).toEqual(before);
+
+    other.exec('DROP TRIGGER refuse_deliveries');
+    expect((await client.request('POST', '/v2/me/reauth/code/start', { identifierID: primary })).status).toBe(200);
+    expect(count('reauth_secrets')).toBe(before.reauth + 1);
+    await waitForMessages(smtp, 2);
+  });
+});
+
 describe('a failing database', () => {
   it('does not stop the worker: one log line while SQLite is locked by another connection, then the message goes out', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fapi-delivery-'));
