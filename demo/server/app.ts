@@ -32,6 +32,7 @@ import { RateLimiter } from './limits/RateLimiter.ts';
 import { Metrics } from './metrics/Metrics.ts';
 import { checkProductionReadiness } from './productionReadiness.ts';
 import { newId } from './randomValues.ts';
+import type { DeliveryEvent, DeliverySettings } from './senders/DeliveryWorker.ts';
 import { Messenger, type Logger, type SmtpSettings } from './senders/Messenger.ts';
 import type { SmsSender } from './senders/SmsSender.ts';
 import { KeyStore } from './session/KeyStore.ts';
@@ -63,8 +64,12 @@ export interface ApiOptions {
   smtp?: SmtpSettings;
   /** where SMS go besides the dev outbox (production: required) */
   sms?: SmsSender;
-  /** encrypts the signing key and secrets in the database (production: required, 32+ characters) */
+  /** encrypts the signing key, secrets and messages waiting to be sent in the database (production: required, 32+ characters) */
   keyEncryptionSecret?: string;
+  /** how messages waiting in the deliveries table go out (default DEFAULT_DELIVERY_SETTINGS; each one given replaces its default) */
+  delivery?: Partial<DeliverySettings>;
+  /** called with the outcome of each delivery attempt (sent, retry, expired, failed): the hook for counters */
+  onDelivery?: (event: DeliveryEvent) => void;
   /** proxies in front that append to X-Forwarded-For (default 0: the socket address is the client) */
   trustedProxies?: number;
   /** the limits across all projects (default DEFAULT_SERVER_RATE_LIMITS; each one given replaces its default) */
@@ -133,6 +138,10 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       ...(options.sms ? { sms: options.sms } : {}),
       outbox: !production,
       metrics,
+      keys,
+      now,
+      ...(options.delivery ? { delivery: options.delivery } : {}),
+      ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
     });
     const sessions = new Sessions(store, signer);
     const social = new ProviderClient(socialSettings(options.socialProviders));
@@ -189,6 +198,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       return errorResponse(c, new ApiError(500, 'internal_error', 'Internal server error'));
     });
 
+    messenger.start();
     let closed = false;
     return {
       app,

@@ -1,6 +1,7 @@
 // The server's settings from the environment (README: "Environment"), for main.ts and the admin command.
 import type { StartOptions } from './app.ts';
 import { DEFAULT_SERVER_RATE_LIMITS, type RateLimit, type ServerRateLimitName, type ServerRateLimits } from './config/rateLimits.ts';
+import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './senders/DeliveryWorker.ts';
 import type { SmtpSettings } from './senders/Messenger.ts';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './store/DatabaseUnavailable.ts';
 import { CommandSmsSender, WebhookSmsSender, type SmsSender } from './senders/SmsSender.ts';
@@ -98,6 +99,28 @@ function switchSetting(env: NodeJS.ProcessEnv, variable: string): boolean | unde
   throw new Error(`${variable} must be on or off, got ${env[variable]}`);
 }
 
+/** How messages go out (README: "Delivery of codes and links"); each variable replaces its default. */
+export function deliveryFromEnv(env: NodeJS.ProcessEnv): Partial<DeliverySettings> {
+  const variables: Record<keyof DeliverySettings, [string, number, number]> = {
+    batchSize: ['DELIVERY_BATCH_SIZE', 1, 500],
+    sendTimeoutMs: ['DELIVERY_SEND_TIMEOUT_MS', 1_000, 120_000],
+    pollMs: ['DELIVERY_POLL_MS', 10, 60_000],
+    retryBaseMs: ['DELIVERY_RETRY_BASE_MS', 100, 600_000],
+    retryMaxMs: ['DELIVERY_RETRY_MAX_MS', 100, 600_000],
+  };
+  const settings: Partial<DeliverySettings> = {};
+  for (const [name, [variable, min, max]] of Object.entries(variables) as [keyof DeliverySettings, [string, number, number]][]) {
+    const value = env[variable];
+    if (value === undefined || value === '') continue;
+    const number = Number(value);
+    if (!/^\s*\d+\s*$/.test(value) || number < min || number > max) {
+      throw new Error(`${variable} must be a whole number from ${min} to ${max} (default ${DEFAULT_DELIVERY_SETTINGS[name]}), got ${value}`);
+    }
+    settings[name] = number;
+  }
+  return settings;
+}
+
 export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly string[]): StartOptions {
   const smtp = smtpFromEnv(env);
   const sms = smsFromEnv(env);
@@ -118,6 +141,7 @@ export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly strin
     ...(smtp ? { smtp } : {}),
     ...(sms ? { sms } : {}),
     ...(env.KEY_ENCRYPTION_SECRET ? { keyEncryptionSecret: env.KEY_ENCRYPTION_SECRET } : {}),
+    delivery: deliveryFromEnv(env),
     ...(proxies ? { trustedProxies: proxies } : {}),
     ...(logRequests !== undefined ? { logRequests } : {}),
     metricsEnabled: switchSetting(env, 'METRICS_ENABLED') ?? false,

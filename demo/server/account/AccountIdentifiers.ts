@@ -161,8 +161,11 @@ export class AccountIdentifiers {
     if (wait > 0) throw ApiError.tooManyRequests('A code was sent a moment ago', wait / 1000, RESEND_COOLDOWN);
     await takeSendLimits(this.deps.limiter, project, clientIp, type, identifier.value);
     const code = newOtpCode();
-    await issueSecret(this.store.identifierSecrets, this.deps.secretKey, { ownerId: identifier.id, method, type, value: identifier.value, secret: code, now });
-    await sendCode(this.deps.messenger, project, type, identifier.value, code, now);
+    // the code and its message in one transaction: neither is kept without the other
+    await this.store.transaction(async () => {
+      await issueSecret(this.store.identifierSecrets, this.deps.secretKey, { ownerId: identifier.id, method, type, value: identifier.value, secret: code, now });
+      await sendCode(this.deps.messenger, project, type, identifier.value, code, now);
+    });
   }
 
   /** Checks the code sent by verifyStart; the identifier is verified when it matches. */

@@ -109,8 +109,11 @@ export class Reauthentication {
     if (wait > 0) throw ApiError.tooManyRequests('A code was sent a moment ago', wait / 1000, RESEND_COOLDOWN);
     await takeSendLimits(this.deps.limiter, project, clientIp, address.type, address.value);
     const code = newOtpCode();
-    await issueSecret(this.store.reauthSecrets, this.deps.secretKey, { ownerId: session.id, method, type: address.type, value: address.value, secret: code, now });
-    await sendCode(this.deps.messenger, project, address.type, address.value, code, now);
+    // the code and its message in one transaction: neither is kept without the other
+    await this.store.transaction(async () => {
+      await issueSecret(this.store.reauthSecrets, this.deps.secretKey, { ownerId: session.id, method, type: address.type, value: address.value, secret: code, now });
+      await sendCode(this.deps.messenger, project, address.type, address.value, code, now);
+    });
   }
 
   async codeFinish(project: ProjectConfig, session: SessionRecord, body: MeReauthCodeFinishRequest, clientIp: string): Promise<void> {

@@ -15,6 +15,11 @@ import { normalizedIdentifier } from './identifierRules.ts';
 import type { VerifiableType } from './processState.ts';
 
 const SECRET_LIFETIME_MS = 10 * 60_000;
+
+/** When a secret issued at `now` expires: its message is never sent after that. */
+export function secretExpiresAt(now: number): number {
+  return now + SECRET_LIFETIME_MS;
+}
 export const RETRY_DELAY_SECONDS = 30;
 
 /** The one-time code an e-mail address or phone number is verified with. */
@@ -47,7 +52,7 @@ export function issueSecret(
     identifierValue: s.value,
     secretHash: hmacHex(secretKey, s.secret),
     createdAt: s.now,
-    expiresAt: s.now + SECRET_LIFETIME_MS,
+    expiresAt: secretExpiresAt(s.now),
   });
 }
 
@@ -66,8 +71,8 @@ export function takeSendLimits(limiter: RateLimiter, project: ProjectConfig, cli
 /** Sends a one-time code by e-mail or SMS, in the project's language. */
 export function sendCode(messenger: Messenger, project: ProjectConfig, type: VerifiableType, to: string, code: string, now: number): Promise<void> {
   return type === 'email'
-    ? messenger.email(project.id, to, otpEmail(project.language, project.appName, code), { code }, now)
-    : messenger.sms(project.id, to, otpSms(project.language, project.appName, code), { code }, now);
+    ? messenger.email(project.id, to, otpEmail(project.language, project.appName, code), { code }, now, secretExpiresAt(now))
+    : messenger.sms(project.id, to, otpSms(project.language, project.appName, code), { code }, now, secretExpiresAt(now));
 }
 
 export async function sendVerification(ctx: FlowContext, type: VerifiableType): Promise<void> {
@@ -90,5 +95,5 @@ export async function sendVerification(ctx: FlowContext, type: VerifiableType): 
     authType: s.authType,
     token: secret,
   });
-  await ctx.deps.messenger.email(project.id, value, linkEmail(project.language, project.appName, link, s.authType), { link }, now);
+  await ctx.deps.messenger.email(project.id, value, linkEmail(project.language, project.appName, link, s.authType), { link }, now, secretExpiresAt(now));
 }

@@ -6,7 +6,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { DEFAULT_RATE_LIMITS, DEFAULT_SERVER_RATE_LIMITS } from '../config/rateLimits.ts';
 import type { PoolState } from '../store/Database.ts';
 
-export type DeliveryOutcome = 'sent' | 'retried' | 'failed';
+export type DeliveryOutcome = 'sent' | 'retried' | 'expired' | 'failed';
 export type DeliveryChannel = 'email' | 'sms';
 
 const PREFIX = 'fapi_';
@@ -45,11 +45,11 @@ export class Metrics {
     });
     this.deliveries = new Counter({
       name: `${PREFIX}deliveries_total`,
-      help: 'E-mail and SMS deliveries by outcome (sent, retried, failed) and channel',
+      help: 'E-mail and SMS delivery attempts by outcome (sent, retried, expired unsent, failed for good) and channel',
       labelNames: ['outcome', 'channel'],
       registers,
     });
-    for (const outcome of ['sent', 'retried', 'failed'] as const) for (const channel of ['email', 'sms'] as const) this.deliveries.inc({ outcome, channel }, 0);
+    for (const outcome of ['sent', 'retried', 'expired', 'failed'] as const) for (const channel of ['email', 'sms'] as const) this.deliveries.inc({ outcome, channel }, 0);
     this.refusals = new Counter({
       name: `${PREFIX}rate_limit_refusals_total`,
       help: 'Requests refused with 429 too_many_requests, by the limit that refused them',
@@ -87,7 +87,7 @@ export class Metrics {
     this.duration.observe(labels, seconds);
   }
 
-  /** One e-mail or SMS delivery sent, retried after a failure, or given up on. */
+  /** One e-mail or SMS delivery attempt: sent, to be retried, expired before it could go, or given up on. */
   delivery(outcome: DeliveryOutcome, channel: DeliveryChannel): void {
     this.deliveries.inc({ outcome, channel });
   }

@@ -1,13 +1,16 @@
 // Sends e-mails and SMS. In development every message lands in the dev outbox; e-mails also go out
 // over SMTP and SMS through an SmsSender when those are configured. Production has no outbox: messages
-// only go to SMTP and the SMS sender. Deliveries start once the process transaction has committed, so
-// a request that fails sends nothing.
+// only go to SMTP and the SMS sender. A message to send is written to the deliveries table in the
+// transaction of its code or link (so a request that fails sends nothing, and a committed one is not
+// lost to a failed send or a stopped process); the DeliveryWorker sends it, at once after the commit.
 import nodemailer, { type Transporter } from 'nodemailer';
 import { normalizedRecipient } from '../flow/identifierRules.ts';
-import type { DeliveryChannel, Metrics } from '../metrics/Metrics.ts';
+import type { Metrics } from '../metrics/Metrics.ts';
 import { newId } from '../randomValues.ts';
+import type { DeliveryChannel } from '../store/DeliveriesRepo.ts';
 import type { OutboxMessage } from '../store/OutboxRepo.ts';
 import type { Store } from '../store/Store.ts';
+import { DEFAULT_DELIVERY_SETTINGS, DeliveryWorker, type DeliveryEvent, type DeliverySettings, type OutgoingMessage, type Sealer } from './DeliveryWorker.ts';
 import type { MessageText } from './messageTexts.ts';
 import type { SmsSender } from './SmsSender.ts';
 
@@ -30,20 +33,28 @@ export interface MessengerOptions {
   sms?: SmsSender;
   /** keep every message (code and link included) in the dev outbox */
   outbox: boolean;
-  /** counts each delivery sent or failed */
+  /** counts each delivery attempt's outcome */
   metrics: Metrics;
+  /** seals messages waiting in the deliveries table (the KeyStore) */
+  keys: Sealer;
+  now: () => number;
+  /** each one given replaces its default (DEFAULT_DELIVERY_SETTINGS) */
+  delivery?: Partial<DeliverySettings>;
+  /** called for each attempt's outcome (counters) */
+  onDelivery?: (event: DeliveryEvent) => void;
 }
 
 export class Messenger {
   private readonly transport: Transporter | undefined;
   private readonly from: string;
-  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly worker: DeliveryWorker;
 
   constructor(
     private readonly store: Store,
-    private readonly log: Logger,
+    log: Logger,
     private readonly options: MessengerOptions,
   ) {
+    const settings = { ...DEFAULT_DELIVERY_SETTINGS, ...options.delivery };
     const smtp = options.smtp;
     this.from = smtp?.from ?? 'Demo <no-reply@localhost>';
     if (smtp?.url) this.transport = nodemailer.createTransport(smtp.url);
@@ -53,44 +64,69 @@ export class Messenger {
         port: smtp.port ?? 587,
         secure: smtp.port === 465,
         ...(smtp.user ? { auth: { user: smtp.user, pass: smtp.pass ?? '' } } : {}),
+        // nodemailer waits minutes by default; the worker gives up on a send after sendTimeoutMs anyway
+        connectionTimeout: settings.sendTimeoutMs,
+        greetingTimeout: settings.sendTimeoutMs,
+        socketTimeout: settings.sendTimeoutMs,
       });
     }
+    this.worker = new DeliveryWorker({
+      store,
+      keys: options.keys,
+      send: (channel, projectId, message) => this.send(channel, projectId, message),
+      log,
+      now: options.now,
+      settings,
+      onOutcome: (event) => {
+        options.metrics.delivery(event.outcome === 'retry' ? 'retried' : event.outcome, event.channel);
+        options.onDelivery?.(event);
+      },
+    });
   }
 
-  async email(projectId: string, to: string, message: MessageText, extra: { code?: string; link?: string }, now: number): Promise<void> {
+  /** Starts delivering (where a sender is configured): messages left by a restart or another instance go first. */
+  start(): void {
+    if (this.transport || this.options.sms) this.worker.start();
+  }
+
+  async email(
+    projectId: string,
+    to: string,
+    message: MessageText,
+    extra: { code?: string; link?: string },
+    now: number,
+    expiresAt: number,
+  ): Promise<void> {
     await this.record({ projectId, channel: 'email', to, ...message, ...extra, createdAt: now });
-    const transport = this.transport;
-    if (transport) {
-      this.deliver('email', `e-mail to ${to}`, () => transport.sendMail({ from: this.from, to, subject: message.subject, text: message.text }));
-    }
+    if (this.transport) await this.enqueue(projectId, 'email', { to, subject: message.subject, text: message.text }, now, expiresAt);
   }
 
-  async sms(projectId: string, to: string, message: MessageText, extra: { code?: string }, now: number): Promise<void> {
+  async sms(projectId: string, to: string, message: MessageText, extra: { code?: string }, now: number, expiresAt: number): Promise<void> {
     await this.record({ projectId, channel: 'sms', to, ...message, ...extra, createdAt: now });
-    const sender = this.options.sms;
-    if (sender) this.deliver('sms', `SMS to ${to}`, () => sender.send({ to, text: message.text, projectId }));
+    if (this.options.sms) await this.enqueue(projectId, 'sms', { to, subject: message.subject, text: message.text }, now, expiresAt);
   }
 
-  /** Waits for deliveries still under way (graceful shutdown). */
+  /** Stops the worker once the sends under way have ended (graceful shutdown). */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.inFlight]);
+    await this.worker.stop();
     this.transport?.close();
   }
 
-  /** Starts a delivery after commit; a failure is logged without the message (it holds the code). */
-  private deliver(channel: DeliveryChannel, what: string, send: () => Promise<unknown>): void {
-    this.store.afterCommit(() => {
-      const sending = send()
-        .then(
-          () => this.options.metrics.delivery('sent', channel),
-          (error: unknown) => {
-            this.options.metrics.delivery('failed', channel);
-            this.log.error(`Delivery of the ${what} failed`, error instanceof Error ? error.message : String(error));
-          },
-        )
-        .finally(() => this.inFlight.delete(sending));
-      this.inFlight.add(sending);
-    });
+  /** In the caller's transaction: the message, sealed, waits for the worker, which is nudged after commit. */
+  private async enqueue(projectId: string, channel: DeliveryChannel, message: OutgoingMessage, now: number, expiresAt: number): Promise<void> {
+    const payload = this.options.keys.seal(JSON.stringify(message));
+    await this.store.deliveries.insert({ id: newId('dlv'), projectId, channel, payload, createdAt: now, expiresAt });
+    this.store.afterCommit(() => this.worker.nudge());
+  }
+
+  private async send(channel: DeliveryChannel, projectId: string, message: OutgoingMessage): Promise<void> {
+    if (channel === 'email') {
+      if (!this.transport) throw new Error('no SMTP server is configured');
+      await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
+      return;
+    }
+    if (!this.options.sms) throw new Error('no SMS sender is configured');
+    await this.options.sms.send({ to: message.to, text: message.text, projectId });
   }
 
   private async record(message: Omit<OutboxMessage, 'id'>): Promise<void> {

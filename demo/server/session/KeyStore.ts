@@ -1,7 +1,8 @@
 // The server's keys: the ES256 key pair that signs sessions and the HMAC secret of codes and links.
 // They live in the database, so every instance on it signs and checks the same way and they survive
 // restarts. With a key-encryption secret (required in production) they are stored encrypted with
-// AES-256-GCM; without one (development) they are stored as they are.
+// AES-256-GCM; without one (development) they are stored as they are. Messages waiting to be sent
+// (senders/DeliveryWorker.ts) are sealed the same way.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { SigningKeyRecord } from '../store/KeysRepo.ts';
 import type { Store } from '../store/Store.ts';
@@ -28,12 +29,12 @@ export class KeyStore {
       const fresh = generateSigningKey();
       return { ...fresh, privateKeyPem: this.seal(fresh.privateKeyPem) };
     }, now);
-    return { ...stored, privateKeyPem: this.open(stored.privateKeyPem, `signing key ${stored.kid}`) };
+    return { ...stored, privateKeyPem: this.unseal(stored.privateKeyPem, `signing key ${stored.kid}`) };
   }
 
   async secret(name: string, now: number): Promise<string> {
     const stored = await this.store.keys.secret(name, () => this.seal(randomBytes(32).toString('hex')), now);
-    return this.open(stored, `secret ${name}`);
+    return this.unseal(stored, `secret ${name}`);
   }
 
   /** Encrypts keys a development database stored in the clear (once a secret is configured). */
@@ -42,7 +43,8 @@ export class KeyStore {
     return this.store.keys.rewritePlain(PREFIX, (value) => this.seal(value));
   }
 
-  private seal(value: string): string {
+  /** Encrypts a value for the database (as it is without a key-encryption secret); also used for messages waiting to be sent. */
+  seal(value: string): string {
     if (!this.key) return value;
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
@@ -50,7 +52,8 @@ export class KeyStore {
     return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), data]).toString('base64url');
   }
 
-  private open(stored: string, what: string): string {
+  /** The value `seal` stored; `what` names it in errors. */
+  unseal(stored: string, what: string): string {
     if (!stored.startsWith(PREFIX)) {
       if (this.key) throw new Error(`The ${what} is stored unencrypted; start once with KEY_ENCRYPTION_SECRET to seal it`);
       return stored;

@@ -2,6 +2,7 @@
 // Nothing above it knows which engine runs below.
 import { CredentialsRepo } from './CredentialsRepo.ts';
 import type { Database } from './Database.ts';
+import { DeliveriesRepo } from './DeliveriesRepo.ts';
 import { KeysRepo } from './KeysRepo.ts';
 import { OAuthStatesRepo } from './OAuthStatesRepo.ts';
 import { openDatabase } from './openDatabase.ts';
@@ -27,7 +28,10 @@ export class Store {
   readonly reauthSecrets: VerificationSecretsRepo;
   readonly sessions: SessionsRepo;
   readonly keys: KeysRepo;
+  /** the dev outbox: every message, kept for development */
   readonly outbox: OutboxRepo;
+  /** messages waiting to be sent (SMTP, SMS) */
+  readonly deliveries: DeliveriesRepo;
   readonly socialAccounts: SocialAccountsRepo;
   readonly oauthStates: OAuthStatesRepo;
   readonly rateLimits: RateLimitsRepo;
@@ -43,6 +47,7 @@ export class Store {
     this.sessions = new SessionsRepo(db);
     this.keys = new KeysRepo(db);
     this.outbox = new OutboxRepo(db);
+    this.deliveries = new DeliveriesRepo(db);
     this.socialAccounts = new SocialAccountsRepo(db);
     this.oauthStates = new OAuthStatesRepo(db);
     this.rateLimits = new RateLimitsRepo(db);

@@ -274,6 +274,30 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX reauth_secrets_session ON reauth_secrets(session_id, identifier_type);
     `,
   },
+  {
+    version: 9,
+    name: 'deliveries: e-mails and SMS waiting to go out',
+    // Written in the transaction that stores the code or link, so a committed code is never lost to a
+    // failed send or a stopped process; senders/DeliveryWorker.ts sends and retries them.
+    sql: `
+      CREATE TABLE deliveries (
+        id              TEXT PRIMARY KEY,        -- dlv-…
+        project_id      TEXT NOT NULL,
+        channel         TEXT NOT NULL CHECK (channel IN ('email', 'sms')),
+        payload         TEXT,                    -- JSON {to, subject, text}, sealed with KEY_ENCRYPTION_SECRET; NULL once given up
+        status          TEXT NOT NULL CHECK (status IN ('pending', 'expired', 'failed')),
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        claim           TEXT,                    -- who holds the lease: a token per claimed batch
+        claimed_until   INTEGER,                 -- the lease: another instance may claim it again after this
+        last_error      TEXT,
+        created_at      INTEGER NOT NULL,
+        expires_at      INTEGER NOT NULL,        -- when its code or link expires: never sent after that
+        finished_at     INTEGER                  -- expired or failed (a sent one is deleted)
+      );
+      CREATE INDEX deliveries_due ON deliveries(status, next_attempt_at);
+    `,
+  },
 ];
 
 /** The schema version this code needs: the newest migration (readiness compares the database's with it). */

@@ -11,7 +11,7 @@ import { adminErrorMessage, runAdmin } from '../admin.ts';
 import { CommandSmsSender, WebhookSmsSender } from '../senders/SmsSender.ts';
 import { isProduction, startOptionsFromEnv } from '../settings.ts';
 import { startSmtpSink, waitForMessages, type SmtpSink } from './helpers/smtpSink.ts';
-import { Client, dropTestDatabase, postProject, POSTGRES_URL, startTestServer, testDatabase, uniqueEmail, uniquePhone, type TestServer } from './helpers/testServer.ts';
+import { Client, databaseEnv, dropTestDatabase, postProject, startTestServer, uniqueEmail, uniquePhone, type TestServer } from './helpers/testServer.ts';
 
 const SHOP = 'https://shop.example';
 const SECRET = 'a-key-encryption-secret-of-forty-characters';
@@ -45,13 +45,6 @@ async function startWebhook(): Promise<Webhook> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   hook.url = `http://127.0.0.1:${(server.address() as { port: number }).port}/sms`;
   return hook;
-}
-
-/** The admin command on the server's database (a SQLite file, or the test's PostgreSQL schema). */
-function adminEnv(dir: string): NodeJS.ProcessEnv {
-  const { database, databaseSchema } = testDatabase(dir);
-  if (!POSTGRES_URL) return { DATABASE_PATH: database };
-  return { DATABASE_URL: `${database}?options=${encodeURIComponent(`-c search_path=${databaseSchema}`)}` };
 }
 
 function configFile(config: object): string {
@@ -119,7 +112,7 @@ describe('a production server', () => {
         keyEncryptionSecret: SECRET,
       },
     });
-    const env = adminEnv(server.dir);
+    const env = databaseEnv(server.dir);
     projectId = ((await runAdmin(['projects', 'create', configFile({ appName: 'Shop', allowedOrigins: [SHOP] })], env)) as { id: string }).id;
     phoneProjectId = (
       (await runAdmin(['projects', 'create', configFile({ appName: 'Shop', allowedOrigins: [SHOP], identifiers: { phone: {} }, passkeys: false })], env)) as {
@@ -146,7 +139,7 @@ describe('a production server', () => {
   });
 
   it('takes projects from the admin command, which refuses incomplete ones', async () => {
-    const env = adminEnv(server.dir);
+    const env = databaseEnv(server.dir);
     const listed = (await runAdmin(['projects', 'list'], env)) as any[];
     expect(listed.map((p) => p.id)).toEqual([projectId, phoneProjectId]);
     expect(listed[0]).toMatchObject({ appName: 'Shop', allowedOrigins: [SHOP], source: 'created' });

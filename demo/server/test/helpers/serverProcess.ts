@@ -12,6 +12,8 @@ export interface ServerProcess {
   /** what the process printed (the last 200 lines) */
   output(): string;
   stop(): Promise<void>;
+  /** SIGKILL: the process ends at once, as in a crash or an OOM kill, with no shutdown of its own */
+  kill(): Promise<void>;
 }
 
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
@@ -59,6 +61,12 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       child.kill('SIGTERM');
       await gone;
       clearTimeout(kill);
+    },
+    async kill() {
+      if (end !== undefined) return;
+      const gone = once(child, 'exit');
+      child.kill('SIGKILL');
+      await gone;
     },
   };
 }

@@ -30,6 +30,16 @@ export function testDatabase(dir: string): TestDatabase {
   return { database: POSTGRES_URL, databaseSchema: `t_${createHash('sha256').update(dir).digest('hex').slice(0, 24)}` };
 }
 
+/**
+ * The environment that points main.ts or the admin command at a test database: DATABASE_PATH, or
+ * DATABASE_URL with the test's PostgreSQL schema as its search path.
+ */
+export function databaseEnv(dir: string): NodeJS.ProcessEnv {
+  const { database, databaseSchema } = testDatabase(dir);
+  if (!POSTGRES_URL) return { DATABASE_PATH: database };
+  return { DATABASE_URL: `${database}?options=${encodeURIComponent(`-c search_path=${databaseSchema}`)}` };
+}
+
 /** Removes a test database (the folder's files, or the PostgreSQL schema). */
 export async function dropTestDatabase(dir: string): Promise<void> {
   const { databaseSchema } = testDatabase(dir);
