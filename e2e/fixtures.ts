@@ -1,35 +1,21 @@
 import { test as base, expect, type Page, type Route } from '@playwright/test';
+import * as outbox from './outbox';
+import { uniqueEmail, type OutboxMessage } from './outbox';
 
-export { expect };
+export { expect, uniqueEmail };
 
 export const API_URL = process.env.E2E_API_URL ?? 'http://localhost:3102';
 
-export interface OutboxMessage {
-  id: string;
-  channel: 'email' | 'sms';
-  to: string;
-  subject: string;
-  text: string;
-  code?: string;
-  link?: string;
-  createdAt: string;
-}
+export type { OutboxMessage };
 
 /** The messages the dev outbox of an API (the shared one by default) holds for an address, newest first. */
-export async function messagesTo(to: string, api = API_URL): Promise<OutboxMessage[]> {
-  const response = await fetch(`${api}/_dev/messages?to=${encodeURIComponent(to)}`);
-  return (await response.json()) as OutboxMessage[];
+export function messagesTo(to: string, api = API_URL): Promise<OutboxMessage[]> {
+  return outbox.messagesTo(to, api);
 }
 
-/** The newest message the dev outbox of an API holds for an address, waiting for it to arrive. */
-export async function latestMessage(to: string, after?: string, api = API_URL): Promise<OutboxMessage> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const newest = (await messagesTo(to, api))[0];
-    if (newest && newest.id !== after) return newest;
-    if (Date.now() > deadline) throw new Error(`No new message for ${to}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
+/** The newest message the dev outbox of an API (the shared one by default) holds for an address, waiting for it to arrive. */
+export function latestMessage(to: string, after?: string, api = API_URL): Promise<OutboxMessage> {
+  return outbox.latestMessage(to, after, api);
 }
 
 /** Creates a project with the given configuration on the local Frontend API. */
@@ -41,10 +27,6 @@ export async function createProject(config: Record<string, unknown>): Promise<st
   });
   if (!response.ok) throw new Error(`creating a project failed: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
-}
-
-export function uniqueEmail(tag: string): string {
-  return `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 }
 
 /**

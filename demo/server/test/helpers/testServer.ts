@@ -9,6 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { startApi, type RunningApi, type StartOptions } from '../../app.ts';
 import type { Logger } from '../../senders/Messenger.ts';
+import type { OutboxWireMessage } from '../../http/devRoutes.ts';
 
 export const DEMO_ORIGIN = 'http://localhost:5173';
 
@@ -186,16 +187,7 @@ export class Client {
   }
 }
 
-export interface OutboxEntry {
-  id: string;
-  channel: 'email' | 'sms';
-  to: string;
-  subject: string;
-  text: string;
-  code?: string;
-  link?: string;
-  createdAt: string;
-}
+export type OutboxEntry = OutboxWireMessage;
 
 export async function outbox(baseUrl: string, to?: string): Promise<OutboxEntry[]> {
   const res = await fetch(`${baseUrl}/_dev/messages${to ? `?to=${encodeURIComponent(to)}` : ''}`);
