@@ -7,7 +7,7 @@ export type OutboxMessage = OutboxWireMessage;
 
 /** The messages the dev outbox of an API holds for an address, newest first. */
 export async function messagesTo(to: string, api: string): Promise<OutboxMessage[]> {
-  const response = await fetch(`${api}/_dev/messages?to=${encodeURIComponent(to)}`);
+  const response = await fetch(`${api}/_dev/messages?to=${encodeURIComponent(to)}`, { signal: AbortSignal.timeout(5_000) });
   return (await response.json()) as OutboxMessage[];
 }
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { firefoxMissing, launchFirefox } from '../e2e/engines/firefox.ts';
 import { journeys, type EngineExpectations } from '../e2e/engines/journeys.ts';
-import type { EnginePage } from '../e2e/engines/page.ts';
+import { bounded, type EnginePage } from '../e2e/engines/page.ts';
 import { launchWebKit, webkitMissing } from '../e2e/engines/webkit.ts';
 
 interface Engine extends EngineExpectations {
@@ -23,6 +23,8 @@ const ENGINES: Engine[] = [
   { name: 'WebKitGTK', missing: webkitMissing, launch: launchWebKit, webAuthn: false },
 ];
 
+/** A step that has not ended by then has failed (its own waits are shorter). */
+const STEP_LIMIT_MS = 60_000;
 /** The whole run, browsers and server included, ends by then whatever hangs. */
 const RUN_LIMIT_MS = 5 * 60_000;
 const DEMO_PORT = Number(process.env.E2E_DEMO_PORT ?? 5176);
@@ -32,6 +34,8 @@ const apiUrl = `http://localhost:${API_PORT}`;
 const databasePath = join(tmpdir(), `corbado-engines-${process.pid}-${Date.now()}.sqlite`);
 
 const open = new Set<EnginePage>();
+/** set on SIGINT/SIGTERM: nothing more is started, and what starts meanwhile is closed at once */
+let stopping = false;
 let server: ChildProcess | undefined;
 
 async function stopServer(): Promise<void> {
@@ -92,16 +96,19 @@ async function runEngine(engine: Engine): Promise<{ passed: number; failed: numb
   try {
     page = await engine.launch(demoUrl);
     open.add(page);
+    if (stopping) throw new Error('stopped');
     console.info(`\n${engine.name}: ${page.version} (started in ${seconds(started)})`);
     let passed = 0;
     for (const step of journeys(page, { api: apiUrl, demo: demoUrl }, engine)) {
+      if (stopping) return { passed, failed: 1 };
       const stepStarted = Date.now();
       try {
-        await step.run();
+        await bounded(step.run(), STEP_LIMIT_MS, 'the step');
         passed++;
         console.info(`  ✓ ${step.name} (${seconds(stepStarted)})`);
       } catch (error) {
-        console.info(`  ✗ ${step.name} (${seconds(stepStarted)})\n    ${error instanceof Error ? error.message : String(error)}`);
+        const reason = stopping ? 'stopped' : error instanceof Error ? error.message : String(error);
+        console.info(`  ✗ ${step.name} (${seconds(stepStarted)})\n    ${reason}`);
         const shown = await Promise.race([page.evaluate<string>("cbText('#widget')").catch(() => undefined), new Promise<undefined>((resolve) => setTimeout(resolve, 5_000))]);
         if (shown !== undefined) console.info(`    the auth view showed: ${JSON.stringify(shown)}`);
         return { passed, failed: 1 };
@@ -137,6 +144,7 @@ async function main(): Promise<number> {
   let failed = 0;
   // one engine after the other: the machine is small, and the journeys are not about concurrency
   for (const engine of engines) {
+    if (stopping) break;
     const result = await runEngine(engine);
     passed += result.passed;
     failed += result.failed;
@@ -146,12 +154,26 @@ async function main(): Promise<number> {
   return failed ? 1 : 0;
 }
 
+// however the process ends, the server's process group does not outlive it
+process.on('exit', () => {
+  if (server?.pid && server.exitCode === null) {
+    try {
+      process.kill(-server.pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
+});
 const limit = setTimeout(() => {
   console.error(`Cross-engine tests: still running after ${RUN_LIMIT_MS / 1000} s, stopping.`);
   void cleanUp().finally(() => process.exit(1));
 }, RUN_LIMIT_MS);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+  process.once(signal, () => {
+    stopping = true;
+    console.error(`Cross-engine tests: ${signal}, stopping.`);
+    void cleanUp().finally(() => process.exit(130));
+  });
 }
 
 let status = 1;

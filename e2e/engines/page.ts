@@ -80,3 +80,12 @@ export async function present(page: EnginePage, target: Target, timeout?: number
   await waitFor(page, `${target.role} "${target.name}" in ${target.host}`, `!!${findExpression(target)}`, timeout);
   return target;
 }
+
+/** A promise, or a rejection naming `what` once `ms` have passed without it settling. */
+export function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took more than ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, limit]).finally(() => clearTimeout(timer));
+}

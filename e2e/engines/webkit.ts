@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { findExpression, PAGE_HELPERS, type EnginePage, type Target } from './page';
+import { bounded, findExpression, PAGE_HELPERS, type EnginePage, type Target } from './page';
 
 const DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
 const XVFB = process.env.XVFB_PATH ?? '/usr/bin/Xvfb';
@@ -43,8 +43,13 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Xvfb and WebKitWebDriver processes still running: ended with the test process however it exits. */
+const running = new Set<ChildProcess>();
+process.on('exit', () => running.forEach(stopGroup));
+
 /** Ends a process started detached, with everything it started (its process group). */
 function stopGroup(child: ChildProcess | undefined): void {
+  if (child) running.delete(child);
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
   try {
     process.kill(-child.pid, 'SIGKILL');
@@ -59,6 +64,7 @@ function startXvfb(): Promise<{ child: ChildProcess; display: string }> {
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
   });
+  running.add(child);
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -116,17 +122,22 @@ export async function launchWebKit(baseUrl: string): Promise<EnginePage> {
     xvfb = display.child;
     const port = await freePort();
     driverProcess = spawn(DRIVER, [`--port=${port}`], { detached: true, stdio: 'ignore', env: { ...process.env, DISPLAY: display.display } });
+    running.add(driverProcess);
     const url = `http://127.0.0.1:${port}`;
     await waitForDriver(url, driverProcess);
-    driver = await new Builder()
-      .usingServer(url)
-      // SELENIUM_REMOTE_URL and the like must not send the session elsewhere
-      .disableEnvironmentOverrides()
-      .withCapabilities({
-        browserName: 'MiniBrowser',
-        'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: ['--automation'] },
-      })
-      .build();
+    driver = await bounded(
+      new Builder()
+        .usingServer(url)
+        // SELENIUM_REMOTE_URL and the like must not send the session elsewhere
+        .disableEnvironmentOverrides()
+        .withCapabilities({
+          browserName: 'MiniBrowser',
+          'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: ['--automation'] },
+        })
+        .build(),
+      60_000,
+      'starting the MiniBrowser session',
+    );
     await driver.manage().setTimeouts({ implicit: 0, pageLoad: 30_000, script: 15_000 });
     const session = driver;
     const element = async (target: Target): Promise<WebElement> => {
