@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { firefoxMissing, launchFirefox } from '../e2e/engines/firefox.ts';
 import { journeys, type EngineExpectations } from '../e2e/engines/journeys.ts';
 import { bounded, type EnginePage } from '../e2e/engines/page.ts';
@@ -67,6 +68,7 @@ async function cleanUp(): Promise<void> {
 async function startServer(): Promise<void> {
   let output = '';
   server = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, DEMO_PORT: String(DEMO_PORT), API_PORT: String(API_PORT), DATABASE_PATH: databasePath },

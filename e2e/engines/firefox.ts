@@ -57,6 +57,7 @@ export async function launchFirefox(baseUrl: string): Promise<EnginePage> {
       evaluate: <T>(expression: string) => page.evaluate(inPage(expression)) as Promise<T>,
       click: async (target) => (await element(target)).click(),
       type: async (target, text) => (await element(target)).type(text),
+      keys: (text) => page.keyboard.type(text),
       close,
     };
   } catch (error) {

@@ -65,10 +65,14 @@ async function hostUser(page: EnginePage, ...values: string[]) {
   await waitFor(page, `Corbado.user with ${values.join(', ')}`, `[${values.map((value) => JSON.stringify(value)).join(', ')}].every(function (value) { return (${text}).indexOf(value) >= 0; })`);
 }
 
-/** Types the code into the first of the six cells; the widget moves the focus on, key by key. */
+/**
+ * Types the code on the keyboard alone: the code screen puts the focus on the first of the six cells by
+ * itself, and the widget moves it on, key by key.
+ */
 async function enterCode(page: EnginePage, message: OutboxMessage) {
   check(message.code && /^\d{6}$/.test(message.code), `the outbox message has no six-digit code: ${JSON.stringify(message)}`);
-  await page.type(await present(page, textbox('Digit 1 of 6')), message.code);
+  await waitFor(page, 'the focus on the first code cell', `cbFocused(${JSON.stringify(auth)}) === 'Digit 1 of 6'`);
+  await page.keys(message.code);
 }
 
 /** No error shown, nothing thrown: what every journey must have seen. */

@@ -21,6 +21,8 @@ export interface EnginePage {
   click(target: Target): Promise<void>;
   /** focuses the element and types, key by key, wherever the focus then goes */
   type(target: Target, text: string): Promise<void>;
+  /** types, key by key, into whatever has the focus now */
+  keys(text: string): Promise<void>;
   /** ends the browser and whatever was started for it; safe to call twice */
   close(): Promise<void>;
 }
@@ -28,7 +30,7 @@ export interface EnginePage {
 /**
  * Functions defined in the page before each script: `cbRoot(host)` the shadow root of a view (the document for ''),
  * `cbFind(host, role, name)` the visible element of that role and accessible name inside it (or null),
- * `cbText(host)` the text of the view. Plain JavaScript in a string, so that no compiler helper of
+ * `cbFocused(host)` the accessible name of what has the focus inside it, `cbText(host)` the text of the view. Plain JavaScript in a string, so that no compiler helper of
  * the test code ends up in the page.
  */
 export const PAGE_HELPERS = `
@@ -51,6 +53,11 @@ function cbFind(host, role, name) {
     if (cbName(elements[i]) === name && elements[i].getClientRects().length) return elements[i];
   }
   return null;
+}
+function cbFocused(host) {
+  var root = cbRoot(host);
+  var active = root && root.activeElement;
+  return active ? cbName(active) : null;
 }
 function cbText(host) {
   var root = cbRoot(host);

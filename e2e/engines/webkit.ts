@@ -152,6 +152,7 @@ export async function launchWebKit(baseUrl: string): Promise<EnginePage> {
       evaluate: <T>(expression: string) => session.executeScript(inPage(expression)) as Promise<T>,
       click: async (target) => (await element(target)).click(),
       type: async (target, text) => (await element(target)).sendKeys(text),
+      keys: (text) => session.actions().sendKeys(text).perform(),
       close,
     };
   } catch (error) {
