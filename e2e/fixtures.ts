@@ -1,8 +1,9 @@
 import { test as base, expect, type Page, type Route } from '@playwright/test';
 import * as kit from './kit/corbadoKit';
 import type { OutboxMessage } from './kit/corbadoKit';
+import { uniqueEmail } from './outbox';
 
-export { expect };
+export { expect, uniqueEmail };
 
 export const API_URL = process.env.E2E_API_URL ?? 'http://localhost:3102';
 
@@ -27,10 +28,6 @@ export async function createProject(config: Record<string, unknown>): Promise<st
   });
   if (!response.ok) throw new Error(`creating a project failed: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
-}
-
-export function uniqueEmail(tag: string): string {
-  return `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 }
 
 /**

@@ -23,6 +23,9 @@ function toWire(m: OutboxMessage) {
   };
 }
 
+/** A message as GET /_dev/messages answers it (the end-to-end tests and the server tests read these). */
+export type OutboxWireMessage = ReturnType<typeof toWire>;
+
 function outboxPage(messages: OutboxMessage[]): string {
   const rows = messages
     .map((m) => {

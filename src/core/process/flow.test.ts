@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../api/client';
 import type { BlockBody } from '../api/types';
 import { Session } from '../session/session';
+import { getPasskey } from '../webauthn/webauthn';
 import { Flow } from './flow';
 
 interface Answer {
@@ -166,5 +167,49 @@ describe('a failed call', () => {
     expect(JSON.parse(localStorage.getItem('cbo_auth_process-pro-1')!).id).toBe(`proc-${tokens}`);
     expect(flow.$screen.get()).toBe('signup-init');
     expect(flow.$error.get()).toMatchObject({ kind: 'processNotFound' });
+  });
+});
+
+describe('in a browser without WebAuthn (as WebKitGTK, and happy-dom here)', () => {
+  const loginEmailVerify: BlockBody = { ...emailVerify, authType: 'login' };
+  const passkeyVerify = (alternatives: BlockBody[]): BlockBody => ({
+    block: 'passkey-verify',
+    authType: 'login',
+    data: { challenge: '', identifierValue: 'ada@example.com' },
+    alternatives,
+  });
+
+  async function onLogin(): Promise<{ flow: Flow; screens: string[] }> {
+    expect(window.PublicKeyCredential).toBeUndefined();
+    const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 2000, preview: false });
+    const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+    await flow.start();
+    const screens: string[] = [];
+    flow.$screen.listen((screen) => screens.push(screen));
+    seen = [];
+    return { flow, screens };
+  }
+
+  it('the log-in of an account with a passkey goes on to its e-mail code at once, never showing the passkey screen', async () => {
+    const { flow, screens } = await onLogin();
+    script['POST /v2/auth/login/init'] = [{ body: { blockBody: passkeyVerify([loginEmailVerify]), common } }];
+    script['POST /v2/auth/identifier/verify/start'] = [{ body: { blockBody: loginEmailVerify, common } }];
+    await flow.submitLogin('ada@example.com', false);
+    expect(seen).toEqual(['POST /v2/auth/login/init', 'POST /v2/auth/identifier/verify/start']);
+    expect(flow.$block.get()?.type).toBe('email-verify');
+    expect(screens).toEqual(['email-otp-verification']);
+    expect(flow.$error.get()).toBeUndefined();
+  });
+
+  it('without a fallback the passkey screen stays, and its log-in fails as "not supported", not with a TypeError', async () => {
+    const { flow } = await onLogin();
+    script['POST /v2/auth/login/init'] = [{ body: { blockBody: passkeyVerify([]), common } }];
+    script['POST /v2/auth/passkey/login/start'] = [{ body: { blockBody: { ...passkeyVerify([]), data: { challenge: '{"publicKey":{}}' } }, common } }];
+    await flow.submitLogin('ada@example.com', false);
+    expect(flow.$screen.get()).toBe('passkey-background');
+    await flow.loginWithPasskey();
+    expect(flow.$screen.get()).toBe('passkey-error');
+    expect(flow.$ceremonyError.get()).toMatchObject({ kind: 'passkeysNotSupported' });
+    await expect(getPasskey('{"publicKey":{}}', true)).rejects.toMatchObject({ kind: 'passkeysNotSupported' });
   });
 });

@@ -28,7 +28,7 @@ import {
   writeItem,
   writeStoredProcess,
 } from '../storage';
-import { clientInformation, createPasskey, getPasskey } from '../webauthn/webauthn';
+import { clientInformation, createPasskey, getPasskey, webAuthnSupported } from '../webauthn/webauthn';
 import { isInitialBlock, parseBlock, switchTo, verificationMethodOf, type FlowBlock } from './block';
 import { readEmailLink, withoutEmailLinkParams, type EmailLinkEntry } from './emailLink';
 import { blockFromHash, hashForBlock, pushesHistory } from './routes';
@@ -241,14 +241,7 @@ export class Flow {
    * is on the other one (they switched locally, through its alternatives).
    */
   #apply(response: ProcessResponse, options: { keepScreen?: boolean; stayOn?: BlockType } = {}): void {
-    const common = response.common;
-    if (common) {
-      this.$appName.set(common.appName ?? '');
-      this.$hideBadge.set(!!common.hideBadge);
-    }
-    if (response.newProcess) {
-      this.#adopt(response.newProcess.token, response.newProcess.expiresAt, common?.frontendApiUrl ?? '');
-    }
+    this.#applyProcess(response);
     let block = parseBlock(response.blockBody);
     if (options.stayOn && INIT_BLOCKS.includes(block.type)) block = switchTo(block, options.stayOn) ?? block;
     if (block.type === 'completed') return this.#complete(block);
@@ -258,6 +251,18 @@ export class Flow {
     this.#setBlock(block, options.keepScreen);
     const social = block.data.socialData as SocialData | undefined;
     if (social?.status === 'finished' && !block.data.error && !this.#socialFinishing) void this.#finishSocial();
+  }
+
+  /** What an answer says beyond its block: the project's common settings, and a new process to adopt. */
+  #applyProcess(response: ProcessResponse): void {
+    const common = response.common;
+    if (common) {
+      this.$appName.set(common.appName ?? '');
+      this.$hideBadge.set(!!common.hideBadge);
+    }
+    if (response.newProcess) {
+      this.#adopt(response.newProcess.token, response.newProcess.expiresAt, common?.frontendApiUrl ?? '');
+    }
   }
 
   #setBlock(block: FlowBlock, keepScreen = false): void {
@@ -433,9 +438,19 @@ export class Flow {
     });
   }
 
+  /**
+   * The log-in after the identifier. For an account with a passkey the server answers passkey-verify;
+   * in a browser without WebAuthn, where no passkey can be used, the visitor goes on to the block's
+   * first fallback (a code or link) at once, never shown a passkey screen that can only fail.
+   */
   submitLogin(identifierValue: string, isPhone: boolean): Promise<void> {
     return this.#run(async () => {
-      this.#apply(await this.#api.loginInit(identifierValue, isPhone));
+      const response = await this.#api.loginInit(identifierValue, isPhone);
+      const block = response.blockBody.block === 'passkey-verify' && !webAuthnSupported() ? parseBlock(response.blockBody) : undefined;
+      const fallback = block && !block.error ? this.fallbacks(block)[0] : undefined;
+      if (!fallback) return this.#apply(response);
+      this.#applyProcess(response);
+      this.#apply(await this.#api.verifyStart(fallback.identifierType, fallback.method));
     });
   }
 

@@ -2,7 +2,7 @@
 import { create, get } from '@github/webauthn-json';
 import type { ClientInformation } from '../api/types';
 import { toJson } from '../toJson';
-import { passkeyAlreadyExists, passkeyChallengeCancelled, webauthnError, CorbadoError } from '../errors';
+import { passkeyAlreadyExists, passkeyChallengeCancelled, passkeysNotSupported, webauthnError, CorbadoError } from '../errors';
 
 /** NotAllowedError / AbortError: the user cancelled; SecurityError and the rest keep the browser's message. */
 export function mapWebAuthnError(error: unknown): CorbadoError {
@@ -13,8 +13,13 @@ export function mapWebAuthnError(error: unknown): CorbadoError {
   return webauthnError(error instanceof Error ? error.message : String(error));
 }
 
-/** Runs a registration with the server's creation options (a JSON string) and answers the signed result. */
+/**
+ * Runs a registration with the server's creation options (a JSON string) and answers the signed result.
+ * In a browser without WebAuthn (WebKitGTK, some embedded web views) it is refused as passkeysNotSupported,
+ * not with the engine's TypeError about navigator.credentials.
+ */
 export async function createPasskey(optionsJson: string, signal?: AbortSignal): Promise<string> {
+  if (!webAuthnSupported()) throw passkeysNotSupported();
   const options = JSON.parse(optionsJson) as Parameters<typeof create>[0];
   try {
     return toJson(await create(signal ? { ...options, signal } : options));
@@ -23,8 +28,9 @@ export async function createPasskey(optionsJson: string, signal?: AbortSignal): 
   }
 }
 
-/** Runs an authentication; `conditional` lets the browser offer passkeys in the field's autofill. */
+/** Runs an authentication; `conditional` lets the browser offer passkeys in the field's autofill. Without WebAuthn: passkeysNotSupported. */
 export async function getPasskey(optionsJson: string, conditional = false, signal?: AbortSignal): Promise<string> {
+  if (!webAuthnSupported()) throw passkeysNotSupported();
   const options = JSON.parse(optionsJson) as Parameters<typeof get>[0];
   try {
     const request: Parameters<typeof get>[0] = { ...options };

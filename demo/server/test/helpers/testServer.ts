@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { startApi, type RunningApi, type StartOptions } from '../../app.ts';
 import type { Logger } from '../../senders/Messenger.ts';
-import type { OutboxMessage } from '../../../../e2e/kit/corbadoKit.ts';
+import type { OutboxWireMessage } from '../../http/devRoutes.ts';
 
 export const DEMO_ORIGIN = 'http://localhost:5173';
 
@@ -197,8 +197,7 @@ export class Client {
   }
 }
 
-/** A message of the dev outbox as GET /_dev/messages answers it (the QA kit declares the wire format). */
-export type OutboxEntry = OutboxMessage;
+export type OutboxEntry = OutboxWireMessage;
 
 export async function outbox(baseUrl: string, to?: string): Promise<OutboxEntry[]> {
   const res = await fetch(`${baseUrl}/_dev/messages${to ? `?to=${encodeURIComponent(to)}` : ''}`);
