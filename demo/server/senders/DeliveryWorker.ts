@@ -163,7 +163,7 @@ export class DeliveryWorker {
       log.error(`Delivery ${d.id} (${d.channel}) cannot be read; given up`, reasonOf(error));
       return this.emit(d, 'failed');
     }
-    const what = `${d.channel === 'email' ? 'e-mail' : 'SMS'} to ${message.to}`;
+    const what = `${d.channel === 'email' ? 'e-mail' : 'SMS'} ${d.id} to ${maskedRecipient(message.to)}`;
     try {
       await withTimeout(this.deps.send(d.channel, d.projectId, message), settings.sendTimeoutMs);
     } catch (error) {
@@ -203,4 +203,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /** An error's message, short: it is logged and kept in last_error (never the message text). */
 function reasonOf(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).slice(0, 500);
+}
+
+/**
+ * A recipient as the operator's log shows it: enough to tell whom a support call is about, never the
+ * address or number in full (`a…@example.com`, `…4567`).
+ */
+export function maskedRecipient(to: string): string {
+  const at = to.lastIndexOf('@');
+  if (at > 0) return `${to[0]}…${to.slice(at)}`;
+  return `…${to.slice(-4)}`;
 }

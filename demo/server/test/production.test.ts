@@ -199,6 +199,8 @@ describe('a production server', () => {
     }, { timeout: 2_000 });
     expect(failure).toContain('502');
     expect(failure).not.toMatch(/\d{6} is your/);
+    expect(failure).not.toContain(phone); // the number only masked: its last four digits
+    expect(failure).toContain(`…${phone.slice(-4)}`);
   });
 
   it('answers with security headers', async () => {
