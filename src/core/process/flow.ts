@@ -2,23 +2,25 @@
 // The UI reads the atoms and calls the actions; it never talks to the API itself.
 import { RequestCancelled, type ApiClient } from '../api/client';
 import type { BlockType, IdentifierType, RequestError, SocialData, SocialProvider, VerificationMethod } from '../api/types';
-import { CorbadoError, emailLinkTokenMissing, passkeyChallengeCancelled, unhandledFrontendError } from '../errors';
+import { CorbadoError, passkeyChallengeCancelled, unhandledFrontendError } from '../errors';
 import type { Session } from '../session/session';
 import { isProcessValid, readStoredProcess, storageKeys, writeItem } from '../storage';
 import { createPasskey, getPasskey } from '../webauthn/webauthn';
-import { adopt, applyAnswer, setBlock } from './applyAnswer';
+import { applyAnswer, setBlock } from './applyAnswer';
 import { isInitialBlock, switchTo, verificationMethodOf } from './block';
-import { readEmailLink, withoutEmailLinkParams, type EmailLinkEntry } from './emailLink';
+import { readEmailLink } from './emailLink';
+import { startPolling, stopPolling } from './emailLinkPolling';
+import { startFromEmailLink } from './emailLinkStart';
 import { FlowContext, type Completion } from './flowContext';
 import { mirrorHash } from './hashMirror';
 import { dismissError, initProcess, runAction } from './recovery';
 import { blockFromHash } from './routes';
 import { initialScreen, type ScreenName } from './screens';
+import { continueAfterLink, resend, submitCode, updateIdentifier } from './verification';
 
+export { EMAIL_POLL_INTERVAL_MS, EMAIL_POLL_MAX } from './emailLinkPolling';
 export type { Completion, InitState } from './flowContext';
 
-export const EMAIL_POLL_INTERVAL_MS = 2000;
-export const EMAIL_POLL_MAX = 120;
 /** Screens whose block change is not confirmed before aborting (nothing would be lost). */
 const ABORT_EXEMPT: readonly BlockType[] = ['signup-init', 'login-init', 'completed', 'continue-on-other-env'];
 
@@ -45,8 +47,6 @@ export class Flow {
 
   readonly #ctx: FlowContext;
   #screenBeforeAbort: ScreenName | undefined;
-  #pollTimer: ReturnType<typeof setTimeout> | undefined;
-  #pollController: AbortController | undefined;
   #conditional: AbortController | undefined;
   /** settles once the autofill's ceremony has ended (a browser allows one ceremony at a time) */
   #conditionalSettled: Promise<unknown> = Promise.resolve();
@@ -65,7 +65,7 @@ export class Flow {
       $hideBadge: this.$hideBadge,
       $linkVerifiedHere: this.$linkVerifiedHere,
     } = ctx);
-    this.$screen.listen((screen) => (screen === 'email-link-sent' ? this.#startPolling() : this.#stopPolling()));
+    this.$screen.listen((screen) => (screen === 'email-link-sent' ? startPolling(ctx) : stopPolling(ctx)));
   }
 
   // --- start-up --------------------------------------------------------------------------------
@@ -99,7 +99,7 @@ export class Flow {
 
   async #startUp(): Promise<void> {
     const link = readEmailLink(this.#ctx.window.location.search);
-    if (link) return this.#startFromEmailLink(link);
+    if (link) return startFromEmailLink(this.#ctx, link);
 
     const preferred = blockFromHash(this.#ctx.window.location.hash);
     const stored = readStoredProcess(this.#ctx.projectId);
@@ -137,37 +137,6 @@ export class Flow {
     } finally {
       this.#ctx.replacing = undefined;
     }
-  }
-
-  async #startFromEmailLink(link: EmailLinkEntry): Promise<void> {
-    const stored = readStoredProcess(this.#ctx.projectId);
-    const isNewDevice = stored?.id !== link.process.id;
-    this.#ctx.window.history.replaceState(this.#ctx.window.history.state, '', withoutEmailLinkParams(this.#ctx.window.location.href));
-    this.#ctx.api.processId = link.process.id;
-    this.#ctx.api.processBaseUrl = link.process.frontendApiUrl || undefined;
-    setBlock(this.#ctx, {
-      type: 'email-verify',
-      authType: link.authType,
-      data: { ...link.blockData, verificationMethod: 'email-link' },
-      alternatives: [],
-    });
-    this.$screen.set('email-link-verification');
-    this.$initState.set(2);
-    if (!link.token) {
-      this.$ceremonyError.set(emailLinkTokenMissing());
-      return;
-    }
-    await runAction(this.#ctx, async () => {
-      const response = await this.#ctx.api.verifyFinish('email', 'email-link', link.token, isNewDevice);
-      if (!isNewDevice && link.process.expires) {
-        adopt(this.#ctx, link.process.id, link.process.expires, link.process.frontendApiUrl ?? '');
-      }
-      applyAnswer(this.#ctx, response, { keepScreen: true });
-      // the link's verdict: an error stays on this screen, anything else moves on
-      const block = this.$block.get();
-      if (!block || block.type === 'completed' || (block.type === 'email-verify' && block.data.error)) return;
-      this.$screen.set(initialScreen(block.type, verificationMethodOf(block)));
-    });
   }
 
   /** A view that prefers the sign-up or log-in screen switches to it locally once the process is there. */
@@ -434,106 +403,24 @@ export class Flow {
 
   // --- one-time codes and links ----------------------------------------------------------------
 
-  #verification(): { identifierType: IdentifierType; method: VerificationMethod } {
-    const block = this.$block.get();
-    const method = (block && verificationMethodOf(block)) ?? (block?.type === 'phone-verify' ? 'phone-otp' : 'email-otp');
-    return { identifierType: method === 'phone-otp' ? 'phone' : 'email', method };
-  }
-
   submitCode(code: string): Promise<void> {
-    return runAction(this.#ctx, async () => {
-      const { identifierType, method } = this.#verification();
-      applyAnswer(this.#ctx, await this.#ctx.api.verifyFinish(identifierType, method, code, false));
-    });
+    return submitCode(this.#ctx, code);
   }
 
-  /** Resend restarts the code or link verification; in link mode the polling restarts too. */
   resend(): Promise<void> {
-    return runAction(this.#ctx, async () => {
-      const { identifierType, method } = this.#verification();
-      applyAnswer(this.#ctx, await this.#ctx.api.verifyStart(identifierType, method), { keepScreen: true });
-      if (this.$screen.get() === 'email-link-sent') this.#startPolling();
-    });
+    return resend(this.#ctx);
   }
 
-  /**
-   * Edits the identifier being verified (or, on passkey-append, the one the passkey is for). An
-   * unchanged value returns without a call; during log-in, editing aborts the process instead.
-   * Answers the server's field error, if any, for the edit screen to show.
-   */
-  async updateIdentifier(identifierType: IdentifierType, value: string): Promise<RequestError | undefined> {
-    const block = this.$block.get();
-    if (!block) return undefined;
-    const back = block.type === 'passkey-append' ? 'passkey-append' : initialScreen(block.type, verificationMethodOf(block));
-    const current = block.type === 'passkey-append' ? block.data.identifierValue : block.data.identifier;
-    if (value === current) {
-      this.$screen.set(back);
-      return undefined;
-    }
-    let fieldError: RequestError | undefined;
-    await runAction(this.#ctx, async () => {
-      const response = await this.#ctx.api.identifierUpdate(identifierType, value);
-      if (response.blockBody.error) {
-        fieldError = response.blockBody.error;
-        return;
-      }
-      if (block.type === 'passkey-append') {
-        applyAnswer(this.#ctx, response, { keepScreen: true });
-      } else {
-        const { method } = this.#verification();
-        applyAnswer(this.#ctx, await this.#ctx.api.verifyStart(identifierType, method), { keepScreen: true });
-      }
-      this.$screen.set(back);
-    });
-    return fieldError;
+  updateIdentifier(identifierType: IdentifierType, value: string): Promise<RequestError | undefined> {
+    return updateIdentifier(this.#ctx, identifierType, value);
   }
 
-  // --- e-mail link status polling --------------------------------------------------------------
-
-  #startPolling(): void {
-    this.#stopPolling();
-    const controller = (this.#pollController = new AbortController());
-    let polls = 0;
-    const poll = async () => {
-      if (controller.signal.aborted || polls++ >= EMAIL_POLL_MAX) return;
-      try {
-        const response = await this.#ctx.api.verifyStatus(controller.signal);
-        if (controller.signal.aborted) return;
-        const body = response.blockBody;
-        if (body.continueOnOtherDevice) {
-          // verified and finished in another tab of this browser
-          this.$linkVerifiedHere.set(false);
-          applyAnswer(this.#ctx, response);
-          return;
-        }
-        if (body.block !== 'email-verify' && body.block !== 'post-signup-email-verify') {
-          this.$linkVerifiedHere.set(true);
-          applyAnswer(this.#ctx, response);
-          if (this.$block.get()?.type !== 'completed') this.$screen.set('email-link-success');
-          return;
-        }
-      } catch {
-        // a failed poll is retried at the next tick
-      }
-      if (!controller.signal.aborted) this.#pollTimer = setTimeout(poll, EMAIL_POLL_INTERVAL_MS);
-    };
-    this.#pollTimer = setTimeout(poll, EMAIL_POLL_INTERVAL_MS);
-  }
-
-  #stopPolling(): void {
-    clearTimeout(this.#pollTimer);
-    this.#pollController?.abort();
-    this.#pollController = undefined;
-  }
-
-  /** The email-link-success screen's continue: the block the process advanced to. */
   continueAfterLink(): void {
-    const block = this.$block.get();
-    if (block) this.$screen.set(initialScreen(block.type, verificationMethodOf(block)));
+    continueAfterLink(this.#ctx);
   }
 
   dispose(): void {
-    this.#stopPolling();
+    stopPolling(this.#ctx);
     this.stopConditionalUi();
     this.#ctx.window.removeEventListener('popstate', this.#onPopState);
     this.#ctx.historyAttached = 0;

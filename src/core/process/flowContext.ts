@@ -50,6 +50,9 @@ export class FlowContext {
   replacing: Promise<void> | undefined;
   /** how many views keep the address bar in step (see history.ts) */
   historyAttached = 0;
+  /** the e-mail link status poll (emailLinkPolling.ts) */
+  pollTimer: ReturnType<typeof setTimeout> | undefined;
+  pollController: AbortController | undefined;
   /** a finished social log-in is being completed (social.ts) */
   socialFinishing = false;
 
