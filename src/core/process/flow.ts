@@ -1,21 +1,20 @@
 // The auth process: start-up, the current block and screen as atoms, and one action per user intent.
 // The UI reads the atoms and calls the actions; it never talks to the API itself.
-import { RequestCancelled, type ApiClient } from '../api/client';
+import type { ApiClient } from '../api/client';
 import type { BlockType, IdentifierType, RequestError, SocialData, SocialProvider, VerificationMethod } from '../api/types';
-import { CorbadoError, passkeyChallengeCancelled, unhandledFrontendError } from '../errors';
+import { CorbadoError, passkeyChallengeCancelled } from '../errors';
 import type { Session } from '../session/session';
-import { isProcessValid, readStoredProcess, storageKeys, writeItem } from '../storage';
+import { storageKeys, writeItem } from '../storage';
 import { createPasskey, getPasskey } from '../webauthn/webauthn';
 import { applyAnswer, setBlock } from './applyAnswer';
-import { isInitialBlock, switchTo, verificationMethodOf } from './block';
-import { readEmailLink } from './emailLink';
+import { switchTo, verificationMethodOf } from './block';
 import { startPolling, stopPolling } from './emailLinkPolling';
-import { startFromEmailLink } from './emailLinkStart';
 import { FlowContext, type Completion } from './flowContext';
 import { mirrorHash } from './hashMirror';
-import { dismissError, initProcess, runAction } from './recovery';
+import { dismissError, runAction } from './recovery';
 import { blockFromHash } from './routes';
 import { initialScreen, type ScreenName } from './screens';
+import { restartIfCompleted, retry, start } from './startUp';
 import { continueAfterLink, resend, submitCode, updateIdentifier } from './verification';
 
 export { EMAIL_POLL_INTERVAL_MS, EMAIL_POLL_MAX } from './emailLinkPolling';
@@ -70,15 +69,8 @@ export class Flow {
 
   // --- start-up --------------------------------------------------------------------------------
 
-  /** Starts the process once; later calls share the same start. */
   start(): Promise<void> {
-    this.#ctx.start ??= this.#startUp()
-      .catch((error: unknown) => {
-        this.$error.set(unhandledFrontendError(error));
-        this.$initState.set(1);
-      })
-      .finally(this.#ctx.markRequested);
-    return this.#ctx.start;
+    return start(this.#ctx);
   }
 
   /**
@@ -89,59 +81,13 @@ export class Flow {
     return this.#ctx.requested;
   }
 
-  /** Starts over after a failed start (the component-unavailable page's reload button). */
   retry(): Promise<void> {
-    this.#ctx.start = undefined;
-    this.$initState.set(0);
-    this.$error.set(undefined);
-    return this.start();
-  }
-
-  async #startUp(): Promise<void> {
-    const link = readEmailLink(this.#ctx.window.location.search);
-    if (link) return startFromEmailLink(this.#ctx, link);
-
-    const preferred = blockFromHash(this.#ctx.window.location.hash);
-    const stored = readStoredProcess(this.#ctx.projectId);
-    if (isProcessValid(stored)) {
-      this.#ctx.api.processId = stored.id;
-      this.#ctx.api.processBaseUrl = stored.frontendApiUrl || undefined;
-      try {
-        const pending = this.#ctx.api.getProcess(preferred);
-        this.#ctx.markRequested();
-        const response = await pending;
-        applyAnswer(this.#ctx, response);
-        const block = this.$block.get();
-        if (block && isInitialBlock(block)) this.#ctx.replacing = this.#replaceInitial();
-        this.$initState.set(2);
-        return;
-      } catch (error) {
-        if (error instanceof RequestCancelled) return;
-        // a stored process that cannot be loaded is replaced, without a preferred block
-        return initProcess(this.#ctx, undefined);
-      }
-    }
-    return initProcess(this.#ctx, preferred);
-  }
-
-  /**
-   * An initial process (nothing entered yet) is replaced by a fresh one. The stored one is shown at
-   * once so the visitor can start typing; actions wait for the replacement.
-   */
-  async #replaceInitial(): Promise<void> {
-    try {
-      // what is shown when the replacement arrives, which a sign-up view may have switched meanwhile
-      await initProcess(this.#ctx, undefined, () => this.$block.get()?.type);
-    } catch {
-      // the stored process stays usable
-    } finally {
-      this.#ctx.replacing = undefined;
-    }
+    return retry(this.#ctx);
   }
 
   /** A view that prefers the sign-up or log-in screen switches to it locally once the process is there. */
   async prefer(type: 'signup-init' | 'login-init'): Promise<void> {
-    await this.start();
+    await start(this.#ctx);
     const block = this.$block.get();
     if (block && block.type !== type && (block.type === 'signup-init' || block.type === 'login-init')) {
       this.#switchLocally(type);
@@ -153,10 +99,8 @@ export class Flow {
     return () => this.#ctx.onComplete.delete(listener);
   }
 
-  /** After a logout, a view that is still mounted starts again from a fresh process. */
-  async restartIfCompleted(): Promise<void> {
-    if (this.$block.get()?.type !== 'completed') return;
-    await runAction(this.#ctx, () => initProcess(this.#ctx, undefined));
+  restartIfCompleted(): Promise<void> {
+    return restartIfCompleted(this.#ctx);
   }
 
   dismissError(): void {
