@@ -6,14 +6,15 @@ import { CorbadoError, passkeyChallengeCancelled } from '../errors';
 import type { Session } from '../session/session';
 import { storageKeys, writeItem } from '../storage';
 import { createPasskey, getPasskey } from '../webauthn/webauthn';
-import { applyAnswer, setBlock } from './applyAnswer';
-import { switchTo, verificationMethodOf } from './block';
+import { applyAnswer } from './applyAnswer';
+import { verificationMethodOf } from './block';
 import { startPolling, stopPolling } from './emailLinkPolling';
 import { FlowContext, type Completion } from './flowContext';
 import { mirrorHash } from './hashMirror';
 import { dismissError, runAction } from './recovery';
 import { blockFromHash } from './routes';
 import { initialScreen, type ScreenName } from './screens';
+import { collectPhone, collectUsername, prefer, submitLogin, submitSignup, switchLocally, switchToAlternative } from './signupAndLogin';
 import { restartIfCompleted, retry, start } from './startUp';
 import { continueAfterLink, resend, submitCode, updateIdentifier } from './verification';
 
@@ -85,13 +86,8 @@ export class Flow {
     return retry(this.#ctx);
   }
 
-  /** A view that prefers the sign-up or log-in screen switches to it locally once the process is there. */
-  async prefer(type: 'signup-init' | 'login-init'): Promise<void> {
-    await start(this.#ctx);
-    const block = this.$block.get();
-    if (block && block.type !== type && (block.type === 'signup-init' || block.type === 'login-init')) {
-      this.#switchLocally(type);
-    }
+  prefer(type: 'signup-init' | 'login-init'): Promise<void> {
+    return prefer(this.#ctx, type);
   }
 
   onComplete(listener: (completion: Completion) => void): () => void {
@@ -113,19 +109,8 @@ export class Flow {
 
   // --- switching and aborting ------------------------------------------------------------------
 
-  #switchLocally(type: BlockType): boolean {
-    const block = this.$block.get();
-    if (!block || block.type === type) return !!block;
-    const next = switchTo(block, type);
-    if (!next) return false;
-    setBlock(this.#ctx, next);
-    return true;
-  }
-
-  /** Sign-up <-> log-in through the block's alternatives, without a server call. */
   switchToAlternative(type: BlockType): void {
-    this.$error.set(undefined);
-    this.#switchLocally(type);
+    switchToAlternative(this.#ctx, type);
   }
 
   /** Keeps the flow in step with the address bar; views that show the flow attach while mounted. */
@@ -144,7 +129,7 @@ export class Flow {
     const block = this.$block.get();
     const target = blockFromHash(this.#ctx.window.location.hash);
     if (!block || !target || target === block.type || this.$busy.get()) return;
-    if (this.#switchLocally(target as BlockType)) return;
+    if (switchLocally(this.#ctx, target as BlockType)) return;
     if (block.authType === 'login' || ABORT_EXEMPT.includes(block.type)) {
       void this.abort(target);
       return;
@@ -166,26 +151,18 @@ export class Flow {
     this.#screenBeforeAbort = undefined;
     return runAction(this.#ctx, async () => {
       applyAnswer(this.#ctx, await this.#ctx.api.resetProcess());
-      if (target) this.#switchLocally(target as BlockType);
+      if (target) switchLocally(this.#ctx, target as BlockType);
     });
   }
 
   // --- sign-up and log-in ----------------------------------------------------------------------
 
   submitSignup(fields: { fullName?: string; email?: string; phone?: string; username?: string }): Promise<void> {
-    return runAction(this.#ctx, async () => {
-      const identifiers: { type: IdentifierType; identifier: string }[] = [];
-      if (fields.email) identifiers.push({ type: 'email', identifier: fields.email });
-      if (fields.phone) identifiers.push({ type: 'phone', identifier: fields.phone });
-      if (fields.username) identifiers.push({ type: 'username', identifier: fields.username });
-      applyAnswer(this.#ctx, await this.#ctx.api.signupInit(identifiers, fields.fullName || undefined));
-    });
+    return submitSignup(this.#ctx, fields);
   }
 
   submitLogin(identifierValue: string, isPhone: boolean): Promise<void> {
-    return runAction(this.#ctx, async () => {
-      applyAnswer(this.#ctx, await this.#ctx.api.loginInit(identifierValue, isPhone));
-    });
+    return submitLogin(this.#ctx, identifierValue, isPhone);
   }
 
   startSocial(provider: SocialProvider): Promise<void> {
@@ -213,11 +190,11 @@ export class Flow {
   }
 
   collectUsername(username: string): Promise<void> {
-    return runAction(this.#ctx, async () => applyAnswer(this.#ctx, await this.#ctx.api.usernameCollect(username)));
+    return collectUsername(this.#ctx, username);
   }
 
   collectPhone(phone: string): Promise<void> {
-    return runAction(this.#ctx, async () => applyAnswer(this.#ctx, await this.#ctx.api.phoneCollect(phone)));
+    return collectPhone(this.#ctx, phone);
   }
 
   // --- passkeys --------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 // section 4, "Errors in the flow"): the process is loaded again, or a new one started when the server
 // no longer knows it.
 import { RequestCancelled } from '../api/client';
-import type { BlockType } from '../api/types';
+import type { BlockType, ProcessResponse } from '../api/types';
 import { CorbadoError, unhandledFrontendError } from '../errors';
 import { readItem, storageKeys, writeItem } from '../storage';
 import { clientInformation } from '../webauthn/webauthn';
@@ -22,6 +22,11 @@ export async function runAction(ctx: FlowContext, action: () => Promise<void>, k
   } finally {
     ctx.$busy.set(false);
   }
+}
+
+/** An intent that is one call: its answer is shown. */
+export function runCall(ctx: FlowContext, call: () => Promise<ProcessResponse>): Promise<void> {
+  return runAction(ctx, async () => applyAnswer(ctx, await call()));
 }
 
 /** Starts a new process. `stayOn` names, when the answer arrives, the init block the visitor is to stay on. */
