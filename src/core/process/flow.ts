@@ -1,16 +1,15 @@
 // The auth process: start-up, the current block and screen as atoms, and one action per user intent.
 // The UI reads the atoms and calls the actions; it never talks to the API itself.
 import type { ApiClient } from '../api/client';
-import type { BlockType, IdentifierType, RequestError, SocialData, SocialProvider, VerificationMethod } from '../api/types';
-import { CorbadoError, passkeyChallengeCancelled } from '../errors';
+import type { BlockType, IdentifierType, RequestError, SocialData, SocialProvider } from '../api/types';
 import type { Session } from '../session/session';
 import { storageKeys, writeItem } from '../storage';
-import { createPasskey, getPasskey } from '../webauthn/webauthn';
 import { applyAnswer } from './applyAnswer';
-import { verificationMethodOf } from './block';
+import { startConditionalUi, stopConditionalUi } from './conditionalUi';
 import { startPolling, stopPolling } from './emailLinkPolling';
 import { FlowContext, type Completion } from './flowContext';
 import { mirrorHash } from './hashMirror';
+import { appendPasskey, canSkip, fallbacks, loginWithPasskey, skipBlock, skipPasskey, useFallback, type Fallback } from './passkeys';
 import { dismissError, runAction } from './recovery';
 import { blockFromHash } from './routes';
 import { initialScreen, type ScreenName } from './screens';
@@ -20,14 +19,10 @@ import { continueAfterLink, resend, submitCode, updateIdentifier } from './verif
 
 export { EMAIL_POLL_INTERVAL_MS, EMAIL_POLL_MAX } from './emailLinkPolling';
 export type { Completion, InitState } from './flowContext';
+export type { Fallback } from './passkeys';
 
 /** Screens whose block change is not confirmed before aborting (nothing would be lost). */
 const ABORT_EXEMPT: readonly BlockType[] = ['signup-init', 'login-init', 'completed', 'continue-on-other-env'];
-
-export interface Fallback {
-  method: VerificationMethod;
-  identifierType: IdentifierType;
-}
 
 export interface FlowEnvironment {
   /** the window whose address and history the flow mirrors */
@@ -47,9 +42,6 @@ export class Flow {
 
   readonly #ctx: FlowContext;
   #screenBeforeAbort: ScreenName | undefined;
-  #conditional: AbortController | undefined;
-  /** settles once the autofill's ceremony has ended (a browser allows one ceremony at a time) */
-  #conditionalSettled: Promise<unknown> = Promise.resolve();
 
   constructor(api: ApiClient, session: Session, projectId: string, environment: FlowEnvironment) {
     const ctx = new FlowContext(api, session, projectId, environment.window, { finishSocial: () => this.#finishSocial() });
@@ -199,127 +191,40 @@ export class Flow {
 
   // --- passkeys --------------------------------------------------------------------------------
 
-  /** Fallback buttons: only the verification methods the block's alternatives offer. */
   fallbacks(block = this.$block.get()): Fallback[] {
-    if (!block) return [];
-    return block.alternatives.flatMap((alternative): Fallback[] => {
-      if (alternative.type === 'email-verify') {
-        return [{ method: verificationMethodOf(alternative) ?? 'email-otp', identifierType: 'email' }];
-      }
-      if (alternative.type === 'phone-verify') return [{ method: 'phone-otp', identifierType: 'phone' }];
-      return [];
-    });
+    return fallbacks(block);
   }
 
-  /** Passkey append can be skipped when a completed alternative exists. */
   canSkip(block = this.$block.get()): boolean {
-    return !!block?.alternatives.some((a) => a.type === 'completed');
+    return canSkip(block);
   }
 
   appendPasskey(): Promise<void> {
-    return runAction(this.#ctx, async () => {
-      this.$ceremonyError.set(undefined);
-      const start = await this.#ctx.api.passkeyAppendStart();
-      if (start.blockBody.error || start.blockBody.block !== 'passkey-append') return applyAnswer(this.#ctx, start, { keepScreen: true });
-      const options = String(start.blockBody.data.challenge ?? '');
-      let signed: string;
-      try {
-        signed = await createPasskey(options);
-      } catch (error) {
-        if (error instanceof CorbadoError && error.kind === 'passkeyAlreadyExists') {
-          void this.#event('append-credential-exists', options);
-          return applyAnswer(this.#ctx, await this.#ctx.api.completeProcess());
-        }
-        void this.#event('append-error', options);
-        this.$ceremonyError.set(error instanceof CorbadoError ? error : passkeyChallengeCancelled());
-        this.$screen.set('passkey-error');
-        return;
-      }
-      applyAnswer(this.#ctx, await this.#ctx.api.passkeyAppendFinish(signed));
-    });
+    return appendPasskey(this.#ctx);
   }
 
-  /**
-   * The passkey log-in of passkey-verify. Started by the screen itself (`automatic`), it leaves an error
-   * that led there on display: the visitor has not acted yet.
-   */
   loginWithPasskey(options: { automatic?: boolean } = {}): Promise<void> {
-    return runAction(this.#ctx, async () => {
-      this.$ceremonyError.set(undefined);
-      const start = await this.#ctx.api.passkeyLoginStart();
-      if (start.blockBody.error || start.blockBody.block !== 'passkey-verify') return applyAnswer(this.#ctx, start, { keepScreen: true });
-      const options = String(start.blockBody.data.challenge ?? '');
-      let signed: string;
-      try {
-        // the autofill's request must have ended first, however this screen was reached
-        this.stopConditionalUi();
-        await this.#conditionalSettled;
-        signed = await getPasskey(options);
-      } catch (error) {
-        void this.#event('login-error', options);
-        this.$ceremonyError.set(error instanceof CorbadoError ? error : passkeyChallengeCancelled());
-        this.$screen.set('passkey-error');
-        return;
-      }
-      applyAnswer(this.#ctx, await this.#ctx.api.passkeyLoginFinish(signed));
-    }, options.automatic);
+    return loginWithPasskey(this.#ctx, options);
   }
 
-  /**
-   * Conditional UI: offers passkeys in the identifier field's autofill while login-init is shown.
-   * Cancelled and other ignorable ceremony errors are swallowed.
-   */
-  async startConditionalUi(): Promise<void> {
-    const block = this.$block.get();
-    const challenge = block?.type === 'login-init' ? (block.data.conditionalUIChallenge as string | undefined) : undefined;
-    if (!challenge) return;
-    this.#conditional?.abort();
-    const controller = (this.#conditional = new AbortController());
-    let signed: string;
-    try {
-      const ceremony = getPasskey(challenge, true, controller.signal);
-      this.#conditionalSettled = ceremony.catch(() => undefined);
-      signed = await ceremony;
-    } catch {
-      return;
-    }
-    if (controller.signal.aborted) return;
-    await runAction(this.#ctx, async () => applyAnswer(this.#ctx, await this.#ctx.api.passkeyMediationFinish(signed)));
+  startConditionalUi(): Promise<void> {
+    return startConditionalUi(this.#ctx);
   }
 
   stopConditionalUi(): void {
-    this.#conditional?.abort();
-    this.#conditional = undefined;
+    stopConditionalUi(this.#ctx);
   }
 
-  /** "Maybe later" on passkey-append: the process completes without a passkey. */
   skipPasskey(): Promise<void> {
-    return runAction(this.#ctx, async () => {
-      void this.#event('append-explicit-abort');
-      applyAnswer(this.#ctx, await this.#ctx.api.completeProcess());
-    });
+    return skipPasskey(this.#ctx);
   }
 
-  /** Continue on passkey-appended (and any other skippable step): on to the next block. */
   skipBlock(): Promise<void> {
-    return runAction(this.#ctx, async () => applyAnswer(this.#ctx, await this.#ctx.api.skipBlock()));
+    return skipBlock(this.#ctx);
   }
 
-  /** A fallback button: verify the identifier with a one-time code or link instead of a passkey. */
   useFallback(fallback: Fallback): Promise<void> {
-    return runAction(this.#ctx, async () => {
-      const block = this.$block.get();
-      void this.#event(block?.type === 'passkey-verify' ? 'login-explicit-abort' : 'append-explicit-abort');
-      applyAnswer(this.#ctx, await this.#ctx.api.verifyStart(fallback.identifierType, fallback.method));
-    });
-  }
-
-  async #event(eventType: string, challenge?: string): Promise<void> {
-    try {
-      await this.#ctx.api.event(eventType, challenge);
-    } catch {
-      // events are fire-and-forget
-    }
+    return useFallback(this.#ctx, fallback);
   }
 
   // --- one-time codes and links ----------------------------------------------------------------
@@ -342,7 +247,7 @@ export class Flow {
 
   dispose(): void {
     stopPolling(this.#ctx);
-    this.stopConditionalUi();
+    stopConditionalUi(this.#ctx);
     this.#ctx.window.removeEventListener('popstate', this.#onPopState);
     this.#ctx.historyAttached = 0;
   }

@@ -53,6 +53,10 @@ export class FlowContext {
   /** the e-mail link status poll (emailLinkPolling.ts) */
   pollTimer: ReturnType<typeof setTimeout> | undefined;
   pollController: AbortController | undefined;
+  /** the autofill's passkey request (conditionalUi.ts) */
+  conditional: AbortController | undefined;
+  /** settles once the autofill's ceremony has ended (a browser allows one ceremony at a time) */
+  conditionalSettled: Promise<unknown> = Promise.resolve();
   /** a finished social log-in is being completed (social.ts) */
   socialFinishing = false;
 
