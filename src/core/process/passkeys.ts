@@ -1,6 +1,6 @@
 // Passkeys: appending one (passkey-append), logging in with one (passkey-verify), and the ways on
 // without one ("Maybe later", continue, the fallback buttons).
-import type { IdentifierType, VerificationMethod } from '../api/types';
+import type { BlockType, IdentifierType, ProcessResponse, VerificationMethod } from '../api/types';
 import { CorbadoError, passkeyChallengeCancelled } from '../errors';
 import { createPasskey, getPasskey } from '../webauthn/webauthn';
 import { applyAnswer } from './applyAnswer';
@@ -33,10 +33,8 @@ export function canSkip(block: FlowBlock | undefined): boolean {
 
 export function appendPasskey(ctx: FlowContext): Promise<void> {
   return runAction(ctx, async () => {
-    ctx.$ceremonyError.set(undefined);
-    const start = await ctx.api.passkeyAppendStart();
-    if (start.blockBody.error || start.blockBody.block !== 'passkey-append') return applyAnswer(ctx, start, { keepScreen: true });
-    const options = String(start.blockBody.data.challenge ?? '');
+    const options = await fetchChallenge(ctx, 'passkey-append', () => ctx.api.passkeyAppendStart());
+    if (options === undefined) return;
     let signed: string;
     try {
       signed = await createPasskey(options);
@@ -57,10 +55,8 @@ export function appendPasskey(ctx: FlowContext): Promise<void> {
  */
 export function loginWithPasskey(ctx: FlowContext, options: { automatic?: boolean } = {}): Promise<void> {
   return runAction(ctx, async () => {
-    ctx.$ceremonyError.set(undefined);
-    const start = await ctx.api.passkeyLoginStart();
-    if (start.blockBody.error || start.blockBody.block !== 'passkey-verify') return applyAnswer(ctx, start, { keepScreen: true });
-    const options = String(start.blockBody.data.challenge ?? '');
+    const options = await fetchChallenge(ctx, 'passkey-verify', () => ctx.api.passkeyLoginStart());
+    if (options === undefined) return;
     let signed: string;
     try {
       // the autofill's request must have ended first, however this screen was reached
@@ -94,6 +90,20 @@ export function useFallback(ctx: FlowContext, fallback: Fallback): Promise<void>
     void sendEvent(ctx, block?.type === 'passkey-verify' ? 'login-explicit-abort' : 'append-explicit-abort');
     applyAnswer(ctx, await ctx.api.verifyStart(fallback.identifierType, fallback.method));
   });
+}
+
+/**
+ * The challenge a ceremony starts with, after the last ceremony's error is cleared. Undefined when the
+ * server answered an error or another block instead, which is then shown.
+ */
+async function fetchChallenge(ctx: FlowContext, block: BlockType, start: () => Promise<ProcessResponse>): Promise<string | undefined> {
+  ctx.$ceremonyError.set(undefined);
+  const response = await start();
+  if (response.blockBody.error || response.blockBody.block !== block) {
+    applyAnswer(ctx, response, { keepScreen: true });
+    return undefined;
+  }
+  return String(response.blockBody.data.challenge ?? '');
 }
 
 /** A failed ceremony: the passkey-error screen shows why, and the server hears of it. */
