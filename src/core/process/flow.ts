@@ -1,9 +1,8 @@
 // The auth process: start-up, the current block and screen as atoms, and one action per user intent.
 // The UI reads the atoms and calls the actions; it never talks to the API itself.
 import type { ApiClient } from '../api/client';
-import type { BlockType, IdentifierType, RequestError, SocialData, SocialProvider } from '../api/types';
+import type { BlockType, IdentifierType, RequestError, SocialProvider } from '../api/types';
 import type { Session } from '../session/session';
-import { storageKeys, writeItem } from '../storage';
 import { applyAnswer } from './applyAnswer';
 import { startConditionalUi, stopConditionalUi } from './conditionalUi';
 import { startPolling, stopPolling } from './emailLinkPolling';
@@ -14,6 +13,7 @@ import { dismissError, runAction } from './recovery';
 import { blockFromHash } from './routes';
 import { initialScreen, type ScreenName } from './screens';
 import { collectPhone, collectUsername, prefer, submitLogin, submitSignup, switchLocally, switchToAlternative } from './signupAndLogin';
+import { finishSocial, startSocial } from './social';
 import { restartIfCompleted, retry, start } from './startUp';
 import { continueAfterLink, resend, submitCode, updateIdentifier } from './verification';
 
@@ -44,7 +44,7 @@ export class Flow {
   #screenBeforeAbort: ScreenName | undefined;
 
   constructor(api: ApiClient, session: Session, projectId: string, environment: FlowEnvironment) {
-    const ctx = new FlowContext(api, session, projectId, environment.window, { finishSocial: () => this.#finishSocial() });
+    const ctx: FlowContext = new FlowContext(api, session, projectId, environment.window, { finishSocial: () => finishSocial(ctx) });
     this.#ctx = ctx;
     ({
       $block: this.$block,
@@ -158,27 +158,7 @@ export class Flow {
   }
 
   startSocial(provider: SocialProvider): Promise<void> {
-    return runAction(this.#ctx, async () => {
-      const block = this.$block.get();
-      const redirectUrl = this.#ctx.window.location.origin + this.#ctx.window.location.pathname;
-      const response = await this.#ctx.api.socialStart(provider, redirectUrl, block?.authType ?? 'signup');
-      const social = response.blockBody.data?.socialData as SocialData | undefined;
-      if (social?.status === 'started' && social.oauthUrl) {
-        writeItem(storageKeys.socialLogin, provider);
-        this.#ctx.window.location.assign(social.oauthUrl);
-        return;
-      }
-      applyAnswer(this.#ctx, response);
-    });
-  }
-
-  async #finishSocial(): Promise<void> {
-    this.#ctx.socialFinishing = true;
-    try {
-      await runAction(this.#ctx, async () => applyAnswer(this.#ctx, await this.#ctx.api.socialFinish()));
-    } finally {
-      this.#ctx.socialFinishing = false;
-    }
+    return startSocial(this.#ctx, provider);
   }
 
   collectUsername(username: string): Promise<void> {
