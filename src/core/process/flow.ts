@@ -1,18 +1,20 @@
-// The auth process: start-up, the current block and screen as atoms, and one action per user intent.
-// The UI reads the atoms and calls the actions; it never talks to the API itself.
+// The auth process: the current block and screen as atoms, and one action per user intent. The UI reads
+// the atoms and calls the actions; it never talks to the API itself. Each action hands over to the
+// module of its area, where it is described: start-up (startUp.ts), sign-up and log-in
+// (signupAndLogin.ts), social sign-in (social.ts), passkeys (passkeys.ts, conditionalUi.ts),
+// verification and the e-mail link (verification.ts, emailLinkStart.ts, emailLinkPolling.ts), back,
+// forward and abort (history.ts); what they share is a FlowContext (flowContext.ts).
 import type { ApiClient } from '../api/client';
 import type { BlockType, IdentifierType, RequestError, SocialProvider } from '../api/types';
 import type { Session } from '../session/session';
-import { applyAnswer } from './applyAnswer';
 import { startConditionalUi, stopConditionalUi } from './conditionalUi';
 import { startPolling, stopPolling } from './emailLinkPolling';
 import { FlowContext, type Completion } from './flowContext';
-import { mirrorHash } from './hashMirror';
+import { abort, attachHistory, cancelAbort, detachHistory } from './history';
 import { appendPasskey, canSkip, fallbacks, loginWithPasskey, skipBlock, skipPasskey, useFallback, type Fallback } from './passkeys';
-import { dismissError, runAction } from './recovery';
-import { blockFromHash } from './routes';
-import { initialScreen, type ScreenName } from './screens';
-import { collectPhone, collectUsername, prefer, submitLogin, submitSignup, switchLocally, switchToAlternative } from './signupAndLogin';
+import { dismissError } from './recovery';
+import type { ScreenName } from './screens';
+import { collectPhone, collectUsername, prefer, submitLogin, submitSignup, switchToAlternative } from './signupAndLogin';
 import { finishSocial, startSocial } from './social';
 import { restartIfCompleted, retry, start } from './startUp';
 import { continueAfterLink, resend, submitCode, updateIdentifier } from './verification';
@@ -20,9 +22,6 @@ import { continueAfterLink, resend, submitCode, updateIdentifier } from './verif
 export { EMAIL_POLL_INTERVAL_MS, EMAIL_POLL_MAX } from './emailLinkPolling';
 export type { Completion, InitState } from './flowContext';
 export type { Fallback } from './passkeys';
-
-/** Screens whose block change is not confirmed before aborting (nothing would be lost). */
-const ABORT_EXEMPT: readonly BlockType[] = ['signup-init', 'login-init', 'completed', 'continue-on-other-env'];
 
 export interface FlowEnvironment {
   /** the window whose address and history the flow mirrors */
@@ -41,7 +40,6 @@ export class Flow {
   readonly $linkVerifiedHere: FlowContext['$linkVerifiedHere'];
 
   readonly #ctx: FlowContext;
-  #screenBeforeAbort: ScreenName | undefined;
 
   constructor(api: ApiClient, session: Session, projectId: string, environment: FlowEnvironment) {
     const ctx: FlowContext = new FlowContext(api, session, projectId, environment.window, { finishSocial: () => finishSocial(ctx) });
@@ -60,7 +58,7 @@ export class Flow {
     this.$screen.listen((screen) => (screen === 'email-link-sent' ? startPolling(ctx) : stopPolling(ctx)));
   }
 
-  // --- start-up --------------------------------------------------------------------------------
+  // --- start-up ---------------------------------------------------------------------------------
 
   start(): Promise<void> {
     return start(this.#ctx);
@@ -99,55 +97,21 @@ export class Flow {
     this.$screen.set(screen);
   }
 
-  // --- switching and aborting ------------------------------------------------------------------
+  // --- history and abort ------------------------------------------------------------------------
 
-  switchToAlternative(type: BlockType): void {
-    switchToAlternative(this.#ctx, type);
-  }
-
-  /** Keeps the flow in step with the address bar; views that show the flow attach while mounted. */
   attachHistory(): () => void {
-    if (this.#ctx.historyAttached++ === 0) {
-      this.#ctx.window.addEventListener('popstate', this.#onPopState);
-      const block = this.$block.get();
-      if (block) mirrorHash(this.#ctx, block.type, true);
-    }
-    return () => {
-      if (--this.#ctx.historyAttached === 0) this.#ctx.window.removeEventListener('popstate', this.#onPopState);
-    };
+    return attachHistory(this.#ctx);
   }
 
-  readonly #onPopState = () => {
-    const block = this.$block.get();
-    const target = blockFromHash(this.#ctx.window.location.hash);
-    if (!block || !target || target === block.type || this.$busy.get()) return;
-    if (switchLocally(this.#ctx, target as BlockType)) return;
-    if (block.authType === 'login' || ABORT_EXEMPT.includes(block.type)) {
-      void this.abort(target);
-      return;
-    }
-    this.#screenBeforeAbort = this.$screen.get();
-    this.$screen.set('confirm-process-abort');
-  };
-
-  /** "Complete the sign-up first": back to where the visitor was, and the address with it. */
   cancelAbort(): void {
-    this.$screen.set(this.#screenBeforeAbort ?? initialScreen(this.$block.get()?.type ?? 'login-init'));
-    this.#screenBeforeAbort = undefined;
-    const block = this.$block.get();
-    if (block && blockFromHash(this.#ctx.window.location.hash) !== block.type) this.#ctx.window.history.forward();
+    cancelAbort(this.#ctx);
   }
 
-  /** Resets the process: entered data is lost; the new process may start on the block the address names. */
   abort(target?: string): Promise<void> {
-    this.#screenBeforeAbort = undefined;
-    return runAction(this.#ctx, async () => {
-      applyAnswer(this.#ctx, await this.#ctx.api.resetProcess());
-      if (target) switchLocally(this.#ctx, target as BlockType);
-    });
+    return abort(this.#ctx, target);
   }
 
-  // --- sign-up and log-in ----------------------------------------------------------------------
+  // --- sign-up and log-in -----------------------------------------------------------------------
 
   submitSignup(fields: { fullName?: string; email?: string; phone?: string; username?: string }): Promise<void> {
     return submitSignup(this.#ctx, fields);
@@ -157,8 +121,8 @@ export class Flow {
     return submitLogin(this.#ctx, identifierValue, isPhone);
   }
 
-  startSocial(provider: SocialProvider): Promise<void> {
-    return startSocial(this.#ctx, provider);
+  switchToAlternative(type: BlockType): void {
+    switchToAlternative(this.#ctx, type);
   }
 
   collectUsername(username: string): Promise<void> {
@@ -169,7 +133,11 @@ export class Flow {
     return collectPhone(this.#ctx, phone);
   }
 
-  // --- passkeys --------------------------------------------------------------------------------
+  startSocial(provider: SocialProvider): Promise<void> {
+    return startSocial(this.#ctx, provider);
+  }
+
+  // --- passkeys ---------------------------------------------------------------------------------
 
   fallbacks(block = this.$block.get()): Fallback[] {
     return fallbacks(block);
@@ -207,7 +175,7 @@ export class Flow {
     return useFallback(this.#ctx, fallback);
   }
 
-  // --- one-time codes and links ----------------------------------------------------------------
+  // --- verification and the e-mail link ---------------------------------------------------------
 
   submitCode(code: string): Promise<void> {
     return submitCode(this.#ctx, code);
@@ -228,8 +196,7 @@ export class Flow {
   dispose(): void {
     stopPolling(this.#ctx);
     stopConditionalUi(this.#ctx);
-    this.#ctx.window.removeEventListener('popstate', this.#onPopState);
-    this.#ctx.historyAttached = 0;
+    detachHistory(this.#ctx);
   }
 }
 

@@ -48,8 +48,10 @@ export class FlowContext {
   readonly requested = new Promise<void>((resolve) => (this.markRequested = resolve));
   /** a replacement for an initial process, running in the background */
   replacing: Promise<void> | undefined;
-  /** how many views keep the address bar in step (see history.ts) */
+  /** how many views keep the address bar in step, their popstate listener, and the screen a confirmation covers (history.ts) */
   historyAttached = 0;
+  onPopState: (() => void) | undefined;
+  screenBeforeAbort: ScreenName | undefined;
   /** the e-mail link status poll (emailLinkPolling.ts) */
   pollTimer: ReturnType<typeof setTimeout> | undefined;
   pollController: AbortController | undefined;
