@@ -29,15 +29,15 @@ export interface FlowEnvironment {
 }
 
 export class Flow {
-  readonly $block: FlowContext['$block'];
-  readonly $screen: FlowContext['$screen'];
-  readonly $initState: FlowContext['$initState'];
-  readonly $busy: FlowContext['$busy'];
-  readonly $error: FlowContext['$error'];
-  readonly $ceremonyError: FlowContext['$ceremonyError'];
-  readonly $appName: FlowContext['$appName'];
-  readonly $hideBadge: FlowContext['$hideBadge'];
-  readonly $linkVerifiedHere: FlowContext['$linkVerifiedHere'];
+  declare readonly $block: FlowContext['$block'];
+  declare readonly $screen: FlowContext['$screen'];
+  declare readonly $initState: FlowContext['$initState'];
+  declare readonly $busy: FlowContext['$busy'];
+  declare readonly $error: FlowContext['$error'];
+  declare readonly $ceremonyError: FlowContext['$ceremonyError'];
+  declare readonly $appName: FlowContext['$appName'];
+  declare readonly $hideBadge: FlowContext['$hideBadge'];
+  declare readonly $linkVerifiedHere: FlowContext['$linkVerifiedHere'];
 
   readonly #ctx: FlowContext;
 

@@ -41,25 +41,29 @@ export class FlowContext {
   /** where the e-mail link was verified, for the wording of the success screen */
   readonly $linkVerifiedHere = atom(false);
 
-  readonly onComplete = new Set<(completion: Completion) => void>();
-  start: Promise<void> | undefined;
+  // The state of one area each, named after it. Fields without a first value are only declared: they
+  // start out undefined, with no initialiser in the bundle.
+
+  /** start-up (startUp.ts): the one start, and its first request having been sent */
+  declare start: Promise<void> | undefined;
   markRequested: () => void = () => undefined;
-  /** settles once start-up has sent its first request (or ended) */
   readonly requested = new Promise<void>((resolve) => (this.markRequested = resolve));
-  /** a replacement for an initial process, running in the background */
-  replacing: Promise<void> | undefined;
-  /** how many views keep the address bar in step, their popstate listener, and the screen a confirmation covers (history.ts) */
+  /** a replacement for an initial process, running in the background; actions wait for it */
+  declare replacing: Promise<void> | undefined;
+  /** whoever waits for the process to complete (Flow.onComplete) */
+  readonly onComplete = new Set<(completion: Completion) => void>();
+  /** history.ts: how many views keep the address bar in step, their popstate listener, the screen a confirmation covers */
   historyAttached = 0;
-  onPopState: (() => void) | undefined;
-  screenBeforeAbort: ScreenName | undefined;
-  /** the e-mail link status poll (emailLinkPolling.ts) */
-  pollTimer: ReturnType<typeof setTimeout> | undefined;
-  pollController: AbortController | undefined;
-  /** the autofill's passkey request (conditionalUi.ts) */
-  conditional: AbortController | undefined;
+  declare onPopState: (() => void) | undefined;
+  declare screenBeforeAbort: ScreenName | undefined;
+  /** emailLinkPolling.ts: the status poll */
+  declare pollTimer: ReturnType<typeof setTimeout> | undefined;
+  declare pollController: AbortController | undefined;
+  /** conditionalUi.ts: the autofill's passkey request */
+  declare conditional: AbortController | undefined;
   /** settles once the autofill's ceremony has ended (a browser allows one ceremony at a time) */
   conditionalSettled: Promise<unknown> = Promise.resolve();
-  /** a finished social log-in is being completed (social.ts) */
+  /** social.ts: a finished social log-in is being completed */
   socialFinishing = false;
 
   constructor(
