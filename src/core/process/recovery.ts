@@ -1,0 +1,89 @@
+// Running one user intent at a time, and getting back to a usable process when one fails (SPEC.md
+// section 4, "Errors in the flow"): the process is loaded again, or a new one started when the server
+// no longer knows it.
+import { RequestCancelled } from '../api/client';
+import type { BlockType, ProcessResponse } from '../api/types';
+import { CorbadoError, unhandledFrontendError } from '../errors';
+import { readItem, storageKeys, writeItem } from '../storage';
+import { clientInformation } from '../webauthn/webauthn';
+import { adopt, applyAnswer } from './applyAnswer';
+import { INIT_BLOCKS, type FlowContext } from './flowContext';
+
+/** One user intent at a time; it clears the error shown, unless it is not the visitor's (`keepError`). */
+export async function runAction(ctx: FlowContext, action: () => Promise<void>, keepError = false): Promise<void> {
+  if (ctx.$busy.get()) return;
+  ctx.$busy.set(true);
+  if (!keepError) ctx.$error.set(undefined);
+  try {
+    if (ctx.replacing) await ctx.replacing;
+    await action();
+  } catch (error) {
+    await recover(ctx, error);
+  } finally {
+    ctx.$busy.set(false);
+  }
+}
+
+/** An intent that is one call: its answer is shown. */
+export function runCall(ctx: FlowContext, call: () => Promise<ProcessResponse>): Promise<void> {
+  return runAction(ctx, async () => applyAnswer(ctx, await call()));
+}
+
+/** Starts a new process. `stayOn` names, when the answer arrives, the init block the visitor is to stay on. */
+export async function initProcess(ctx: FlowContext, preferredBlock: string | undefined, stayOn?: () => BlockType | undefined): Promise<void> {
+  ctx.api.processId = undefined;
+  ctx.api.processBaseUrl = undefined;
+  const shown = Number(readItem(storageKeys.passkeyAppendShown));
+  const pending = ctx.api.processInit({
+    clientInformation: await clientInformation(readItem(storageKeys.clientHandle)),
+    passkeyAppendShown: Number.isFinite(shown) && shown > 0 ? shown : undefined,
+    preferredBlock,
+  });
+  ctx.markRequested();
+  const response = await pending;
+  if (response.newClientEnvHandle) writeItem(storageKeys.clientHandle, response.newClientEnvHandle);
+  adopt(ctx, response.token, response.expiresAt, response.processResponse.common.frontendApiUrl);
+  applyAnswer(ctx, response.processResponse, { stayOn: stayOn?.() });
+  ctx.$initState.set(2);
+}
+
+async function recover(ctx: FlowContext, error: unknown): Promise<void> {
+  if (error instanceof RequestCancelled) return;
+  const failure = error instanceof CorbadoError ? error : unhandledFrontendError(error);
+  // a frontend error leaves the process as it is, and so does a rate limit: the server changed nothing
+  if (failure.kind !== 'unhandledFrontendError' && failure.kind !== 'tooManyRequests') await reload(ctx, failure);
+  ctx.$error.set(failure);
+}
+
+/**
+ * Loads the process again after a failed call, or starts a new one when the server no longer knows
+ * it. While the server cannot be reached (down, too slow, offline), the visitor stays on the screen
+ * they were on with what they typed, and tries again.
+ */
+async function reload(ctx: FlowContext, failure: CorbadoError): Promise<void> {
+  const shown = ctx.$block.get();
+  const stayOn = shown && INIT_BLOCKS.includes(shown.type) ? shown.type : undefined;
+  let lost = failure.kind === 'processNotFound';
+  try {
+    if (!lost) return applyAnswer(ctx, await ctx.api.getProcess(), { stayOn });
+  } catch (error) {
+    lost = error instanceof CorbadoError && error.kind === 'processNotFound';
+  }
+  try {
+    if (lost) return await initProcess(ctx, undefined, () => stayOn);
+  } catch {
+    // unreachable as well: handled below
+  }
+  // only a flow with nothing left to show falls back to the component-unavailable page
+  if (!shown || shown.type === 'completed') ctx.$initState.set(1);
+}
+
+/** Closes the error popup, and the error a sign-up or log-in block carries with it. */
+export function dismissError(ctx: FlowContext): void {
+  ctx.$error.set(undefined);
+  const block = ctx.$block.get();
+  if (!block) return;
+  const { error: dataError, ...data } = block.data;
+  const isInit = block.type === 'signup-init' || block.type === 'login-init';
+  if (block.error || (isInit && dataError)) ctx.$block.set({ ...block, error: undefined, data: isInit ? data : block.data });
+}

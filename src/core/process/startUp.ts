@@ -1,0 +1,80 @@
+// Start-up (SPEC.md section 4): an e-mail link's process, else a valid stored process, else a new one;
+// the block the address names is preferred. A stored process on which nothing was entered yet is shown
+// at once and replaced in the background.
+import { RequestCancelled } from '../api/client';
+import { unhandledFrontendError } from '../errors';
+import { isProcessValid, readStoredProcess } from '../storage';
+import { applyAnswer } from './applyAnswer';
+import { isInitialBlock } from './block';
+import { readEmailLink } from './emailLink';
+import { startFromEmailLink } from './emailLinkStart';
+import type { FlowContext } from './flowContext';
+import { initProcess, runAction } from './recovery';
+import { blockFromHash } from './routes';
+
+/** Starts the process once; later calls share the same start. */
+export function start(ctx: FlowContext): Promise<void> {
+  ctx.start ??= startUp(ctx)
+    .catch((error: unknown) => {
+      ctx.$error.set(unhandledFrontendError(error));
+      ctx.$initState.set(1);
+    })
+    .finally(ctx.markRequested);
+  return ctx.start;
+}
+
+/** Starts over after a failed start (the component-unavailable page's reload button). */
+export function retry(ctx: FlowContext): Promise<void> {
+  ctx.start = undefined;
+  ctx.$initState.set(0);
+  ctx.$error.set(undefined);
+  return start(ctx);
+}
+
+/** After a logout, a view that is still mounted starts again from a fresh process. */
+export async function restartIfCompleted(ctx: FlowContext): Promise<void> {
+  if (ctx.$block.get()?.type !== 'completed') return;
+  await runAction(ctx, () => initProcess(ctx, undefined));
+}
+
+async function startUp(ctx: FlowContext): Promise<void> {
+  const link = readEmailLink(ctx.window.location.search);
+  if (link) return startFromEmailLink(ctx, link);
+
+  const preferred = blockFromHash(ctx.window.location.hash);
+  const stored = readStoredProcess(ctx.projectId);
+  if (isProcessValid(stored)) {
+    ctx.api.processId = stored.id;
+    ctx.api.processBaseUrl = stored.frontendApiUrl || undefined;
+    try {
+      const pending = ctx.api.getProcess(preferred);
+      ctx.markRequested();
+      const response = await pending;
+      applyAnswer(ctx, response);
+      const block = ctx.$block.get();
+      if (block && isInitialBlock(block)) ctx.replacing = replaceInitial(ctx);
+      ctx.$initState.set(2);
+      return;
+    } catch (error) {
+      if (error instanceof RequestCancelled) return;
+      // a stored process that cannot be loaded is replaced, without a preferred block
+      return initProcess(ctx, undefined);
+    }
+  }
+  return initProcess(ctx, preferred);
+}
+
+/**
+ * An initial process (nothing entered yet) is replaced by a fresh one. The stored one is shown at
+ * once so the visitor can start typing; actions wait for the replacement.
+ */
+async function replaceInitial(ctx: FlowContext): Promise<void> {
+  try {
+    // what is shown when the replacement arrives, which a sign-up view may have switched meanwhile
+    await initProcess(ctx, undefined, () => ctx.$block.get()?.type);
+  } catch {
+    // the stored process stays usable
+  } finally {
+    ctx.replacing = undefined;
+  }
+}
