@@ -13,6 +13,7 @@ const api = await startApi({
   database: databaseFromEnv(process.env),
   publicUrl: process.env.PUBLIC_URL,
   demoOrigin,
+  ...(process.env.AAGUID_CATALOGUE ? { aaguidCatalogue: process.env.AAGUID_CATALOGUE } : {}),
 });
 // the demo's host backend checks the issuer the API writes: its PUBLIC_URL when it has one
 const demo = await startDemo({ port: demoPort, apiUrl: api.url, ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}) });

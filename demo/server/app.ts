@@ -6,6 +6,7 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
+import { AaguidCatalogue, DEFAULT_CATALOGUE } from './aaguids/AaguidCatalogue.ts';
 import { Account } from './account/Account.ts';
 import { AccountIdentifiers } from './account/AccountIdentifiers.ts';
 import { Reauthentication } from './account/Reauthentication.ts';
@@ -92,6 +93,8 @@ export interface ApiOptions {
   oauthSimulator?: boolean;
   /** the client secret the simulator expects (default SIMULATOR_CLIENT_SECRET) */
   simulatorClientSecret?: string;
+  /** the authenticators' names and icons by AAGUID, a JSON file (default aaguids/catalogue.json; README, "Authenticator names and icons") */
+  aaguidCatalogue?: string | URL;
 }
 
 export interface Api {
@@ -113,6 +116,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
   const demoOrigin = (options.demoOrigin ?? 'http://localhost:5173').replace(/\/$/, '');
   const publicUrl = options.publicUrl?.replace(/\/$/, '');
   const log = options.logger ?? consoleLogger;
+  // before the database is opened: a catalogue that cannot be used stops the start-up, naming the file
+  const aaguids = AaguidCatalogue.load(options.aaguidCatalogue ?? DEFAULT_CATALOGUE);
 
   const store = await Store.open(options.database, {
     ...(options.databaseSchema ? { schema: options.databaseSchema } : {}),
@@ -147,7 +152,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     const social = new ProviderClient(socialSettings(options.socialProviders));
     const limiter = new RateLimiter(store, now, { ...DEFAULT_SERVER_RATE_LIMITS, ...options.serverLimits });
     const engine = new FlowEngine({ store, messenger, sessions, limiter, now, secretKey, social, log });
-    const account = new Account({ store, sessions, now });
+    const account = new Account({ store, sessions, now, aaguids });
     const identifiers = new AccountIdentifiers({ store, limiter, messenger, secretKey, now });
     const reauth = new Reauthentication({ store, limiter, messenger, secretKey, now });
     const resolve = requestResolver(store, sessions, now, {

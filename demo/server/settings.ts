@@ -152,5 +152,6 @@ export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly strin
     socialProviders: socialOverridesFromEnv(env),
     oauthSimulator: env.OAUTH_SIMULATOR !== 'off',
     ...(env.OAUTH_SIMULATOR_CLIENT_SECRET ? { simulatorClientSecret: env.OAUTH_SIMULATOR_CLIENT_SECRET } : {}),
+    ...(env.AAGUID_CATALOGUE ? { aaguidCatalogue: env.AAGUID_CATALOGUE } : {}),
   };
 }

@@ -2,7 +2,7 @@
 // read, add and delete passkeys, refresh the short session and log out. (Identifiers: AccountIdentifiers.)
 import type { MeResponse, Passkey, PasskeyListResponse, RefreshResponse } from '../../../src/core/api/types.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
-import { aaguidName } from '../flow/aaguidNames.ts';
+import type { AaguidCatalogue } from '../aaguids/AaguidCatalogue.ts';
 import {
   parseRegistrationResponse,
   registrationOptions,
@@ -21,6 +21,8 @@ export interface AccountDeps {
   store: Store;
   sessions: Sessions;
   now: () => number;
+  /** names and icons of the authenticators, by AAGUID */
+  aaguids: AaguidCatalogue;
 }
 
 /** yyyy-MM-dd'T'HH:mm:ss in UTC, the format of the spec's timestamps */
@@ -72,7 +74,7 @@ export class Account {
   }
 
   async passkeys(session: SessionRecord): Promise<PasskeyListResponse> {
-    const passkeys = (await this.deps.store.credentials.listByUser(session.userId)).map(toPasskey);
+    const passkeys = (await this.deps.store.credentials.listByUser(session.userId)).map((c) => toPasskey(c, this.deps.aaguids));
     return { passkeys, paging: { page: 1, totalPages: 1, totalItems: passkeys.length } };
   }
 
@@ -128,7 +130,7 @@ export class Account {
   }
 }
 
-function toPasskey(c: CredentialRecord): Passkey {
+function toPasskey(c: CredentialRecord, aaguids: AaguidCatalogue): Passkey {
   return {
     id: c.id,
     credentialID: c.credentialId,
@@ -137,7 +139,7 @@ function toPasskey(c: CredentialRecord): Passkey {
     backupEligible: c.backupEligible,
     backupState: c.backupState,
     authenticatorAAGUID: c.aaguid,
-    aaguidDetails: { name: aaguidName(c.aaguid), iconLight: '', iconDark: '' },
+    aaguidDetails: aaguids.details(c.aaguid),
     sourceOS: c.sourceOS,
     sourceBrowser: c.sourceBrowser,
     lastUsed: timestamp(c.lastUsedAt),

@@ -72,7 +72,7 @@ describe('a sign-up as version 3 of the client sees it', () => {
     expect(passkey.lastUsedMs).toBe(server.clock.now);
     expect(new Date(passkey.createdMs).toISOString().slice(0, 19)).toBe(passkey.created);
     expect(passkey.tags).toEqual(['synced', 'hybrid']);
-    expect(passkey.aaguidDetails).toEqual({ name: expect.any(String), iconLight: '', iconDark: '' });
+    expect(passkey.aaguidDetails).toEqual({ name: expect.any(String), iconLight: expect.stringMatching(/^data:image\//), iconDark: expect.stringMatching(/^data:image\//) });
   });
 
   it('leaves the refresh token out of a prod project, like the long session', async () => {

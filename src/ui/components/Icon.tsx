@@ -16,7 +16,6 @@ const paths = {
   shield: 'M12 3l7 3v5c0 4.5-3 8.2-7 10c-4-1.8-7-5.5-7-10V6zM9 12l2 2l4-4',
   sync: 'M4 12a8 8 0 0 1 14-5.3M20 12a8 8 0 0 1-14 5.3M18 3v4h-4M6 21v-4h4',
   trash: 'M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6',
-  device: 'M3 5h18v11H3zM8 20h8M12 16v4',
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -1,41 +1,53 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import type { Passkey } from '../../core/api/types';
-import { authenticatorOf, type AuthenticatorKind } from '../../core/account/authenticators';
+import { $dark } from '../../core/appearance';
 import { CorbadoError } from '../../core/errors';
 import { $language } from '../../core/i18n/i18n';
 import { Button } from '../components/Button';
 import { Dialog } from '../components/Dialog';
 import { Header } from '../components/Header';
-import { Icon, type IconName } from '../components/Icon';
+import { Icon } from '../components/Icon';
 import { PleaseLogIn } from '../components/PleaseLogIn';
 import { Spinner } from '../components/Spinner';
 import { useAnnounce, useApp, useT } from '../context';
 import { failureText } from '../components/ErrorPopup';
 import { ConfirmItsYou } from './account/ConfirmItsYou';
 
-const KIND_ICON: Record<AuthenticatorKind, IconName> = { manager: 'shield', platform: 'device', hardware: 'passkey' };
-
 function formatDate(value: string, language: string): string {
   const date = new Date(/Z|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
   return Number.isNaN(date.getTime()) ? value : date.toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
+/** The authenticator's name the server gives (from the passkey's AAGUID), else "Passkey". */
+function authenticatorName(t: ReturnType<typeof useT>, passkey: Passkey): string {
+  return passkey.aaguidDetails?.name || t('passkeyList.defaultName');
+}
+
 /** A passkey as a visitor tells it from the others: its name and when it was created. */
 function passkeyLabel(t: ReturnType<typeof useT>, passkey: Passkey, language: string): { name: string; date: string } {
-  return { name: authenticatorOf(passkey.authenticatorAAGUID)?.name ?? t('passkeyList.defaultName'), date: formatDate(passkey.created, language) };
+  return { name: authenticatorName(t, passkey), date: formatDate(passkey.created, language) };
+}
+
+/**
+ * The authenticator's icon for the widget's light or dark mode, as the server sends it (a data: URL; the
+ * name beside it says what it is, so it is decorative); the widget's own key when there is none.
+ */
+function AuthenticatorIcon({ passkey }: { passkey: Passkey }) {
+  const dark = useStore($dark);
+  const icon = dark ? passkey.aaguidDetails?.iconDark : passkey.aaguidDetails?.iconLight;
+  return icon?.startsWith('data:image/') ? <img className="cb-passkey-icon" src={icon} alt="" /> : <Icon name="passkey" className="cb-passkey-icon" />;
 }
 
 function PasskeyCard({ passkey, onDelete }: { passkey: Passkey; onDelete: () => void }) {
   const t = useT();
   const language = useStore($language);
-  const authenticator = authenticatorOf(passkey.authenticatorAAGUID);
   return (
     <li className="cb-passkey">
-      <Icon name={authenticator?.kind ? KIND_ICON[authenticator.kind] : 'passkey'} className="cb-passkey-icon" />
+      <AuthenticatorIcon passkey={passkey} />
       <div className="cb-passkey-body">
         <p className="cb-passkey-name">
-          {authenticator?.name ?? t('passkeyList.defaultName')}
+          {authenticatorName(t, passkey)}
           {passkey.backupState && (
             <span className="cb-badge-pill" title={t('passkeyList.syncedHint')}>
               <Icon name="sync" /> {t('passkeyList.synced')}
