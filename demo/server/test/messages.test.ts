@@ -8,8 +8,7 @@ import { Client, createProject, DEMO_ORIGIN, outbox, postProject, serverForThisF
 
 const server = serverForThisFile();
 
-async function signUpByEmail(url: string, projectId: string, email: string): Promise<void> {
-  const client = new Client(url, projectId);
+async function signUpByEmail(url: string, projectId: string, email: string, client = new Client(url, projectId)): Promise<void> {
   await client.init({}, 'signup-init');
   await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }] });
 }
@@ -153,6 +152,32 @@ describe('SMS codes bound to the site (WebOTP)', () => {
     expect(fromWww.text.startsWith(`${fromWww.code} ist dein Code für Demo App.`)).toBe(true);
     const noOrigin = await smsFor(id, '');
     expect(noOrigin.text.split('\n').at(-1)).toBe(`@shop.example #${noOrigin.code}`);
+  });
+
+  it('binds the account\'s codes (a phone number added, a recent log-in) to the page that asked for them', async () => {
+    const id = await createProject(server.url, {
+      allowedOrigins: ['https://shop.example', 'https://account.shop.example'],
+      identifiers: { email: {}, phone: { required: false } },
+    });
+    const client = new Client(server.url, id, 'https://account.shop.example');
+    const email = uniqueEmail('acct-sms');
+    await signUpByEmail(server.url, id, email, client);
+    const [mail] = await outbox(server.url, email);
+    const done = await client.step('/v2/auth/identifier/verify/finish', { code: mail!.code, identifierType: 'email', verificationType: 'email-otp' });
+    expect(done.block).toBe('completed');
+    const phone = uniquePhone();
+    expect((await client.request('POST', '/v2/me/identifier', { identifierType: 'phone', value: phone })).status).toBe(200);
+    const me = await client.request('GET', '/v2/me');
+    const identifierID = (me.body as { identifiers: { id: string; value: string }[] }).identifiers.find((i) => i.value === phone)!.id;
+    expect((await client.request('POST', '/v2/me/identifier/verify/start', { identifierID, clientInformation: {} })).status).toBe(200);
+    const [sms] = await outbox(server.url, phone);
+    expect(sms!.text.split('\n').at(-1)).toBe(`@account.shop.example #${sms!.code}`);
+    // and so is a code that confirms it's you (recent log-in), sent to that number once verified
+    expect((await client.request('POST', '/v2/me/identifier/verify/finish', { identifierID, code: sms!.code })).status).toBe(200);
+    expect((await client.request('POST', '/v2/me/reauth/code/start', { identifierID })).status).toBe(200);
+    const [reauth, ...earlier] = await outbox(server.url, phone);
+    expect(earlier).toHaveLength(1);
+    expect(reauth!.text.split('\n').at(-1)).toBe(`@account.shop.example #${reauth!.code}`);
   });
 });
 
