@@ -25,6 +25,8 @@ test('the dev outbox renders the HTML e-mail in a sandboxed frame and shows new 
   await expect(inside.locator('b')).toHaveCount(0);
   await expect(inside.getByText('If you did not ask for this, you can ignore this e-mail; nobody gets in without the code.')).toBeVisible();
 
+  await expect(inside.locator('base')).toHaveAttribute('target', '_blank'); // links open a tab, as from a mail client
+
   // a message sent while the page is open appears without anyone reloading it
   const second = uniqueEmail('outbox-page-later');
   // (another browser context: this one resumes the first sign-up's process)
@@ -33,4 +35,19 @@ test('the dev outbox renders the HTML e-mail in a sandboxed frame and shows new 
   const later = await latestMessage(second);
   await expect(outbox.locator(`iframe[title="${later.subject}"]`)).toHaveCount(1, { timeout: 15_000 });
   await elsewhere.close();
+});
+
+test('the button of a link e-mail in the dev outbox opens the link in a new tab, as from a mail client', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  const project = await createProject({ appName: 'Linky', identifiers: { email: { verification: 'email-link' } } });
+  const email = uniqueEmail('outbox-link');
+  await startSignUpByEmail(page, email, { url: `/?project=${project}#register` });
+  const mail = await latestMessage(email);
+  const outbox = await context.newPage();
+  await outbox.goto(`${API_URL}/_dev/`);
+  const button = outbox.locator(`iframe[title="${mail.subject}"]`).contentFrame().getByRole('link', { name: 'Verify e-mail address' });
+  await expect(button).toHaveAttribute('href', mail.link!);
+  const [opened] = await Promise.all([context.waitForEvent('page'), button.click()]);
+  await expect.poll(() => opened.url()).toBe(mail.link);
+  await opened.close();
 });

@@ -32,9 +32,11 @@ export type OutboxWireMessage = ReturnType<typeof toWire>;
 /** How the outbox page shows a message: an e-mail's HTML as its recipient sees it, else its text. */
 function rendered(m: OutboxMessage): string {
   // srcdoc takes the document escaped for the attribute; sandbox without allow-scripts runs none of it,
-  // and without allow-same-origin it cannot reach this page. Links open in a new tab (allow-popups).
+  // and without allow-same-origin it cannot reach this page. Links open in a new tab, as from a mail
+  // client (a base target added to the head, allow-popups), where the linked page runs normally.
   if (m.html !== undefined) {
-    return `<iframe class="mail" title="${escapeHtml(m.subject)}" sandbox="allow-popups allow-popups-to-escape-sandbox" srcdoc="${escapeHtml(m.html)}"></iframe>
+    const doc = m.html.replace('<head>', '<head><base target="_blank">');
+    return `<iframe class="mail" title="${escapeHtml(m.subject)}" sandbox="allow-popups allow-popups-to-escape-sandbox" srcdoc="${escapeHtml(doc)}"></iframe>
 <details><summary>Plain text</summary><pre>${escapeHtml(m.text)}</pre></details>`;
   }
   return `<pre>${escapeHtml(m.text)}</pre>`;

@@ -194,7 +194,7 @@ describe('dev outbox page', () => {
     expect(iframe).not.toContain('allow-scripts');
     expect(iframe).not.toContain('allow-same-origin');
     // the whole document, escaped for the attribute (no raw quote or tag ends it early)
-    expect(iframe).toContain(` srcdoc="${escapeHtml(mail!.html!)}"`);
+    expect(iframe).toContain(` srcdoc="${escapeHtml(mail!.html!.replace('<head>', '<head><base target="_blank">'))}"`);
     expect(page).toContain('<meta http-equiv="refresh" content="3">');
     expect(page).toContain('location.reload()');
   });
