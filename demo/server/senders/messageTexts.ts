@@ -23,6 +23,12 @@ export interface EmailBrand {
 }
 
 const DEFAULT_ACCENT = '#2451c7';
+
+/** The accent as validated with the project (config/projectConfig.ts); checked again as it goes into CSS. */
+function accentOf(brand: EmailBrand): string {
+  const given = brand.emailAccentColor;
+  return given !== undefined && /^#[0-9a-f]{6}$/i.test(given) ? given : DEFAULT_ACCENT;
+}
 const SANS = "-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 const MONO = "ui-monospace,'SFMono-Regular',Menlo,Consolas,'Liberation Mono','Courier New',monospace";
 
@@ -66,7 +72,7 @@ function textOn(hex: string): string {
 
 /** The document around an e-mail's content; `content` must already be escaped. */
 function emailDocument(brand: EmailBrand, subject: string, content: string, notYou: string): string {
-  const accent = brand.emailAccentColor ?? DEFAULT_ACCENT;
+  const accent = accentOf(brand);
   const app = escapeHtml(brand.appName);
   const logo = brand.emailLogoUrl
     ? `<img src="${escapeHtml(brand.emailLogoUrl)}" alt="${app}" height="40" style="display:block;height:40px;width:auto;max-width:200px;border:0;margin:0 0 12px">`
@@ -94,8 +100,9 @@ export function otpEmail(brand: EmailBrand, code: string): MessageText {
     brand.language === 'de'
       ? `Hallo,\n\ndein Bestätigungscode für ${brand.appName} lautet: ${code}\n\n${w.codeExpiry} ${w.notYou('code')}\n`
       : `Hello,\n\nyour verification code for ${brand.appName} is: ${code}\n\n${w.codeExpiry} ${w.notYou('code')}\n`;
-  // real text in a monospace face, spaced out, selected as a whole with one click or tap
-  const codeBlock = `<div style="margin:20px 0;padding:16px 8px;background:#f3f4f6;border-radius:6px;text-align:center;font-family:${MONO};font-size:32px;font-weight:700;letter-spacing:8px;color:#111827;user-select:all;-webkit-user-select:all">${escapeHtml(code)}</div>`;
+  // real text in a monospace face, spaced out (the left padding balances the spacing after the last
+  // digit), selected as a whole with one click or tap
+  const codeBlock = `<div style="margin:20px 0;padding:16px 0 16px 8px;background:#f3f4f6;border-radius:6px;text-align:center;font-family:${MONO};font-size:32px;font-weight:700;letter-spacing:8px;color:#111827;user-select:all;-webkit-user-select:all">${escapeHtml(code)}</div>`;
   const content = [heading(w.codeHeading), paragraph(w.codeIntro(brand.appName)), codeBlock, paragraph(w.codeExpiry)].join('\n');
   return { subject, text, html: emailDocument(brand, subject, content, w.notYou('code')) };
 }
@@ -112,7 +119,7 @@ export function linkEmail(brand: EmailBrand, link: string, authType: 'signup' | 
         ? `Verify your e-mail address for ${app}`
         : `Your ${app} login link`;
   const text = `${brand.language === 'de' ? 'Hallo' : 'Hello'},\n\n${w.linkIntro(app).replace(/^./, (c) => c.toLowerCase())}\n\n${link}\n\n${w.linkExpiry} ${w.notYou('link')}\n`;
-  const accent = brand.emailAccentColor ?? DEFAULT_ACCENT;
+  const accent = accentOf(brand);
   const href = escapeHtml(link);
   const button = `<div style="margin:20px 0;text-align:center"><a href="${href}" style="display:inline-block;padding:12px 24px;border-radius:6px;background:${accent};color:${textOn(accent)};font-weight:700;text-decoration:none">${escapeHtml(w.button[authType])}</a></div>`;
   const fallback = `<p style="margin:0 0 12px;font-size:13px;color:#6b7280">${escapeHtml(w.linkFallback)}<br><a href="${href}" style="color:${accent};word-break:break-all">${href}</a></p>`;
