@@ -147,8 +147,8 @@ export class AccountIdentifiers {
     });
   }
 
-  /** Sends a one-time code to a pending e-mail address or phone number of the user. */
-  async verifyStart(project: ProjectConfig, session: SessionRecord, identifierID: string, clientIp: string): Promise<void> {
+  /** Sends a one-time code to a pending e-mail address or phone number of the user; `origin`: the page's (SMS). */
+  async verifyStart(project: ProjectConfig, session: SessionRecord, identifierID: string, clientIp: string, origin?: string): Promise<void> {
     const identifier = await this.own(session, identifierID);
     const type = identifier.type;
     if (type === 'username' || identifier.status === 'verified') throw notAllowed('Only a pending e-mail address or phone number is verified');
@@ -164,7 +164,7 @@ export class AccountIdentifiers {
     // the code and its message in one transaction: neither is kept without the other
     await this.store.transaction(async () => {
       await issueSecret(this.store.identifierSecrets, this.deps.secretKey, { ownerId: identifier.id, method, type, value: identifier.value, secret: code, now });
-      await sendCode(this.deps.messenger, project, type, identifier.value, code, now);
+      await sendCode(this.deps.messenger, project, type, identifier.value, code, now, origin);
     });
   }
 

@@ -101,7 +101,7 @@ export class Reauthentication {
   }
 
   /** Sends a code for this long session to one of the user's addresses (GET /v2/me/reauth names it). */
-  async codeStart(project: ProjectConfig, session: SessionRecord, identifierID: string, clientIp: string): Promise<void> {
+  async codeStart(project: ProjectConfig, session: SessionRecord, identifierID: string, clientIp: string, origin?: string): Promise<void> {
     const address = await this.address(session, identifierID);
     const method = otpMethodOf(address.type);
     const now = this.deps.now();
@@ -112,7 +112,7 @@ export class Reauthentication {
     // the code and its message in one transaction: neither is kept without the other
     await this.store.transaction(async () => {
       await issueSecret(this.store.reauthSecrets, this.deps.secretKey, { ownerId: session.id, method, type: address.type, value: address.value, secret: code, now });
-      await sendCode(this.deps.messenger, project, address.type, address.value, code, now);
+      await sendCode(this.deps.messenger, project, address.type, address.value, code, now, origin);
     });
   }
 

@@ -49,6 +49,10 @@ export interface ProjectConfig {
   shortSessionCookie: { domain: string; secure: boolean; sameSite: 'lax' | 'strict' | 'none'; path: string };
   environment: 'dev' | 'prod';
   language: 'en' | 'de';
+  /** e-mails: `#rrggbb` for the top bar, the app's name and the button (a default blue without it) */
+  emailAccentColor?: string;
+  /** e-mails: an https URL of the logo shown above the app's name (none without it) */
+  emailLogoUrl?: string;
   hideBadge: boolean;
   emailLinkUrl: string;
   processLifetimeSeconds: number;
@@ -179,6 +183,8 @@ const partialSchema = obj({
   ),
   environment: optional(oneOf(['dev', 'prod'] as const)),
   language: optional(oneOf(['en', 'de'] as const)),
+  emailAccentColor: optional(str({ pattern: /^#[0-9a-fA-F]{6}$/ })),
+  emailLogoUrl: optional(str({ min: 1, max: 500 })),
   hideBadge: optional(bool()),
   emailLinkUrl: optional(str({ min: 1, max: 500 })),
   processLifetimeSeconds: optional(int({ min: 60, max: 7 * 86_400 })),
@@ -194,6 +200,14 @@ function isOrigin(value: string): boolean {
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+function isHttpsUrl(value: string): boolean {
+  try {
+    return new URL(value).protocol === 'https:';
   } catch {
     return false;
   }
@@ -262,6 +276,9 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
   const defaultLinkPage = demoOrigin === undefined ? `${allowedOrigins[0] ?? ''}/` : `${DEMO_ORIGIN_PLACEHOLDER}/?project=${id}`;
   const emailLinkUrl = expand(partial.emailLinkUrl ?? defaultLinkPage, demoOrigin);
   const linkDerivedFromMissingOrigins = demoOrigin === undefined && allowedOrigins.length === 0 && partial.emailLinkUrl === undefined;
+  if (partial.emailLogoUrl !== undefined && !isHttpsUrl(partial.emailLogoUrl)) {
+    issues.push({ field: 'emailLogoUrl', message: 'must be an https URL (mail clients block or warn about others)' });
+  }
   if (!isHttpUrl(emailLinkUrl) && !linkDerivedFromMissingOrigins) issues.push({ field: 'emailLinkUrl', message: 'must be an http(s) URL' });
   if (issues.length > 0) throw ApiError.invalidRequest('The project configuration is invalid', issues);
 
@@ -287,6 +304,8 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
     // demo projects hand out the long session in the body as well; created ones only as a cookie
     environment: partial.environment ?? (demoOrigin === undefined ? 'prod' : 'dev'),
     language: partial.language ?? d.language,
+    ...(partial.emailAccentColor !== undefined ? { emailAccentColor: partial.emailAccentColor.toLowerCase() } : {}),
+    ...(partial.emailLogoUrl !== undefined ? { emailLogoUrl: partial.emailLogoUrl } : {}),
     hideBadge: partial.hideBadge ?? d.hideBadge,
     emailLinkUrl,
     processLifetimeSeconds: partial.processLifetimeSeconds ?? d.processLifetimeSeconds,

@@ -37,6 +37,8 @@ export interface FlowRequest {
   userAgent: string | undefined;
   /** the client's address, for the per-address limits */
   clientIp: string;
+  /** the page's origin (the Origin header, one of the project's allowed origins), when the browser sent it */
+  origin?: string;
   /** the process was named by X-Corbado-Temp-Process-ID: the tab an e-mail link opened (a new device) */
   fromEmailLink?: boolean;
 }

@@ -68,11 +68,29 @@ export function takeSendLimits(limiter: RateLimiter, project: ProjectConfig, cli
   ]);
 }
 
-/** Sends a one-time code by e-mail or SMS, in the project's language. */
-export function sendCode(messenger: Messenger, project: ProjectConfig, type: VerifiableType, to: string, code: string, now: number): Promise<void> {
+/**
+ * The host an SMS code is bound to (WebOTP's `@host #code`): the page the request came from (its Origin
+ * header, already checked against the project's allowed origins), else the project's first allowed
+ * origin, the site it names first. The port is not part of it: the phone compares host names.
+ */
+export function smsOriginHost(project: ProjectConfig, requestOrigin?: string): string {
+  const origin = requestOrigin !== undefined && project.allowedOrigins.includes(requestOrigin) ? requestOrigin : project.allowedOrigins[0];
+  return origin ? new URL(origin).hostname : 'localhost';
+}
+
+/** Sends a one-time code by e-mail or SMS, in the project's language; `origin`: the requesting page's. */
+export function sendCode(
+  messenger: Messenger,
+  project: ProjectConfig,
+  type: VerifiableType,
+  to: string,
+  code: string,
+  now: number,
+  origin?: string,
+): Promise<void> {
   return type === 'email'
-    ? messenger.email(project.id, to, otpEmail(project.language, project.appName, code), { code }, now, secretExpiresAt(now))
-    : messenger.sms(project.id, to, otpSms(project.language, project.appName, code), { code }, now, secretExpiresAt(now));
+    ? messenger.email(project.id, to, otpEmail(project, code), { code }, now, secretExpiresAt(now))
+    : messenger.sms(project.id, to, otpSms(project.language, project.appName, code, smsOriginHost(project, origin)), { code }, now, secretExpiresAt(now));
 }
 
 export async function sendVerification(ctx: FlowContext, type: VerifiableType): Promise<void> {
@@ -85,7 +103,7 @@ export async function sendVerification(ctx: FlowContext, type: VerifiableType): 
   const secret = method === 'email-link' ? newSecretToken() : newOtpCode();
   await issueSecret(ctx.store.secrets, ctx.deps.secretKey, { ownerId: ctx.process.id, method, type, value, secret, now });
   s.lastSentAt[type] = now;
-  if (method !== 'email-link') return sendCode(ctx.deps.messenger, project, type, value, secret, now);
+  if (method !== 'email-link') return sendCode(ctx.deps.messenger, project, type, value, secret, now, ctx.request.origin);
   const link = emailLinkUrl(project, {
     processToken: ctx.request.processToken,
     processExpiresAt: Math.floor(ctx.process.expiresAt / 1000),
@@ -95,5 +113,5 @@ export async function sendVerification(ctx: FlowContext, type: VerifiableType): 
     authType: s.authType,
     token: secret,
   });
-  await ctx.deps.messenger.email(project.id, value, linkEmail(project.language, project.appName, link, s.authType), { link }, now, secretExpiresAt(now));
+  await ctx.deps.messenger.email(project.id, value, linkEmail(project, link, s.authType), { link }, now, secretExpiresAt(now));
 }

@@ -9,6 +9,8 @@ import { ApiError } from '../ApiError.ts';
 import { escapeHtml } from './html.ts';
 import { readJson } from './requestContext.ts';
 
+const OUTBOX_REFRESH_MS = 3_000;
+
 function toWire(m: OutboxMessage) {
   return {
     id: m.id,
@@ -17,6 +19,7 @@ function toWire(m: OutboxMessage) {
     to: m.to,
     subject: m.subject,
     text: m.text,
+    ...(m.html !== undefined ? { html: m.html } : {}),
     ...(m.code !== undefined ? { code: m.code } : {}),
     ...(m.link !== undefined ? { link: m.link } : {}),
     createdAt: new Date(m.createdAt).toISOString(),
@@ -26,24 +29,44 @@ function toWire(m: OutboxMessage) {
 /** A message as GET /_dev/messages answers it (the end-to-end tests and the server tests read these). */
 export type OutboxWireMessage = ReturnType<typeof toWire>;
 
+/** How the outbox page shows a message: an e-mail's HTML as its recipient sees it, else its text. */
+function rendered(m: OutboxMessage): string {
+  // srcdoc takes the document escaped for the attribute; sandbox without allow-scripts runs none of it,
+  // and without allow-same-origin it cannot reach this page. Links open in a new tab, as from a mail
+  // client (a base target added to the head, allow-popups), where the linked page runs normally.
+  if (m.html !== undefined) {
+    const doc = m.html.replace('<head>', '<head><base target="_blank">');
+    return `<iframe class="mail" title="${escapeHtml(m.subject)}" sandbox="allow-popups allow-popups-to-escape-sandbox" srcdoc="${escapeHtml(doc)}"></iframe>
+<details><summary>Plain text</summary><pre>${escapeHtml(m.text)}</pre></details>`;
+  }
+  return `<pre>${escapeHtml(m.text)}</pre>`;
+}
+
+/** Refreshes every few seconds and keeps the scroll position (sessionStorage); nothing else. */
+const REFRESH_SCRIPT = `addEventListener('load',()=>{const k='outbox-scroll';scrollTo(0,+sessionStorage.getItem(k)||0);
+setInterval(()=>{sessionStorage.setItem(k,String(scrollY));location.reload()},${OUTBOX_REFRESH_MS})});`;
+
 function outboxPage(messages: OutboxMessage[]): string {
   const rows = messages
     .map((m) => {
       const link = m.link ? `<a href="${escapeHtml(m.link)}">open link</a>` : '';
       return `<tr><td>${escapeHtml(new Date(m.createdAt).toISOString())}</td><td>${escapeHtml(m.projectId)}</td><td>${m.channel}</td>
 <td>${escapeHtml(m.to)}</td><td>${escapeHtml(m.subject)}</td><td><code>${escapeHtml(m.code ?? '')}</code> ${link}</td>
-<td><pre>${escapeHtml(m.text)}</pre></td></tr>`;
+<td>${rendered(m)}</td></tr>`;
     })
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Dev outbox</title>
+<noscript><meta http-equiv="refresh" content="${OUTBOX_REFRESH_MS / 1000}"></noscript>
 <style>body{font:14px system-ui,sans-serif;margin:2rem}table{border-collapse:collapse;width:100%}
-td,th{border:1px solid #ccc;padding:.4rem;vertical-align:top;text-align:left}pre{margin:0;white-space:pre-wrap}</style></head>
-<body><h1>Dev outbox</h1><p>${messages.length} message(s), newest first. JSON: <a href="/_dev/messages">/_dev/messages?to=…</a></p>
-<table><thead><tr><th>Sent</th><th>Project</th><th>Channel</th><th>To</th><th>Subject</th><th>Code / link</th><th>Text</th></tr></thead>
+td,th{border:1px solid #ccc;padding:.4rem;vertical-align:top;text-align:left}pre{margin:0;white-space:pre-wrap}
+iframe.mail{width:520px;max-width:100%;height:520px;border:1px solid #ddd;background:#fff}</style></head>
+<body><h1>Dev outbox</h1><p>${messages.length} message(s), newest first, refreshed every ${OUTBOX_REFRESH_MS / 1000} s. JSON: <a href="/_dev/messages">/_dev/messages?to=…</a></p>
+<table><thead><tr><th>Sent</th><th>Project</th><th>Channel</th><th>To</th><th>Subject</th><th>Code / link</th><th>Message</th></tr></thead>
 <tbody>
 ${rows || '<tr><td colspan="7">No messages yet.</td></tr>'}
-</tbody></table></body></html>`;
+</tbody></table>
+<script>${REFRESH_SCRIPT}</script></body></html>`;
 }
 
 export function registerDevRoutes(app: Hono<AppEnv>, store: Store, demoOrigin: string, now: () => number): void {

@@ -35,7 +35,7 @@ export function registerReauthRoutes(app: Hono<AppEnv>, reauth: Reauthentication
 
   app.post('/v2/me/reauth/code/start', async (c) => {
     const { project, session } = await resolve.session(c);
-    await reauth.codeStart(project, session, parseWith(schemas.codeStart, await readJson(c)).identifierID, resolve.clientIp(c));
+    await reauth.codeStart(project, session, parseWith(schemas.codeStart, await readJson(c)).identifierID, resolve.clientIp(c), c.req.header('origin'));
     return c.json(genericOk(c));
   });
 

@@ -65,6 +65,7 @@ export function requestResolver(store: Store, sessions: Sessions, now: () => num
         frontendApiUrl: resolver.frontendApiUrl(c),
         userAgent: c.req.header('user-agent'),
         clientIp: resolver.clientIp(c),
+        ...(c.req.header('origin') !== undefined ? { origin: c.req.header('origin') } : {}),
         ...(process ? {} : { fromEmailLink: true }),
       };
     },

@@ -42,6 +42,8 @@ export interface OutgoingMessage {
   to: string;
   subject: string;
   text: string;
+  /** e-mails: the HTML part, sent with `text` as its plain alternative (rows stored before it have none) */
+  html?: string;
 }
 
 export type DeliveryOutcome = 'sent' | 'retry' | 'expired' | 'failed';

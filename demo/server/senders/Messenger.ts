@@ -98,7 +98,8 @@ export class Messenger {
     expiresAt: number,
   ): Promise<void> {
     await this.record({ projectId, channel: 'email', to, ...message, ...extra, createdAt: now });
-    if (this.transport) await this.enqueue(projectId, 'email', { to, subject: message.subject, text: message.text }, now, expiresAt);
+    const outgoing = { to, subject: message.subject, text: message.text, ...(message.html !== undefined ? { html: message.html } : {}) };
+    if (this.transport) await this.enqueue(projectId, 'email', outgoing, now, expiresAt);
   }
 
   async sms(projectId: string, to: string, message: MessageText, extra: { code?: string }, now: number, expiresAt: number): Promise<void> {
@@ -122,7 +123,9 @@ export class Messenger {
   private async send(channel: DeliveryChannel, projectId: string, message: OutgoingMessage): Promise<void> {
     if (channel === 'email') {
       if (!this.transport) throw new Error('no SMTP server is configured');
-      await this.transport.sendMail({ from: this.from, to: message.to, subject: message.subject, text: message.text });
+      // with html, nodemailer sends multipart/alternative: the plain text first, the HTML preferred
+      const { to, subject, text, html } = message;
+      await this.transport.sendMail({ from: this.from, to, subject, text, ...(html !== undefined ? { html } : {}) });
       return;
     }
     if (!this.options.sms) throw new Error('no SMS sender is configured');

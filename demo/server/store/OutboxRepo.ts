@@ -7,6 +7,8 @@ export interface OutboxMessage {
   to: string;
   subject: string;
   text: string;
+  /** e-mails: the HTML part */
+  html?: string;
   code?: string;
   link?: string;
   createdAt: number;
@@ -19,6 +21,7 @@ interface Row {
   recipient: string;
   subject: string;
   text: string;
+  html: string | null;
   code: string | null;
   link: string | null;
   created_at: number;
@@ -29,9 +32,9 @@ export class OutboxRepo {
 
   async insert(m: OutboxMessage, recipientNormalized: string): Promise<void> {
     await this.db.run(
-      `INSERT INTO outbox_messages (id, project_id, channel, recipient, recipient_normalized, subject, text, code, link, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [m.id, m.projectId, m.channel, m.to, recipientNormalized, m.subject, m.text, m.code ?? null, m.link ?? null, m.createdAt],
+      `INSERT INTO outbox_messages (id, project_id, channel, recipient, recipient_normalized, subject, text, html, code, link, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [m.id, m.projectId, m.channel, m.to, recipientNormalized, m.subject, m.text, m.html ?? null, m.code ?? null, m.link ?? null, m.createdAt],
     );
   }
 
@@ -48,6 +51,7 @@ export class OutboxRepo {
       to: r.recipient,
       subject: r.subject,
       text: r.text,
+      ...(r.html !== null ? { html: r.html } : {}),
       ...(r.code !== null ? { code: r.code } : {}),
       ...(r.link !== null ? { link: r.link } : {}),
       createdAt: r.created_at,

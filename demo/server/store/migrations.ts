@@ -298,6 +298,14 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX deliveries_due ON deliveries(status, next_attempt_at);
     `,
   },
+  {
+    version: 10,
+    name: 'HTML e-mails: the dev outbox keeps the HTML part',
+    // (a sealed deliveries payload may now also hold `html`: it is JSON, no column changes)
+    sql: `
+      ALTER TABLE outbox_messages ADD COLUMN html TEXT;
+    `,
+  },
 ];
 
 /** The schema version this code needs: the newest migration (readiness compares the database's with it). */

@@ -10,6 +10,8 @@ interface Props {
   errorKey?: unknown;
   /** while a code is checked the cells are read-only; they keep the focus */
   busy?: boolean;
+  /** a code from elsewhere (the SMS as WebOTP reads it): filled in and submitted like a paste */
+  autofill?: string;
 }
 
 const empty = () => Array<string>(OTP_LENGTH).fill('');
@@ -19,7 +21,7 @@ const empty = () => Array<string>(OTP_LENGTH).fill('');
  * Every cell offers the one-time-code autofill and is described by the error; digits run left to right
  * in any direction.
  */
-export function OtpInput({ onComplete, error, errorKey, busy }: Props) {
+export function OtpInput({ onComplete, error, errorKey, busy, autofill }: Props) {
   const t = useT();
   const errorId = useId();
   const [cells, setCells] = useState(empty);
@@ -51,6 +53,10 @@ export function OtpInput({ onComplete, error, errorKey, busy }: Props) {
     focus(Math.min(start + accepted.length, OTP_LENGTH - 1));
     if (isCompleteCode(next)) onComplete(next.join(''));
   };
+
+  useEffect(() => {
+    if (autofill) fill(0, autofill);
+  }, [autofill]);
 
   const onKeyDown = (index: number, event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Backspace') {

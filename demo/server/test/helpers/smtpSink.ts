@@ -41,7 +41,7 @@ export async function startSmtpSink(): Promise<SmtpSink> {
             received.push(data);
             data = '';
             socket.write('250 queued\r\n');
-          } else data += `${line}\n`;
+          } else data += `${line.startsWith('..') ? line.slice(1) : line}\n`; // the client doubles a leading dot
           continue;
         }
         const verb = line.slice(0, 4).toUpperCase();
@@ -75,4 +75,56 @@ export async function startSmtpSink(): Promise<SmtpSink> {
 export async function waitForMessages(sink: SmtpSink, count: number): Promise<string[]> {
   await vi.waitFor(() => expect(sink.received.length).toBeGreaterThanOrEqual(count), { timeout: 4_000 });
   return sink.received;
+}
+
+export interface MimePart {
+  contentType: string;
+  /** the body, its transfer encoding (quoted-printable, base64) undone */
+  body: string;
+}
+
+function decodeBody(body: string, encoding: string): string {
+  if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (encoding !== 'quoted-printable') return body;
+  const bytes: number[] = [];
+  const soft = body.replace(/=\r?\n/g, '');
+  for (let i = 0; i < soft.length; i++) {
+    const hex = soft.slice(i + 1, i + 3);
+    if (soft[i] === '=' && /^[0-9A-F]{2}$/i.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(soft[i]!, 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+function splitHead(raw: string): { headers: Map<string, string>; body: string } {
+  const end = raw.indexOf('\n\n');
+  const headers = new Map<string, string>();
+  for (const line of raw.slice(0, end).replace(/\n[ \t]+/g, ' ').split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+  }
+  return { headers, body: raw.slice(end + 2) };
+}
+
+/** A received message's top content type and its leaf parts (one level of multipart is enough here). */
+export function mimeParts(raw: string): { contentType: string; parts: MimePart[] } {
+  const { headers, body } = splitHead(raw);
+  const contentType = headers.get('content-type') ?? 'text/plain';
+  const boundary = /boundary="?([^";]+)"?/.exec(contentType)?.[1];
+  const leaf = (h: Map<string, string>, b: string): MimePart => ({
+    contentType: (h.get('content-type') ?? 'text/plain').split(';')[0]!.trim(),
+    body: decodeBody(b, (h.get('content-transfer-encoding') ?? '7bit').toLowerCase()),
+  });
+  if (!boundary) return { contentType, parts: [leaf(headers, body)] };
+  const parts = body
+    .split(`--${boundary}`)
+    .slice(1)
+    .filter((chunk) => !chunk.startsWith('--'))
+    .map((chunk) => {
+      const part = splitHead(chunk.replace(/^\n/, ''));
+      return leaf(part.headers, part.body.replace(/\n$/, ''));
+    });
+  return { contentType, parts };
 }

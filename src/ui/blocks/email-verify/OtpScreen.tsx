@@ -1,4 +1,5 @@
 import { useStore } from '@nanostores/react';
+import { useState } from 'react';
 import type { VerifyIdentifierData } from '../../../core/api/types';
 import { displayPhone } from '../../../core/validation/phone';
 import { Button } from '../../components/Button';
@@ -10,6 +11,7 @@ import { Spinner } from '../../components/Spinner';
 import { useApp, useT } from '../../context';
 import { useBlock } from '../../hooks';
 import { requestErrorText } from '../../requestErrorText';
+import { useWebOtp } from './webOtp';
 
 /**
  * A one-time code step: email-otp-verification and phone-otp share this screen. Editing the identifier
@@ -22,6 +24,9 @@ export function OtpScreen({ channel }: { channel: 'email' | 'phone' }) {
   const { block, data, busy } = useBlock<VerifyIdentifierData>();
   // a failed submit clears the cells, also when the block stays the same (server unreachable, rate limit)
   const failure = useStore(flow.$error);
+  // a phone that reads the SMS for the page (WebOTP) fills the cells, which then submit as when typed
+  const [smsCode, setSmsCode] = useState<string>();
+  useWebOtp(channel === 'phone', setSmsCode);
   const key = `${channel}Otp.${block.authType}`;
   const identifier = channel === 'phone' ? displayPhone(data.identifier) : data.identifier;
   const edit = () => (block.authType === 'login' ? void flow.abort() : flow.setScreen(channel === 'phone' ? 'edit-phone' : 'edit-email'));
@@ -29,7 +34,7 @@ export function OtpScreen({ channel }: { channel: 'email' | 'phone' }) {
     <div className="cb-form">
       <Header title={t(`${key}.header`)} subtitle={t(`${channel}Otp.body`)} />
       <IdentifierLine value={identifier} editLabel={t(`${channel}Otp.edit`)} onEdit={edit} />
-      <OtpInput onComplete={(code) => void flow.submitCode(code)} error={requestErrorText(data.error)} errorKey={failure ?? block} busy={busy} />
+      <OtpInput onComplete={(code) => void flow.submitCode(code)} autofill={smsCode} error={requestErrorText(data.error)} errorKey={failure ?? block} busy={busy} />
       {busy && <Spinner />}
       <ResendButton
         retryNotBefore={data.retryNotBefore}
