@@ -370,6 +370,11 @@ describe.skipIf(!POSTGRES_URL)('the operator scenario on PostgreSQL (needs Postg
     figures.cutByTheKill = calls.filter((call) => call.instance === 'A' && call.sentAt < killedAt && call.status === 0).length;
     figures.answeredAfterSigterm = calls.filter((call) => call.instance === 'B' && call.sentAt < termAt && call.at > termAt && call.status === 200).length;
     figures.worstAnswerMs = Math.round(Math.max(...calls.map((c) => c.ms)));
+    figures.slowest = [...calls]
+      .sort((x, y) => y.ms - x.ms)
+      .slice(0, 3)
+      .map((call) => `${call.step} on ${call.instance}: ${call.status} after ${Math.round(call.ms)} ms`)
+      .join('; ');
     figures.testSeconds = Math.round((performance.now() - testStarted) / 1000);
     console.info(`operator scenario: ${JSON.stringify(figures)}`);
 
