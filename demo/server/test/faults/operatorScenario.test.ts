@@ -373,7 +373,11 @@ describe.skipIf(!POSTGRES_URL)('the operator scenario on PostgreSQL (needs Postg
     figures.slowest = [...calls]
       .sort((x, y) => y.ms - x.ms)
       .slice(0, 3)
-      .map((call) => `${call.step} on ${call.instance}: ${call.status} after ${Math.round(call.ms)} ms`)
+      .map((call) => {
+        // calls of that instance in flight when it was sent (more than DATABASE_POOL_SIZE, 10, wait for a connection first)
+        const crowd = calls.filter((other) => other.instance === call.instance && other.sentAt <= call.sentAt && other.at > call.sentAt).length;
+        return `${call.step} on ${call.instance}: ${call.status} after ${Math.round(call.ms)} ms, ${crowd} in flight there`;
+      })
       .join('; ');
     figures.testSeconds = Math.round((performance.now() - testStarted) / 1000);
     console.info(`operator scenario: ${JSON.stringify(figures)}`);
