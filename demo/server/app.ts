@@ -5,6 +5,7 @@
 // under /_dev exists, no project is seeded, no message is kept, and every answer carries security headers.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AaguidCatalogue, DEFAULT_CATALOGUE } from './aaguids/AaguidCatalogue.ts';
 import { Account } from './account/Account.ts';
@@ -229,6 +230,8 @@ export interface StartOptions extends ApiOptions {
   metricsPort?: number;
   /** the host or address the metrics port binds (default: `host`) */
   metricsHost?: string;
+  /** how long close() lets the calls in flight finish before it cuts their connections (default 15 s) */
+  shutdownGraceMs?: number;
 }
 
 export interface RunningApi {
@@ -242,21 +245,55 @@ export interface RunningApi {
 
 type Server = ReturnType<typeof serve>;
 
-function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string | undefined): Promise<{ server: Server; url: string }> {
+/** How long a closing server lets the calls in flight finish before it cuts their connections. */
+export const SHUTDOWN_GRACE_MS = 15_000;
+
+interface Listener {
+  server: Server;
+  url: string;
+  /** stops accepting, lets the calls in flight finish (up to `graceMs`), closes every connection */
+  stop(graceMs: number): Promise<void>;
+}
+
+function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string | undefined): Promise<Listener> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, ...(hostname ? { hostname } : {}) }, () => {
       const bound = (server.address() as AddressInfo).port;
       const host = !hostname || hostname === '0.0.0.0' || hostname === '::' ? 'localhost' : hostname;
-      resolve({ server, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}` });
+      resolve({ server, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, stop: (graceMs) => drain(server as HttpServer, state, graceMs) });
+    });
+    // the answers not yet finished, so that a closing server can tell their connections not to stay open
+    const state: DrainState = { closing: false, inFlight: new Set() };
+    (server as HttpServer).prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+      if (state.closing) response.shouldKeepAlive = false;
+      state.inFlight.add(response);
+      response.once('close', () => state.inFlight.delete(response));
     });
     server.once('error', reject);
   });
 }
 
-function stop(server: Server): Promise<void> {
+interface DrainState {
+  closing: boolean;
+  inFlight: Set<ServerResponse>;
+}
+
+/**
+ * A graceful stop: no new connections; the calls in flight are answered (each with `Connection: close`,
+ * so keep-alive clients do not hold the process), idle connections are closed at once, and whatever is
+ * still open after `graceMs` is cut. Cutting every connection at once answered the calls in flight of an
+ * instance stopped under load with a reset (found by test/faults/operatorScenario.test.ts).
+ */
+function drain(server: HttpServer, state: DrainState, graceMs: number): Promise<void> {
+  state.closing = true;
+  for (const response of state.inFlight) if (!response.headersSent) response.shouldKeepAlive = false;
   return new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    if ('closeAllConnections' in server) (server as { closeAllConnections(): void }).closeAllConnections();
+    const cut = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearTimeout(cut);
+      resolve();
+    });
+    server.closeIdleConnections();
   });
 }
 
@@ -264,17 +301,18 @@ function stop(server: Server): Promise<void> {
 export async function startApi(options: StartOptions): Promise<RunningApi> {
   const separateMetrics = options.metricsEnabled === true && options.metricsPort !== undefined;
   const api = await createApi({ ...options, metricsEnabled: options.metricsEnabled === true && !separateMetrics });
-  const servers: Server[] = [];
+  const servers: Listener[] = [];
+  const stopAll = () => Promise.all(servers.map((listener) => listener.stop(options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS)));
   try {
     const main = await listen(api.app.fetch, options.port, options.host);
-    servers.push(main.server);
+    servers.push(main);
     let metricsUrl: string | undefined;
     if (separateMetrics) {
       const metricsApp = new Hono<AppEnv>();
       registerMetricsRoute(metricsApp, api.metrics, options.metricsToken);
       metricsApp.notFound((c) => c.text('Not found\n', 404));
       const metrics = await listen(metricsApp.fetch, options.metricsPort!, options.metricsHost ?? options.host);
-      servers.push(metrics.server);
+      servers.push(metrics);
       metricsUrl = metrics.url;
     }
     let closing: Promise<void> | undefined;
@@ -284,12 +322,12 @@ export async function startApi(options: StartOptions): Promise<RunningApi> {
       ...(metricsUrl ? { metricsUrl } : {}),
       store: api.store,
       close() {
-        closing ??= Promise.all(servers.map(stop)).then(() => api.close());
+        closing ??= stopAll().then(() => api.close());
         return closing;
       },
     };
   } catch (error) {
-    await Promise.all(servers.map(stop));
+    await stopAll();
     await api.close();
     throw error;
   }

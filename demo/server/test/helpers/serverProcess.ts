@@ -7,8 +7,11 @@ import { fileURLToPath } from 'node:url';
 
 export interface ServerProcess {
   url: string;
+  pid: number;
   /** the exit code or signal, once the process has ended */
   exited(): string | undefined;
+  /** resolves with the exit code or signal when the process ends */
+  ended: Promise<string>;
   /** what the process printed (the last 200 lines) */
   output(): string;
   stop(): Promise<void>;
@@ -26,9 +29,12 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   });
   const lines: string[] = [];
   let end: string | undefined;
-  child.once('exit', (code, signal) => {
-    end = signal ?? String(code);
-  });
+  const ended = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => {
+      end = signal ?? String(code);
+      resolve(end);
+    }),
+  );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -52,7 +58,9 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   });
   return {
     url,
+    pid: child.pid!,
     exited: () => end,
+    ended,
     output: () => lines.join('\n'),
     async stop() {
       if (end !== undefined) return;
