@@ -5,11 +5,13 @@
 // The project ships its own (catalogue.json, with icons drawn for it: icons.ts); AAGUID_CATALOGUE names
 // another file, read and checked once at start-up. An unknown AAGUID is "Passkey" with DEFAULT_ICONS.
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AaguidDetails } from '../../../src/core/api/types.ts';
 import { DEFAULT_ICONS } from './icons.ts';
 
-export const DEFAULT_CATALOGUE = new URL('./catalogue.json', import.meta.url);
+// a path, not a URL object: under a browser-like test environment (happy-dom) the global URL is not Node's
+export const DEFAULT_CATALOGUE = join(dirname(fileURLToPath(import.meta.url)), 'catalogue.json');
 export const UNKNOWN_NAME = 'Passkey';
 
 const AAGUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -12,7 +12,7 @@ import { DEFAULT_ICONS } from '../aaguids/icons.ts';
 import { userWithPasskey } from './helpers/passkeyUser.ts';
 import { startServerProcess } from './helpers/serverProcess.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
-import { databaseEnv, dropTestDatabase, serverForThisFile } from './helpers/testServer.ts';
+import { serverForThisFile } from './helpers/testServer.ts';
 
 const server = serverForThisFile();
 const ONE_PASSWORD = 'bada5566-a7aa-401f-bd96-45619a55120d';
@@ -119,8 +119,9 @@ describe('AAGUID_CATALOGUE', () => {
         '11111111-2222-3333-4444-555555555555': { name: 'Only Light', icon_light: LIGHT },
       }),
     );
-    const db = join(dir, 'db');
-    const api = await startServerProcess({ ...databaseEnv(db), AAGUID_CATALOGUE: file });
+    // a SQLite file whatever the suite's database: the catalogue is what is under test, and a fresh
+    // PostgreSQL schema would first have to be created for the child process
+    const api = await startServerProcess({ DATABASE_PATH: join(dir, 'db.sqlite'), AAGUID_CATALOGUE: file });
     try {
       const { client } = await userWithPasskey(api.url, new SoftAuthenticator(undefined, UNKNOWN));
       const start = await client.request('POST', '/v2/me/passkeys/append/start', { clientInformation: { isUserVerifyingPlatformAuthenticatorAvailable: true } });
@@ -134,7 +135,6 @@ describe('AAGUID_CATALOGUE', () => {
       });
     } finally {
       await api.stop();
-      await dropTestDatabase(db);
     }
     // an entry with one icon shows it in both modes
     expect(AaguidCatalogue.load(file).details('11111111-2222-3333-4444-555555555555')).toEqual({ name: 'Only Light', iconLight: LIGHT, iconDark: LIGHT });
@@ -143,11 +143,9 @@ describe('AAGUID_CATALOGUE', () => {
   it('refuses to start with a catalogue that is not JSON, naming the setting, the file and the fault', async () => {
     const file = join(dir, 'truncated.json');
     writeFileSync(file, readFileSync(DEFAULT_CATALOGUE, 'utf8').slice(0, 500));
-    const db = join(dir, 'db-bad');
-    const started = startServerProcess({ ...databaseEnv(db), AAGUID_CATALOGUE: file });
+    const started = startServerProcess({ DATABASE_PATH: join(dir, 'db-bad.sqlite'), AAGUID_CATALOGUE: file });
     await expect(started).rejects.toThrow(/the API exited \(1\)/);
     await expect(started).rejects.toThrow(`The AAGUID catalogue ${file} (AAGUID_CATALOGUE) cannot be used: it is not JSON`);
-    await dropTestDatabase(db);
   });
 
   it('names what is wrong with a catalogue that is JSON but not a catalogue', () => {
