@@ -61,6 +61,8 @@ export class FlowContext {
   declare pollController: AbortController | undefined;
   /** conditionalUi.ts: the autofill's passkey request */
   declare conditional: AbortController | undefined;
+  /** the challenge that request answers */
+  declare conditionalChallenge: string | undefined;
   /** settles once the autofill's ceremony has ended (a browser allows one ceremony at a time) */
   conditionalSettled: Promise<unknown> = Promise.resolve();
   /** social.ts: a finished social log-in is being completed */
