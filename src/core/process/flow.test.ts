@@ -214,6 +214,66 @@ describe('in a browser without WebAuthn (as WebKitGTK, and happy-dom here)', () 
   });
 });
 
+/** A browser with WebAuthn (a platform authenticator, conditional mediation) whose navigator.credentials is `credentials`. */
+function fakeWebAuthn(credentials: object): void {
+  const PublicKeyCredential = Object.assign(function PublicKeyCredential() {}, {
+    isUserVerifyingPlatformAuthenticatorAvailable: async () => true,
+    isConditionalMediationAvailable: async () => true,
+  });
+  Object.assign(window, { PublicKeyCredential });
+  Object.defineProperty(navigator, 'credentials', { value: credentials, configurable: true });
+}
+afterEach(() => {
+  delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+  delete (navigator as { credentials?: unknown }).credentials;
+});
+
+describe('sign-up\'s passkey step on a device that already holds a passkey of the account', () => {
+  const passkeyAppend: BlockBody = {
+    block: 'passkey-append',
+    authType: 'signup',
+    data: { identifierValue: 'ada@example.com', identifierType: 'email' },
+    alternatives: [],
+  };
+  const creation = JSON.stringify({
+    publicKey: {
+      challenge: 'Y2hhbGxlbmdl',
+      rp: { name: 'Test', id: 'localhost' },
+      user: { id: 'dXNlcg', name: 'ada@example.com', displayName: 'ada@example.com' },
+      pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+      excludeCredentials: [{ type: 'public-key', id: 'ZXhpc3Rpbmc' }],
+    },
+  });
+
+  it('shows the passkey-already-exists dialog instead of completing; its confirm completes the process', async () => {
+    let created = 0;
+    // what Chrome answers when an authenticator holds one of excludeCredentials
+    fakeWebAuthn({ create: async () => (created++, Promise.reject(new DOMException('The user attempted to register an authenticator that contains one of the credentials already registered with the relying party.', 'InvalidStateError'))) });
+    const flow = await onSignup();
+    script['POST /v2/auth/signup/init'] = [{ body: { blockBody: passkeyAppend, common } }];
+    await flow.submitSignup({ email: 'ada@example.com' });
+    expect(flow.$screen.get()).toBe('passkey-append');
+    script['POST /v2/auth/passkey/append/start'] = [{ body: { blockBody: { ...passkeyAppend, data: { challenge: creation } }, common } }];
+    seen = [];
+    await flow.appendPasskey();
+    expect(created).toBe(1);
+    await vi.waitFor(() => expect(seen).toContain('POST /v2/auth/events'));
+    expect(seen).not.toContain('POST /v2/auth/process/complete');
+    expect(flow.$ceremonyError.get()).toMatchObject({ kind: 'passkeyAlreadyExists' });
+    expect(flow.$screen.get()).toBe('passkey-append');
+    expect(flow.$error.get()).toBeUndefined();
+
+    script['POST /v2/auth/process/complete'] = [{ body: { blockBody: { block: 'completed', authType: 'signup', data: {} }, common } }];
+    const completed: string[] = [];
+    flow.onComplete((completion) => completed.push(completion.authType));
+    await flow.confirmPasskeyExists();
+    expect(seen).toContain('POST /v2/auth/process/complete');
+    expect(flow.$screen.get()).toBe('end');
+    expect(flow.$ceremonyError.get()).toBeUndefined();
+    expect(completed).toEqual(['signup']);
+  });
+});
+
 describe('conditional UI (the autofill of login-init), with a fake navigator.credentials.get', () => {
   const withChallenge = (challenge: string): BlockBody => ({
     ...loginInit,
@@ -224,21 +284,13 @@ describe('conditional UI (the autofill of login-init), with a fake navigator.cre
 
   beforeEach(() => {
     calls = [];
-    const get = (options: { signal: AbortSignal }) =>
-      new Promise((_, reject) => {
-        calls.push({ signal: options.signal, fail: reject });
-        options.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
-      });
-    const PublicKeyCredential = Object.assign(function PublicKeyCredential() {}, {
-      isUserVerifyingPlatformAuthenticatorAvailable: async () => true,
-      isConditionalMediationAvailable: async () => true,
+    fakeWebAuthn({
+      get: (options: { signal: AbortSignal }) =>
+        new Promise((_, reject) => {
+          calls.push({ signal: options.signal, fail: reject });
+          options.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
     });
-    Object.assign(window, { PublicKeyCredential });
-    Object.defineProperty(navigator, 'credentials', { value: { get }, configurable: true });
-  });
-  afterEach(() => {
-    delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
-    delete (navigator as { credentials?: unknown }).credentials;
   });
 
   async function onLogin(challenge: string): Promise<Flow> {

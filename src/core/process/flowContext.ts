@@ -34,7 +34,7 @@ export class FlowContext {
   readonly $busy = atom(false);
   /** an unexpected error, shown as a popup over the current screen */
   readonly $error = atom<CorbadoError | undefined>(undefined);
-  /** the last passkey ceremony failure, shown on the passkey-error screen */
+  /** the last passkey ceremony failure, shown on the passkey-error screen (passkeyAlreadyExists: as a dialog) */
   readonly $ceremonyError = atom<CorbadoError | undefined>(undefined);
   readonly $appName = atom('');
   readonly $hideBadge = atom(false);
