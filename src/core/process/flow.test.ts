@@ -3,7 +3,7 @@
 // answers what each test scripts, and happy-dom for the window the flow mirrors (address, storage).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../api/client';
 import type { BlockBody } from '../api/types';
 import { Session } from '../session/session';
@@ -211,5 +211,144 @@ describe('in a browser without WebAuthn (as WebKitGTK, and happy-dom here)', () 
     expect(flow.$screen.get()).toBe('passkey-error');
     expect(flow.$ceremonyError.get()).toMatchObject({ kind: 'passkeysNotSupported' });
     await expect(getPasskey('{"publicKey":{}}', true)).rejects.toMatchObject({ kind: 'passkeysNotSupported' });
+  });
+});
+
+/** A browser with WebAuthn (a platform authenticator, conditional mediation) whose navigator.credentials is `credentials`. */
+function fakeWebAuthn(credentials: object): void {
+  const PublicKeyCredential = Object.assign(function PublicKeyCredential() {}, {
+    isUserVerifyingPlatformAuthenticatorAvailable: async () => true,
+    isConditionalMediationAvailable: async () => true,
+  });
+  Object.assign(window, { PublicKeyCredential });
+  Object.defineProperty(navigator, 'credentials', { value: credentials, configurable: true });
+}
+afterEach(() => {
+  delete (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+  delete (navigator as { credentials?: unknown }).credentials;
+});
+
+describe('sign-up\'s passkey step on a device that already holds a passkey of the account', () => {
+  const passkeyAppend: BlockBody = {
+    block: 'passkey-append',
+    authType: 'signup',
+    data: { identifierValue: 'ada@example.com', identifierType: 'email' },
+    alternatives: [],
+  };
+  const creation = JSON.stringify({
+    publicKey: {
+      challenge: 'Y2hhbGxlbmdl',
+      rp: { name: 'Test', id: 'localhost' },
+      user: { id: 'dXNlcg', name: 'ada@example.com', displayName: 'ada@example.com' },
+      pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+      excludeCredentials: [{ type: 'public-key', id: 'ZXhpc3Rpbmc' }],
+    },
+  });
+
+  it('shows the passkey-already-exists dialog instead of completing; its confirm completes the process', async () => {
+    let created = 0;
+    // what Chrome answers when an authenticator holds one of excludeCredentials
+    fakeWebAuthn({ create: async () => (created++, Promise.reject(new DOMException('The user attempted to register an authenticator that contains one of the credentials already registered with the relying party.', 'InvalidStateError'))) });
+    const flow = await onSignup();
+    script['POST /v2/auth/signup/init'] = [{ body: { blockBody: passkeyAppend, common } }];
+    await flow.submitSignup({ email: 'ada@example.com' });
+    expect(flow.$screen.get()).toBe('passkey-append');
+    script['POST /v2/auth/passkey/append/start'] = [{ body: { blockBody: { ...passkeyAppend, data: { challenge: creation } }, common } }];
+    seen = [];
+    await flow.appendPasskey();
+    expect(created).toBe(1);
+    await vi.waitFor(() => expect(seen).toContain('POST /v2/auth/events'));
+    expect(seen).not.toContain('POST /v2/auth/process/complete');
+    expect(flow.$ceremonyError.get()).toMatchObject({ kind: 'passkeyAlreadyExists' });
+    expect(flow.$screen.get()).toBe('passkey-append');
+    expect(flow.$error.get()).toBeUndefined();
+
+    script['POST /v2/auth/process/complete'] = [{ body: { blockBody: { block: 'completed', authType: 'signup', data: {} }, common } }];
+    const completed: string[] = [];
+    flow.onComplete((completion) => completed.push(completion.authType));
+    await flow.confirmPasskeyExists();
+    expect(seen).toContain('POST /v2/auth/process/complete');
+    expect(flow.$screen.get()).toBe('end');
+    expect(flow.$ceremonyError.get()).toBeUndefined();
+    expect(completed).toEqual(['signup']);
+  });
+});
+
+describe('conditional UI (the autofill of login-init), with a fake navigator.credentials.get', () => {
+  const withChallenge = (challenge: string): BlockBody => ({
+    ...loginInit,
+    data: { ...loginInit.data, conditionalUIChallenge: JSON.stringify({ publicKey: { challenge, rpId: 'localhost', allowCredentials: [] } }) },
+  });
+  /** the browser's answers: each call waits until the test settles it or its request is aborted */
+  let calls: { signal: AbortSignal; fail: (error: Error) => void }[] = [];
+
+  beforeEach(() => {
+    calls = [];
+    fakeWebAuthn({
+      get: (options: { signal: AbortSignal }) =>
+        new Promise((_, reject) => {
+          calls.push({ signal: options.signal, fail: reject });
+          options.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    });
+  });
+
+  async function onLogin(challenge: string): Promise<Flow> {
+    // an initial process is replaced in the background (start-up): both carry the challenge
+    script['POST /v2/auth/process/init'] = [{ body: started(withChallenge(challenge)) }, { body: started(withChallenge(challenge)) }];
+    const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 2000, preview: false });
+    const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+    await flow.start();
+    seen = [];
+    return flow;
+  }
+
+  it.each([
+    ['NotAllowedError', 'the autofill dismissed'],
+    ['AbortError', 'the request aborted'],
+  ])('swallows %s (%s): nothing shown, nothing asked of the server', async (name) => {
+    const flow = await onLogin('Y2hhbGxlbmdlLTE');
+    const running = flow.startConditionalUi();
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    calls[0].fail(new DOMException('no', name));
+    await running;
+    expect(flow.$error.get()).toBeUndefined();
+    expect(seen).toEqual([]);
+    expect(flow.$screen.get()).toBe('login-init');
+  });
+
+  it('shows any other failure (SecurityError) as the flow shows errors: process loaded again, the browser message shown', async () => {
+    const flow = await onLogin('Y2hhbGxlbmdlLTE');
+    const running = flow.startConditionalUi();
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    calls[0].fail(new DOMException('The relying party ID is not a registrable domain suffix', 'SecurityError'));
+    await running;
+    expect(flow.$error.get()).toMatchObject({ kind: 'webauthn', message: 'The relying party ID is not a registrable domain suffix' });
+    expect(seen).toEqual(['GET /v2/auth/process']);
+    expect(flow.$screen.get()).toBe('login-init');
+  });
+
+  it('keeps the request of the same challenge when the block is drawn again; a new challenge ends it and starts one', async () => {
+    const flow = await onLogin('Y2hhbGxlbmdlLTE');
+    void flow.startConditionalUi();
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    // an unknown account: the server answers login-init again, with the same (unused) challenge
+    script['POST /v2/auth/login/init'] = [{ body: { blockBody: { ...withChallenge('Y2hhbGxlbmdlLTE'), data: { ...withChallenge('Y2hhbGxlbmdlLTE').data, fieldError: { code: 'login_identifier_unknown_user' } } }, common } }];
+    await flow.submitLogin('nobody@example.com', false);
+    expect(flow.$block.get()?.data.fieldError).toBeTruthy();
+    void flow.startConditionalUi();
+    void flow.startConditionalUi();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls).toHaveLength(1);
+    expect(calls[0].signal.aborted).toBe(false);
+    // a new challenge (the old one was used up)
+    script['POST /v2/auth/login/init'] = [{ body: { blockBody: withChallenge('Y2hhbGxlbmdlLTI'), common } }];
+    await flow.submitLogin('nobody@example.com', false);
+    void flow.startConditionalUi();
+    await vi.waitFor(() => expect(calls).toHaveLength(2));
+    expect(calls[0].signal.aborted).toBe(true);
+    expect(calls[1].signal.aborted).toBe(false);
+    expect(flow.$error.get()).toBeUndefined();
+    flow.dispose();
   });
 });

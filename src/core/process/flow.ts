@@ -11,7 +11,7 @@ import { startConditionalUi, stopConditionalUi } from './conditionalUi';
 import { startPolling, stopPolling } from './emailLinkPolling';
 import { FlowContext, type Completion } from './flowContext';
 import { abort, attachHistory, cancelAbort, detachHistory } from './history';
-import { appendPasskey, canSkip, fallbacks, loginWithPasskey, skipBlock, skipPasskey, useFallback, type Fallback } from './passkeys';
+import { appendPasskey, canSkip, confirmPasskeyExists, fallbacks, loginWithPasskey, skipBlock, skipPasskey, useFallback, type Fallback } from './passkeys';
 import { dismissError } from './recovery';
 import type { ScreenName } from './screens';
 import { collectPhone, collectUsername, prefer, submitLogin, submitSignup, switchToAlternative } from './signupAndLogin';
@@ -149,6 +149,11 @@ export class Flow {
 
   appendPasskey(): Promise<void> {
     return appendPasskey(this.#ctx);
+  }
+
+  /** the confirm of the passkey-already-exists dialog that a passkey append may raise */
+  confirmPasskeyExists(): Promise<void> {
+    return confirmPasskeyExists(this.#ctx);
   }
 
   loginWithPasskey(options: { automatic?: boolean } = {}): Promise<void> {

@@ -34,7 +34,7 @@ export class FlowContext {
   readonly $busy = atom(false);
   /** an unexpected error, shown as a popup over the current screen */
   readonly $error = atom<CorbadoError | undefined>(undefined);
-  /** the last passkey ceremony failure, shown on the passkey-error screen */
+  /** the last passkey ceremony failure, shown on the passkey-error screen (passkeyAlreadyExists: as a dialog) */
   readonly $ceremonyError = atom<CorbadoError | undefined>(undefined);
   readonly $appName = atom('');
   readonly $hideBadge = atom(false);
@@ -61,6 +61,8 @@ export class FlowContext {
   declare pollController: AbortController | undefined;
   /** conditionalUi.ts: the autofill's passkey request */
   declare conditional: AbortController | undefined;
+  /** the challenge that request answers */
+  declare conditionalChallenge: string | undefined;
   /** settles once the autofill's ceremony has ended (a browser allows one ceremony at a time) */
   conditionalSettled: Promise<unknown> = Promise.resolve();
   /** social.ts: a finished social log-in is being completed */

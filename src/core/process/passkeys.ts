@@ -39,9 +39,11 @@ export function appendPasskey(ctx: FlowContext): Promise<void> {
     try {
       signed = await createPasskey(options);
     } catch (error) {
+      // the device holds a passkey of this account already (InvalidStateError): the screen stays and
+      // the passkey-already-exists dialog says so (SPEC.md sections 2 and 8); its confirm completes
       if (error instanceof CorbadoError && error.kind === 'passkeyAlreadyExists') {
         void sendEvent(ctx, 'append-credential-exists', options);
-        return applyAnswer(ctx, await ctx.api.completeProcess());
+        return ctx.$ceremonyError.set(error);
       }
       return showCeremonyError(ctx, error, 'append-error', options);
     }
@@ -68,6 +70,17 @@ export function loginWithPasskey(ctx: FlowContext, options: { automatic?: boolea
     }
     applyAnswer(ctx, await ctx.api.passkeyLoginFinish(signed));
   }, options.automatic);
+}
+
+/**
+ * The confirm of the passkey-already-exists dialog: the process completes with the passkey the device
+ * has, as web-js 3.5 completes it on that answer (without a dialog).
+ */
+export function confirmPasskeyExists(ctx: FlowContext): Promise<void> {
+  return runAction(ctx, async () => {
+    ctx.$ceremonyError.set(undefined);
+    applyAnswer(ctx, await ctx.api.completeProcess());
+  });
 }
 
 /** "Maybe later" on passkey-append: the process completes without a passkey. */

@@ -8,6 +8,7 @@ import { Button } from '../components/Button';
 import { Dialog } from '../components/Dialog';
 import { Header } from '../components/Header';
 import { Icon } from '../components/Icon';
+import { PasskeyDialog } from '../components/PasskeyDialog';
 import { PleaseLogIn } from '../components/PleaseLogIn';
 import { Spinner } from '../components/Spinner';
 import { useAnnounce, useApp, useT } from '../context';
@@ -151,7 +152,7 @@ export function PasskeyListView() {
         />
       )}
       {dialog && (
-        <Dialog title={t(`dialogs.${dialog}.header`)} body={t(`dialogs.${dialog}.body`)} confirm={t('common.ok')} onConfirm={() => setDialog(undefined)} />
+        <PasskeyDialog kind={dialog} onConfirm={() => setDialog(undefined)} />
       )}
       <ConfirmItsYou view="passkeys" />
     </div>

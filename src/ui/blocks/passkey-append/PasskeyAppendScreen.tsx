@@ -7,6 +7,7 @@ import { IdentifierLine } from '../../components/IdentifierLine';
 import { useApp, useT } from '../../context';
 import { useBlock } from '../../hooks';
 import { FallbackButtons } from './FallbackButtons';
+import { PasskeyExistsDialog } from './PasskeyExistsDialog';
 
 /** Offer a passkey: create it, learn what passkeys are, "Maybe later" when skippable, or a fallback. */
 export function PasskeyAppendScreen() {
@@ -36,6 +37,7 @@ export function PasskeyAppendScreen() {
           {t('passkeyAppend.skip')}
         </Button>
       )}
+      <PasskeyExistsDialog />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import { Icon } from '../../components/Icon';
 import { useApp, useT } from '../../context';
 import { useBlock } from '../../hooks';
 import { FallbackButtons } from './FallbackButtons';
+import { PasskeyExistsDialog } from './PasskeyExistsDialog';
 
 /**
  * A passkey ceremony failed: try again, use a fallback, and skip (when allowed) or cancel. For log-in,
@@ -34,6 +35,7 @@ export function PasskeyErrorScreen() {
           {t('common.cancel')}
         </Button>
       )}
+      <PasskeyExistsDialog />
     </div>
   );
 }
