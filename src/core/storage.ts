@@ -15,6 +15,8 @@ export const storageKeys = {
   shortSession: 'cbo_short_session',
   longSession: 'cbo_long_session',
   socialLogin: 'socialLogin',
+  /** the browser's passkey capability answers of the last visit, so process/init need not wait for them */
+  clientCapabilities: 'cbo_client_capabilities',
 } as const;
 
 function store(): Storage | undefined {

@@ -5,7 +5,8 @@ import { RequestCancelled } from '../api/client';
 import type { BlockType, ProcessResponse } from '../api/types';
 import { CorbadoError, unhandledFrontendError } from '../errors';
 import { readItem, storageKeys, writeItem } from '../storage';
-import { clientInformation } from '../webauthn/webauthn';
+import { clientInformationNow } from '../webauthn/webauthn';
+import { isInitialBlock } from './block';
 import { adopt, applyAnswer } from './applyAnswer';
 import { INIT_BLOCKS, type FlowContext } from './flowContext';
 
@@ -34,8 +35,10 @@ export async function initProcess(ctx: FlowContext, preferredBlock: string | und
   ctx.api.processId = undefined;
   ctx.api.processBaseUrl = undefined;
   const shown = Number(readItem(storageKeys.passkeyAppendShown));
+  // sent with what is known now: the browser's capability answers would hold the request back
+  const [clientInformation, agreed] = clientInformationNow(readItem(storageKeys.clientHandle));
   const pending = ctx.api.processInit({
-    clientInformation: await clientInformation(readItem(storageKeys.clientHandle)),
+    clientInformation,
     passkeyAppendShown: Number.isFinite(shown) && shown > 0 ? shown : undefined,
     preferredBlock,
   });
@@ -45,6 +48,27 @@ export async function initProcess(ctx: FlowContext, preferredBlock: string | und
   adopt(ctx, response.token, response.expiresAt, response.processResponse.common.frontendApiUrl);
   applyAnswer(ctx, response.processResponse, { stayOn: stayOn?.() });
   ctx.$initState.set(2);
+  const started = ctx.api.processId;
+  // a guess the browser contradicts: the process is replaced by one that knows, while nothing was entered on it
+  void agreed.then((same) => {
+    const block = ctx.$block.get();
+    if (!same && !ctx.replacing && ctx.api.processId === started && block && isInitialBlock(block)) ctx.replacing = replaceInitial(ctx);
+  });
+}
+
+/**
+ * An initial process (nothing entered yet) is replaced by a fresh one. The one shown stays so the
+ * visitor can go on typing; actions wait for the replacement.
+ */
+export async function replaceInitial(ctx: FlowContext): Promise<void> {
+  try {
+    // what is shown when the replacement arrives, which a sign-up view may have switched meanwhile
+    await initProcess(ctx, undefined, () => ctx.$block.get()?.type);
+  } catch {
+    // the process shown stays usable
+  } finally {
+    ctx.replacing = undefined;
+  }
 }
 
 async function recover(ctx: FlowContext, error: unknown): Promise<void> {

@@ -9,7 +9,7 @@ import { isInitialBlock } from './block';
 import { readEmailLink } from './emailLink';
 import { startFromEmailLink } from './emailLinkStart';
 import type { FlowContext } from './flowContext';
-import { initProcess, runAction } from './recovery';
+import { initProcess, replaceInitial, runAction } from './recovery';
 import { blockFromHash } from './routes';
 
 /** Starts the process once; later calls share the same start. */
@@ -62,19 +62,4 @@ async function startUp(ctx: FlowContext): Promise<void> {
     }
   }
   return initProcess(ctx, preferred);
-}
-
-/**
- * An initial process (nothing entered yet) is replaced by a fresh one. The stored one is shown at
- * once so the visitor can start typing; actions wait for the replacement.
- */
-async function replaceInitial(ctx: FlowContext): Promise<void> {
-  try {
-    // what is shown when the replacement arrives, which a sign-up view may have switched meanwhile
-    await initProcess(ctx, undefined, () => ctx.$block.get()?.type);
-  } catch {
-    // the stored process stays usable
-  } finally {
-    ctx.replacing = undefined;
-  }
 }

@@ -1,6 +1,7 @@
 // Passkey ceremonies through @github/webauthn-json, with browser errors mapped to the catalogue.
 import { create, get } from '@github/webauthn-json';
 import type { ClientInformation } from '../api/types';
+import { readItem, storageKeys, writeItem } from '../storage';
 import { toJson } from '../toJson';
 import { passkeyAlreadyExists, passkeyChallengeCancelled, passkeysNotSupported, webauthnError, CorbadoError } from '../errors';
 
@@ -71,21 +72,72 @@ interface UserAgentData {
   getHighEntropyValues(hints: string[]): Promise<{ platform?: string; platformVersion?: string; mobile?: boolean }>;
 }
 
-/** What the server needs to know about this browser (process init request). Values it cannot tell are left out. */
-export async function clientInformation(clientEnvHandle?: string): Promise<ClientInformation> {
-  const uaData = (navigator as Navigator & { userAgentData?: UserAgentData }).userAgentData;
+/** The browser's answers process/init carries. */
+interface Capabilities {
+  uvpa: boolean;
+  conditional: boolean;
+  entropy?: ClientInformation['javaScriptHighEntropy'];
+}
+
+const userAgentData = () => (globalThis.navigator as (Navigator & { userAgentData?: UserAgentData }) | undefined)?.userAgentData;
+
+/** Asks the browser (each answer can take a while: it comes from another process) and remembers the answers for the next visit. */
+async function measure(): Promise<Capabilities> {
+  const uaData = userAgentData();
   const [uvpa, conditional, entropy] = await Promise.all([
     platformAuthenticatorAvailable(),
     conditionalMediationAvailable(),
     uaData ? withTimeout(uaData.getHighEntropyValues(['platform', 'platformVersion']), undefined) : undefined,
   ]);
+  const measured: Capabilities = {
+    uvpa,
+    conditional,
+    entropy: entropy && { platform: entropy.platform ?? '', platformVersion: entropy.platformVersion ?? '', mobile: !!uaData?.mobile },
+  };
+  writeItem(storageKeys.clientCapabilities, toJson(measured));
+  return measured;
+}
+
+/**
+ * What can be told without waiting: the answers measured on an earlier visit, else a guess from what the
+ * browser shows at once (a platform authenticator on the systems that ship one; conditional mediation
+ * where the browser has the call). The high-entropy values are only sent once measured.
+ */
+function known(): Capabilities {
+  try {
+    const stored = JSON.parse(readItem(storageKeys.clientCapabilities) ?? '') as Capabilities;
+    if (typeof stored.uvpa === 'boolean' && typeof stored.conditional === 'boolean') return stored;
+  } catch {
+    // nothing measured yet
+  }
+  const supported = webAuthnSupported();
+  const system = userAgentData()?.platform || globalThis.navigator?.userAgent || '';
+  return {
+    uvpa: supported && /mac|win|android|iphone|ipad|chrome ?os|cros/i.test(system),
+    conditional: supported && typeof PublicKeyCredential.isConditionalMediationAvailable === 'function',
+  };
+}
+
+function toClientInformation(capabilities: Capabilities, clientEnvHandle?: string): ClientInformation {
   return {
     clientEnvHandle,
-    canUsePasskeys: uvpa,
-    isUserVerifyingPlatformAuthenticatorAvailable: uvpa,
-    isConditionalMediationAvailable: conditional,
-    javaScriptHighEntropy: entropy
-      ? { platform: entropy.platform ?? '', platformVersion: entropy.platformVersion ?? '', mobile: !!uaData?.mobile }
-      : undefined,
+    canUsePasskeys: capabilities.uvpa,
+    isUserVerifyingPlatformAuthenticatorAvailable: capabilities.uvpa,
+    isConditionalMediationAvailable: capabilities.conditional,
+    javaScriptHighEntropy: capabilities.entropy,
   };
+}
+
+/** What the server needs to know about this browser, as the browser answers it. Values it cannot tell are left out. */
+export async function clientInformation(clientEnvHandle?: string): Promise<ClientInformation> {
+  return toClientInformation(await measure(), clientEnvHandle);
+}
+
+/**
+ * The same without waiting (process/init leaves at once): what is known now, and whether the
+ * browser's answers, once in, agree with what was sent on the points the server decides on.
+ */
+export function clientInformationNow(clientEnvHandle?: string): [ClientInformation, Promise<boolean>] {
+  const now = known();
+  return [toClientInformation(now, clientEnvHandle), measure().then((measured) => measured.uvpa === now.uvpa && measured.conditional === now.conditional)];
 }

@@ -1,0 +1,152 @@
+// @vitest-environment happy-dom
+// Start-up puts nothing but the network between load() and the first screen (issue 15): both start-up
+// requests leave in the task that calls load(), before any timer turn, even though the browser's
+// passkey capability answers (which process/init carries) come later, as they do in a browser, where
+// they are asked of another process. Real HTTP against a local server; fetch is wrapped to note the
+// turn in which each request was issued.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import Corbado from '../Corbado';
+import type { ClientInformation } from './api/types';
+import { storageKeys } from './storage';
+
+let server: Server;
+let base = '';
+/** what the server received, in order */
+let received: { call: string; body: unknown }[] = [];
+/** requests as fetch saw them, with the timer turn they were issued in (0: the task that called load()) */
+let issued: { call: string; turn: number }[] = [];
+let turn = 0;
+/** what the fake browser answers to the capability questions, after `answerAfterMs` */
+let platform = { uvpa: true, conditional: true };
+const answerAfterMs = 20;
+
+const loginInit = {
+  block: 'login-init',
+  authType: 'login',
+  data: { identifierValue: '', isPhone: false, isPhoneAvailable: false, isEmailAvailable: true, isUsernameAvailable: false, socialData: { providers: [], status: 'initial' } },
+  alternatives: [],
+};
+const common = { appName: 'Test', frontendApiUrl: '', hideBadge: false };
+let tokens = 0;
+
+function readBody(request: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve) => {
+    let text = '';
+    request.on('data', (chunk) => (text += chunk));
+    request.on('end', () => resolve(text ? JSON.parse(text) : undefined));
+  });
+}
+
+beforeAll(async () => {
+  server = createServer(async (request, response) => {
+    const cors = { 'Access-Control-Allow-Origin': request.headers.origin ?? '*', 'Access-Control-Allow-Credentials': 'true' };
+    if (request.method === 'OPTIONS') {
+      response.writeHead(204, { ...cors, 'Access-Control-Allow-Methods': 'GET, POST', 'Access-Control-Allow-Headers': request.headers['access-control-request-headers'] ?? '' });
+      return response.end();
+    }
+    const call = `${request.method} ${new URL(request.url ?? '/', base).pathname}`;
+    received.push({ call, body: await readBody(request) });
+    const body =
+      call === 'GET /v2/session-config'
+        ? { useSessionManagement: true }
+        : call === 'POST /v2/auth/process/init'
+          ? { token: `proc-${++tokens}`, expiresAt: Math.floor(Date.now() / 1000) + 3600, processResponse: { blockBody: loginInit, common } }
+          : { blockBody: loginInit, common };
+    response.writeHead(200, { ...cors, 'Content-Type': 'application/json' });
+    response.end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const realFetch = globalThis.fetch;
+const realCredential = (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
+beforeEach(() => {
+  localStorage.clear();
+  received = [];
+  issued = [];
+  globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = input as Request;
+    issued.push({ call: `${request.method} ${new URL(request.url).pathname}`, turn });
+    return realFetch(input, init);
+  };
+  // a browser with WebAuthn whose capability answers take a while
+  const later = <T>(value: () => T) => new Promise<T>((resolve) => setTimeout(() => resolve(value()), answerAfterMs));
+  (window as { PublicKeyCredential?: unknown }).PublicKeyCredential = Object.assign(function PublicKeyCredential() {}, {
+    isUserVerifyingPlatformAuthenticatorAvailable: () => later(() => platform.uvpa),
+    isConditionalMediationAvailable: () => later(() => platform.conditional),
+  });
+});
+afterEach(async () => {
+  // what a test left in flight (a background replacement) lands before the next one starts
+  await new Promise((resolve) => setTimeout(resolve, answerAfterMs * 10));
+  globalThis.fetch = realFetch;
+  (window as { PublicKeyCredential?: unknown }).PublicKeyCredential = realCredential;
+});
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !check(); waited += 10) {
+    if (waited > 10_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** Calls load() as a page does, not awaited, with a timer queued just before: its turn ends the task. */
+function loadInOneTask(): void {
+  turn = 0;
+  setTimeout(() => (turn = 1), 0);
+  void Corbado.load({ projectId: 'pro-1', frontendApiUrl: base, darkMode: 'off' });
+}
+
+const sentClient = (index = 0) =>
+  (received.filter((r) => r.call === 'POST /v2/auth/process/init')[index]?.body as { clientInformation: ClientInformation }).clientInformation;
+
+describe('load()', () => {
+  it('issues GET /v2/session-config and POST /v2/auth/process/init in the task that calls it, before the capability answers', async () => {
+    platform = { uvpa: false, conditional: true };
+    loadInOneTask();
+    await until(() => issued.length >= 2, 'two requests');
+    expect(issued.slice(0, 2)).toEqual([
+      { call: 'GET /v2/session-config', turn: 0 },
+      { call: 'POST /v2/auth/process/init', turn: 0 },
+    ]);
+  });
+
+  it('a returning visitor: the stored process is loaded in the same task', async () => {
+    const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+    localStorage.setItem(storageKeys.authProcess('pro-1'), JSON.stringify({ id: 'proc-stored', expiresAt, frontendApiUrl: '' }));
+    loadInOneTask();
+    await until(() => issued.length >= 2, 'two requests');
+    expect(issued.slice(0, 2)).toEqual([
+      { call: 'GET /v2/session-config', turn: 0 },
+      { call: 'GET /v2/auth/process', turn: 0 },
+    ]);
+  });
+
+  it('sends the answers measured on an earlier visit; a guess the browser contradicts is replaced by a process with its answers', async () => {
+    // first visit: the browser answers what a Linux desktop guess does not expect
+    platform = { uvpa: true, conditional: false };
+    loadInOneTask();
+    await until(() => received.filter((r) => r.call === 'POST /v2/auth/process/init').length >= 2, 'the replacement');
+    const replaced = sentClient(1);
+    expect(replaced.isUserVerifyingPlatformAuthenticatorAvailable).toBe(true);
+    expect(replaced.canUsePasskeys).toBe(true);
+    expect(replaced.isConditionalMediationAvailable).toBe(false);
+    expect(sentClient(0)).not.toEqual(replaced);
+
+    // next visit (stored process removed): the measured answers go with the first request, and stay
+    localStorage.removeItem(storageKeys.authProcess('pro-1'));
+    received = [];
+    issued = [];
+    loadInOneTask();
+    await until(() => issued.length >= 2, 'two requests');
+    expect(issued[1]).toEqual({ call: 'POST /v2/auth/process/init', turn: 0 });
+    await until(() => received.length >= 2, 'the requests to arrive');
+    expect(sentClient(0)).toMatchObject({ isUserVerifyingPlatformAuthenticatorAvailable: true, isConditionalMediationAvailable: false });
+    await new Promise((resolve) => setTimeout(resolve, answerAfterMs * 5));
+    expect(received.filter((r) => r.call === 'POST /v2/auth/process/init')).toHaveLength(1);
+  });
+});
