@@ -23,6 +23,29 @@ function noNanostoresGlobal(): Plugin {
 }
 
 /**
+ * A JSON value as a module whose default export is its text, for JSON.parse on first use (the phone
+ * metadata; the translations, imported with ?raw). String.raw keeps the text as it is, with no quote or
+ * backslash escaped again.
+ */
+function jsonTextModule(value: unknown): string {
+  const text = JSON.stringify(value);
+  return /`|\$\{|\\$/.test(text) ? `export default ${JSON.stringify(text)};` : `export default String.raw\`${text}\`;`;
+}
+
+/** The translations (imported as text, see src/core/i18n/i18n.ts) without the file's whitespace. */
+function compactJsonText(): Plugin {
+  return {
+    name: 'compact-json-text',
+    apply: 'build',
+    transform(_code, id) {
+      const [file, query] = id.split('?');
+      if (query !== 'raw' || !file!.endsWith('.json') || file!.includes('libphonenumber-js')) return null;
+      return { code: jsonTextModule(JSON.parse(readFileSync(file!, 'utf8'))), map: null };
+    },
+  };
+}
+
+/**
  * The phone metadata without what src/core/validation/phone.ts never reads (international dialling
  * prefixes, formatting flags, non-geographic numbering plans, the version): about 1 KB brotli less.
  */
@@ -53,7 +76,7 @@ function slimPhoneMetadata(): Plugin {
           return [country, trim(slim)];
         }),
       );
-      return { code: `export default ${JSON.stringify({ country_calling_codes: source.country_calling_codes, countries })};`, map: null };
+      return { code: jsonTextModule({ country_calling_codes: source.country_calling_codes, countries }), map: null };
     },
   };
 }
@@ -85,7 +108,7 @@ export default defineConfig(({ command }) => ({
     // only for the build: tests need React's development build (act)
     ...(command === 'build' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {}),
   },
-  plugins: [noNanostoresGlobal(), slimPhoneMetadata(), writeIntegrity()],
+  plugins: [noNanostoresGlobal(), slimPhoneMetadata(), compactJsonText(), writeIntegrity()],
   build: {
     target: 'es2020',
     minify: true,

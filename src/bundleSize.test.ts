@@ -26,4 +26,15 @@ describe('dist/corbado.js', () => {
     expect(text).toContain('Konto erstellen');
     expect(text).not.toMatch(/import\(|\.json["'`]/);
   });
+
+  it('evaluates only what the first screen needs: the phone metadata and each language are JSON text, parsed on first use', (ctx) => {
+    ctx.skip(!existsSync(file), NOT_BUILT);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toMatch(/String\.raw`\{"country_calling_codes":\{"1":\["US"/);
+    expect(text).toMatch(/String\.raw`\{"common":\{"or":"or",/);
+    expect(text).toMatch(/String\.raw`\{"common":\{"or":"oder",/);
+    // and not also as object literals
+    expect(text).not.toMatch(/country_calling_codes:\{/);
+    expect(text).not.toMatch(/\{common:\{or:/);
+  });
 });

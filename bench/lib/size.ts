@@ -82,7 +82,7 @@ interface Range {
 }
 
 /**
- * Bytes the source map cannot name: the translation JSON (inlined as object literals) and the CSS
+ * Bytes the source map cannot name: the translation JSON (inlined as JSON text or object literals) and the CSS
  * (inlined as one string literal). Found by content: each JSON file's first key, the CSS's first selector.
  */
 function inlinedRanges(code: string, root: string, notes: string[]): Range[] {
@@ -98,14 +98,18 @@ function inlinedRanges(code: string, root: string, notes: string[]): Range[] {
     let from = 0;
     let found = false;
     for (;;) {
-      const at = code.indexOf(`{${first}:{${second}:`, from);
+      // an object literal, or JSON text parsed on first use (vite.config.ts, compactJsonText)
+      const plain = code.indexOf(`{${first}:{${second}:`, from);
+      const quoted = code.indexOf(`{"${first}":{"${second}":`, from);
+      const at = plain < 0 || (quoted >= 0 && quoted < plain) ? quoted : plain;
+      const key = at === quoted ? `"${second}":` : `${second}:`;
       if (at < 0) break;
       from = at + 1;
       const end = objectEnd(code, at);
       if (end < 0) break;
       const text = code.slice(at, end);
       const otherFiles = readdirSync(i18nDir).filter((name) => name.endsWith('.json') && name !== file);
-      const valueAt = text.indexOf(`${second}:`) + second.length + 1;
+      const valueAt = text.indexOf(key) + key.length;
       const literal = text.slice(valueAt, stringEnd(text, valueAt));
       if (literal.slice(1, -1) === firstValue || (otherFiles.length === 0 && literal)) {
         ranges.push({ start: at, end, label: `src/core/i18n/${file}` });

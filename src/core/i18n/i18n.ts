@@ -1,8 +1,10 @@
 // Translations: bundled en and de (en is the fallback), the host's custom translations on top, and
 // the language chosen by option or, with autodetect, by the browser (SPEC.md section 1).
 import { atom } from 'nanostores';
-import de from './de.json';
-import en from './en.json';
+// as text, parsed on first use: the other language is then never evaluated, and JSON.parse reads
+// the one shown faster than the engine evaluates an object literal
+import de from './de.json?raw';
+import en from './en.json?raw';
 
 export type Language = 'en' | 'de';
 export const LANGUAGES: readonly Language[] = ['en', 'de'];
@@ -12,7 +14,9 @@ export const DIRECTION: Record<Language, 'ltr' | 'rtl'> = { en: 'ltr', de: 'ltr'
 type Tree = { [key: string]: string | Tree };
 export type CustomTranslations = Partial<Record<string, Tree>>;
 
-const bundled: Record<Language, Tree> = { en, de };
+const texts: Record<Language, string> = { en, de };
+const parsed: Partial<Record<Language, Tree>> = {};
+const bundled = (language: Language): Tree => (parsed[language] ??= JSON.parse(texts[language]) as Tree);
 
 export const $language = atom<Language>('en');
 let custom: CustomTranslations = {};
@@ -53,7 +57,7 @@ export function hasText(key: string, language = $language.get()): boolean {
 }
 
 function resolve(key: string, language: Language): string | undefined {
-  return lookup(custom[language], key) ?? lookup(bundled[language], key) ?? lookup(custom.en, key) ?? lookup(bundled.en, key);
+  return lookup(custom[language], key) ?? lookup(bundled(language), key) ?? lookup(custom.en, key) ?? lookup(bundled('en'), key);
 }
 
 /** The text for a key with {placeholders} filled in; the key itself when no language knows it. */

@@ -2,7 +2,10 @@
 // number, per-country length and pattern rules and the four parse-error kinds. The rules are
 // libphonenumber-js's "min" metadata; the code reading them is this file, a fraction of the size of
 // the library's own parser and as-you-type formatter (see the README's "Performance" section).
-import metadata from 'libphonenumber-js/metadata.min.json';
+// In the bundle this module is the metadata's text (vite.config.ts, slimPhoneMetadata), parsed on first
+// use: the first screen rarely needs it, and a 70 KB object literal costs evaluation before the first
+// render. Unbundled (tests) it is the object.
+import metadataSource from 'libphonenumber-js/metadata.min.json';
 
 export type CountryCode = string;
 export const DEFAULT_COUNTRY: CountryCode = 'US';
@@ -33,8 +36,14 @@ type Plan = [
   leadingDigits?: string | 0,
   types?: ([string, ...unknown[]] | 0)[] | 0,
 ];
-const plans = metadata.countries as unknown as Record<string, Plan>;
-const byCallingCode = metadata.country_calling_codes as unknown as Record<string, string[]>;
+interface Metadata {
+  countries: Record<string, Plan>;
+  country_calling_codes: Record<string, string[]>;
+}
+let metadata: Metadata | undefined;
+const loaded = (): Metadata => (metadata ??= (typeof metadataSource === 'string' ? JSON.parse(metadataSource) : metadataSource) as Metadata);
+const plans = () => loaded().countries;
+const byCallingCode = () => loaded().country_calling_codes;
 
 export interface Country {
   code: CountryCode;
@@ -45,7 +54,7 @@ let countryList: Country[] | undefined;
 
 /** Every country the metadata knows, with its calling code. */
 export function countries(): Country[] {
-  countryList ??= Object.keys(plans).map((code) => ({ code, callingCode: plans[code]![0] }));
+  countryList ??= Object.keys(plans()).map((code) => ({ code, callingCode: plans()[code]![0] }));
   return countryList;
 }
 
@@ -58,7 +67,7 @@ function test(pattern: string, value: string, whole = true): boolean {
 }
 
 function formatsOf(plan: Plan): Format[] {
-  return plan[4] || plans[byCallingCode[plan[0]]![0]!]![4] || [];
+  return plan[4] || plans()[byCallingCode()[plan[0]]![0]!]![4] || [];
 }
 
 /** Strips a typed national (trunk) prefix, the way the country's rules say it is written. */
@@ -78,15 +87,15 @@ function stripNationalPrefix(digits: string, plan: Plan): { national: string; pr
 
 /** The country among those sharing a calling code: by leading digits or number types, else the main one. */
 function countryForNational(callingCode: string, national: string): CountryCode | undefined {
-  const candidates = byCallingCode[callingCode];
+  const candidates = byCallingCode()[callingCode];
   if (!candidates) return undefined;
   for (const code of candidates) {
-    const plan = plans[code];
+    const plan = plans()[code];
     if (!plan) continue;
     if (plan[10] && test(plan[10], national, false)) return code;
     if (plan[11] && plan[11].some((type) => type && test(type[0], national))) return code;
   }
-  return candidates.find((code) => plans[code]);
+  return candidates.find((code) => plans()[code]);
 }
 
 interface Split {
@@ -98,7 +107,7 @@ interface Split {
 function splitInternational(digits: string): Split {
   for (let length = 1; length <= 3; length++) {
     const callingCode = digits.slice(0, length);
-    if (byCallingCode[callingCode]) return { callingCode, national: digits.slice(length) };
+    if (byCallingCode()[callingCode]) return { callingCode, national: digits.slice(length) };
   }
   return { national: digits };
 }
@@ -178,7 +187,7 @@ export function typePhone(raw: string, country: CountryCode): Typed {
     if (detected) return typePhone(withExtension(split.national.slice(0, PHONE_INPUT_MAX)), detected);
     return { text: main.slice(0, PHONE_INPUT_MAX + 1), country };
   }
-  const plan = plans[country];
+  const plan = plans()[country];
   const digits = main.replace(/\D/g, '').slice(0, PHONE_INPUT_MAX);
   if (!plan) return { text: withExtension(digits), country };
   const { national, prefixed } = stripNationalPrefix(digits, plan);
@@ -207,7 +216,7 @@ export function parsePhone(text: string, country: CountryCode): ParsedPhone {
     country = detected;
     digits = split.national;
   }
-  const plan = plans[country];
+  const plan = plans()[country];
   if (!plan) return { problem: 'INVALID_COUNTRY' };
   if (digits.length < NATIONAL_DIGITS_MIN) return { problem: 'TOO_SHORT' };
   if (digits.length > NATIONAL_DIGITS_MAX || extension.length > EXTENSION_DIGITS_MAX) return { problem: 'TOO_LONG' };
@@ -233,5 +242,5 @@ export function displayPhone(e164: string): string {
   const split = splitInternational(e164.replace(/^\+/, '').replace(/;ext=.*$/, ''));
   const country = split.callingCode && countryForNational(split.callingCode, split.national);
   if (!country || !e164.startsWith('+')) return e164;
-  return `+${split.callingCode} ${formatNational(split.national, plans[country]!, false, true)}`;
+  return `+${split.callingCode} ${formatNational(split.national, plans()[country]!, false, true)}`;
 }
