@@ -62,11 +62,12 @@ export class CorbadoApp {
   }
 
   start(): void {
-    configureI18n(this.options);
-    setDarkMode(this.options.darkMode ?? 'auto');
     this.session.start();
     // a logged-in visitor (or one being signed back in) needs no auth process until an auth view asks for one
     if (!this.session.$shortSession.get() && !this.session.$restoring.get()) void this.flow.start();
+    // after the start-up requests have left: they need neither (a media query can cost a style pass)
+    configureI18n(this.options);
+    setDarkMode(this.options.darkMode ?? 'auto');
   }
 
   /** Logs out on the server and here; a mounted auth view starts over. */
