@@ -296,6 +296,9 @@ describe('conditional UI (the autofill of login-init), with a fake navigator.cre
   async function onLogin(challenge: string): Promise<Flow> {
     // an initial process is replaced in the background (start-up): both carry the challenge
     script['POST /v2/auth/process/init'] = [{ body: started(withChallenge(challenge)) }, { body: started(withChallenge(challenge)) }];
+    // a returning browser: the fake's answers were measured on an earlier visit, so no guess of start-up's
+    // is contradicted and no replacement process arrives in the middle of a test
+    localStorage.setItem('cbo_client_capabilities', JSON.stringify({ uvpa: true, conditional: true }));
     const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 2000, preview: false });
     const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
     await flow.start();
