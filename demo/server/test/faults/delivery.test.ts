@@ -119,6 +119,30 @@ describe('delivery through an SMTP outage', () => {
     expect(outcomes).toEqual(['email retry 1', 'email sent 2']);
   });
 
+  it('an outage of 60 s with the shipped retry settings: the code arrives after it, still valid', async () => {
+    const smtp = await sink();
+    smtp.refuse = true;
+    // the shipped backoff (DELIVERY_RETRY_BASE_MS, DELIVERY_RETRY_MAX_MS); only the poll is quick
+    const api = await server(smtp, { api: { delivery: { ...DEFAULT_DELIVERY_SETTINGS, pollMs: QUICK.pollMs! } } });
+    const client = new Client(api.url, 'pro-1');
+    const email = uniqueEmail('outage-60s');
+    await signUp(client, email);
+    await firstAttemptFailed(api);
+    // SMTP stays down for 60 s of the server's clock, moved on a second at a time: the attempts meanwhile fail
+    for (let second = 0; second < 60; second++) {
+      api.clock.advance(1_000);
+      await rounds(1);
+    }
+    expect(smtp.received).toHaveLength(0);
+    const [during] = await deliveries(api);
+    expect(during!.attempts).toBeGreaterThan(1);
+    smtp.refuse = false;
+    // the next attempt comes within the capped wait, long before the code's ten minutes are up
+    api.clock.advance(DEFAULT_DELIVERY_SETTINGS.retryMaxMs);
+    const [mail] = await waitForMessages(smtp, 1);
+    expect((await finish(client, codeOf(mail!))).block).toBe('completed');
+  });
+
   it('never sends a message whose code expired meanwhile', async () => {
     const smtp = await sink();
     smtp.refuse = true;
