@@ -12,6 +12,7 @@ import { useApp, useT } from '../../context';
 import { useBlock } from '../../hooks';
 import { requestErrorText } from '../../requestErrorText';
 import { useWebOtp } from './webOtp';
+import { WebmailButton } from './webmail';
 
 /**
  * A one-time code step: email-otp-verification and phone-otp share this screen. Editing the identifier
@@ -36,6 +37,7 @@ export function OtpScreen({ channel }: { channel: 'email' | 'phone' }) {
       <IdentifierLine value={identifier} editLabel={t(`${channel}Otp.edit`)} onEdit={edit} />
       <OtpInput onComplete={(code) => void flow.submitCode(code)} autofill={smsCode} error={requestErrorText(data.error)} errorKey={failure ?? block} busy={busy} />
       {busy && <Spinner />}
+      {channel === 'email' && <WebmailButton address={data.identifier} />}
       <ResendButton
         retryNotBefore={data.retryNotBefore}
         busy={busy}
