@@ -131,6 +131,21 @@ test.describe('too many attempts on a code screen', () => {
     await expect(view.getByRole('alert')).toHaveCount(0);
     expect(reloads).toEqual([]);
   });
+
+  test("the message belongs to the block it happened on: going back to log-in leaves it behind", async ({ page }) => {
+    await page.goto('/');
+    const view = widget(page);
+    await view.getByRole('button', { name: 'Sign up' }).click();
+    await expect(view.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+    await view.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
+    await view.getByRole('textbox', { name: 'Email address' }).fill(uniqueEmail('limited-back'));
+    await refuseNext(page, 'signup/init', '120');
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
+    await expect(view.getByRole('alert')).toHaveText('Too many attempts. Please try again in 2 minutes.');
+    await page.goBack();
+    await expect(view.getByRole('heading', { name: 'Log in' })).toBeVisible();
+    await expect(view.getByRole('alert')).toHaveCount(0);
+  });
 });
 
 test.describe("the server's own limits", () => {
