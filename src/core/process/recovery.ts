@@ -56,7 +56,7 @@ async function recover(ctx: FlowContext, error: unknown): Promise<void> {
   if (failure.kind !== 'unhandledFrontendError' && failure.kind !== 'tooManyRequests') await reload(ctx, failure);
   const block = ctx.$block.get();
   // without a block to carry it (the component-unavailable page), it is the view's error
-  if (block && ctx.$initState.get() === 2) ctx.$block.set({ ...block, failure });
+  if (block && ctx.$initState.get() !== 1) ctx.$block.set({ ...block, failure });
   else ctx.$error.set(failure);
 }
 

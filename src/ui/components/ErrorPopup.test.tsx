@@ -11,7 +11,7 @@ import { ErrorPopup } from './ErrorPopup';
 const codeBlock: FlowBlock = { type: 'email-verify', authType: 'signup', data: { identifier: 'ada@example.com' }, alternatives: [] };
 
 function setUp(block: FlowBlock) {
-  const flow = { $block: atom<FlowBlock | undefined>(block), $error: atom(undefined), dismissError: () => undefined };
+  const flow = { $block: atom<FlowBlock | undefined>(block), $screen: atom('email-otp-verification'), $error: atom(undefined), dismissError: () => undefined };
   const view = renderInShadow(
     <AppContext.Provider value={{ flow, options: {} } as unknown as CorbadoApp}>
       <ErrorPopup />
