@@ -100,6 +100,54 @@ test.describe('too many attempts', () => {
   });
 });
 
+test.describe('too many attempts on a code screen', () => {
+  test('the message sits on the code screen it happened on, with the webmail shortcut, and goes once the flow moves on', async ({ page }) => {
+    await page.goto('/signup.html');
+    const view = widget(page);
+    await expect(view.getByRole('textbox', { name: 'Full name' })).toBeVisible();
+    const reloads = watchProcessReloads(page);
+    // a Gmail address: the code screen offers its inbox (the address is only ever "sent" to the dev outbox)
+    const email = uniqueEmail('limited-code').replace('@example.com', '@gmail.com');
+    await view.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
+    await view.getByRole('textbox', { name: 'Email address' }).fill(email);
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
+    const codeScreen = view.getByRole('heading', { name: 'Verify your email address' });
+    await expect(codeScreen).toBeVisible();
+    await expect(view.getByRole('link', { name: 'Open Gmail' })).toHaveAttribute('href', /^https:\/\/mail\.google\.com\//);
+    const { code } = await latestMessage(email);
+    const firstCell = view.getByRole('textbox', { name: 'Digit 1 of 6' });
+
+    await refuseNext(page, 'identifier/verify/finish', '45');
+    await firstCell.fill(code!);
+    // on the card of the code screen itself, not elsewhere, and the screen stays
+    const card = view.locator('.cb-card').filter({ has: page.getByRole('heading', { name: 'Verify your email address' }) });
+    await expect(card.getByRole('alert')).toHaveText('Too many attempts. Please try again in less than a minute.');
+    await expect(codeScreen).toBeVisible();
+    await expect(firstCell).toHaveValue('');
+    await expect(firstCell).toBeFocused();
+
+    await firstCell.fill(code!);
+    await expect(page.locator('#host-auth-state')).toHaveText('logged in');
+    await expect(view.getByRole('alert')).toHaveCount(0);
+    expect(reloads).toEqual([]);
+  });
+
+  test("the message belongs to the block it happened on: going back to log-in leaves it behind", async ({ page }) => {
+    await page.goto('/');
+    const view = widget(page);
+    await view.getByRole('button', { name: 'Sign up' }).click();
+    await expect(view.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+    await view.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');
+    await view.getByRole('textbox', { name: 'Email address' }).fill(uniqueEmail('limited-back'));
+    await refuseNext(page, 'signup/init', '120');
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
+    await expect(view.getByRole('alert')).toHaveText('Too many attempts. Please try again in 2 minutes.');
+    await page.goBack();
+    await expect(view.getByRole('heading', { name: 'Log in' })).toBeVisible();
+    await expect(view.getByRole('alert')).toHaveCount(0);
+  });
+});
+
 test.describe("the server's own limits", () => {
   test('log-in probing from one address: the third attempt in a minute waits, with the e-mail kept', async ({ page }) => {
     const projectId = await createProject({ limits: { loginInitsPerIp: { max: 2, windowSeconds: 60 } } });

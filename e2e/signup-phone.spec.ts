@@ -9,10 +9,17 @@ test.describe('pro-3 sign-up with a phone number', () => {
     const authenticator = await addAuthenticator(page);
     await page.goto('/?project=pro-3#register');
     const view = widget(page);
-    await view.getByRole('button', { name: /Country: United States/ }).click();
+    const toggle = view.getByRole('button', { name: /Country: United States/ });
+    // every country has its flag (the regional-indicator pair of its code), hidden from screen readers
+    await expect(toggle.locator('[aria-hidden="true"]').first()).toHaveText('\u{1F1FA}\u{1F1F8}');
+    await toggle.click();
     await view.getByRole('combobox', { name: 'Search country or code' }).fill('Germ');
-    await view.getByRole('option', { name: /Germany/ }).click();
+    const germany = view.getByRole('option', { name: /Germany/ });
+    await expect(germany).toContainText('\u{1F1E9}\u{1F1EA}');
+    await expect(germany).toHaveAccessibleName(/^Germany/);
+    await germany.click();
     await expect(view.getByRole('button', { name: /Country: Germany/ })).toContainText('+49');
+    await expect(view.getByRole('button', { name: /Country: Germany/ })).toContainText('\u{1F1E9}\u{1F1EA}');
     const national = `151${uniqueNumber()}1`;
     await view.getByRole('textbox', { name: 'Phone number' }).fill(national);
     await view.getByRole('button', { name: 'Continue', exact: true }).click();

@@ -10,7 +10,7 @@ import {
   type SignupInitData,
   type VerificationMethod,
 } from '../api/types';
-import { invalidBlockType } from '../errors';
+import { invalidBlockType, type CorbadoError } from '../errors';
 
 export interface FlowBlock {
   type: BlockType;
@@ -19,6 +19,12 @@ export interface FlowBlock {
   alternatives: FlowBlock[];
   /** a popup error attached to the block */
   error?: RequestError;
+  /**
+   * the failure of the last call made on this block, or of the call that led to it after the process
+   * was loaded again (SPEC.md section 4, "Errors in the flow"): it is shown with the block and goes
+   * when the block does
+   */
+  failure?: CorbadoError;
   continueReason?: ContinueReason;
 }
 
@@ -68,5 +74,5 @@ export function switchTo(block: FlowBlock, type: BlockType): FlowBlock | undefin
   const target = block.alternatives.find((a) => a.type === type);
   if (!target) return undefined;
   const others = block.alternatives.filter((a) => a !== target);
-  return { ...target, error: undefined, alternatives: [{ ...block, error: undefined, alternatives: [] }, ...others] };
+  return { ...target, error: undefined, failure: undefined, alternatives: [{ ...block, error: undefined, failure: undefined, alternatives: [] }, ...others] };
 }

@@ -106,9 +106,10 @@ describe('a failed call', () => {
     script['POST /v2/auth/signup/init'] = [{ status: 429, headers: { 'Retry-After': '90' }, body: envelope(429, 'too_many_requests') }];
     await flow.submitSignup({ email: 'ada@example.com' });
     expect(seen).toEqual(['POST /v2/auth/signup/init']);
-    expect(flow.$block.get()).toBe(shown);
+    // the same block, now carrying the error
+    expect(flow.$block.get()).toEqual({ ...shown, failure: expect.objectContaining({ name: 'CorbadoError' }) });
     expect(flow.$screen.get()).toBe('signup-init');
-    expect(flow.$error.get()).toMatchObject({ kind: 'tooManyRequests', retryAfter: 90 });
+    expect(flow.$block.get()?.failure).toMatchObject({ kind: 'tooManyRequests', retryAfter: 90 });
     expect(flow.$initState.get()).toBe(2);
   });
 
@@ -119,7 +120,7 @@ describe('a failed call', () => {
     expect(seen).toEqual(['POST /v2/auth/signup/init', 'GET /v2/auth/process']);
     expect(flow.$block.get()?.type).toBe('signup-init');
     expect(flow.$screen.get()).toBe('signup-init');
-    expect(flow.$error.get()).toMatchObject({ kind: 'unhandledBackendError', type: 'internal_error' });
+    expect(flow.$block.get()?.failure).toMatchObject({ kind: 'unhandledBackendError', type: 'internal_error' });
   });
 
   it('answered 503 while the database is away keeps the screen and says so; a reload that fails alike changes nothing', async () => {
@@ -130,7 +131,7 @@ describe('a failed call', () => {
     await flow.submitSignup({ email: 'ada@example.com' });
     expect(flow.$block.get()?.type).toBe('signup-init');
     expect(flow.$screen.get()).toBe('signup-init');
-    expect(flow.$error.get()).toMatchObject({ type: 'service_unavailable', status: 503 });
+    expect(flow.$block.get()?.failure).toMatchObject({ type: 'service_unavailable', status: 503 });
     expect(flow.$initState.get()).toBe(2);
   });
 
@@ -143,7 +144,7 @@ describe('a failed call', () => {
     expect(seen).toEqual(['POST /v2/auth/signup/init', 'GET /v2/auth/process']);
     expect(flow.$block.get()?.type).toBe('email-verify');
     expect(flow.$screen.get()).toBe('email-otp-verification');
-    expect(flow.$error.get()).toMatchObject({ kind: 'unhandledBackendError', type: 'timeout' });
+    expect(flow.$block.get()?.failure).toMatchObject({ kind: 'unhandledBackendError', type: 'timeout' });
   });
 
   it('that cannot reach the API keeps the visitor on their screen, not the component-unavailable page', async () => {
@@ -153,10 +154,11 @@ describe('a failed call', () => {
     script = { 'POST /v2/auth/signup/init': [...cut], 'GET /v2/auth/process': [...cut], 'POST /v2/auth/process/init': [...cut] };
     await flow.submitSignup({ email: 'ada@example.com' });
     expect(seen).toEqual(['POST /v2/auth/signup/init', 'GET /v2/auth/process']);
-    expect(flow.$block.get()).toBe(shown);
+    // the same block, now carrying the error
+    expect(flow.$block.get()).toEqual({ ...shown, failure: expect.objectContaining({ name: 'CorbadoError' }) });
     expect(flow.$screen.get()).toBe('signup-init');
     expect(flow.$initState.get()).toBe(2);
-    expect(flow.$error.get()).toMatchObject({ kind: 'unhandledBackendError', type: 'no_data_in_response' });
+    expect(flow.$block.get()?.failure).toMatchObject({ kind: 'unhandledBackendError', type: 'no_data_in_response' });
   });
 
   it('for a process the server no longer knows starts a new one, still on sign-up', async () => {
@@ -166,8 +168,41 @@ describe('a failed call', () => {
     expect(seen).toEqual(['POST /v2/auth/signup/init', 'POST /v2/auth/process/init']);
     expect(JSON.parse(localStorage.getItem('cbo_auth_process-pro-1')!).id).toBe(`proc-${tokens}`);
     expect(flow.$screen.get()).toBe('signup-init');
-    expect(flow.$error.get()).toMatchObject({ kind: 'processNotFound' });
+    expect(flow.$block.get()?.failure).toMatchObject({ kind: 'processNotFound' });
   });
+
+  it("sits on its block and leaves with it: switching to log-in and back shows no error, and the view's own error stays unset", async () => {
+    const flow = await onSignup();
+    script['POST /v2/auth/signup/init'] = [{ status: 500, body: envelope(500, 'internal_error') }];
+    await flow.submitSignup({ email: 'ada@example.com' });
+    expect(flow.$block.get()).toMatchObject({ type: 'signup-init', failure: { type: 'internal_error' } });
+    expect(flow.$error.get()).toBeUndefined();
+    flow.switchToAlternative('login-init');
+    expect(flow.$block.get()?.type).toBe('login-init');
+    expect(flow.$block.get()?.failure).toBeUndefined();
+    flow.switchToAlternative('signup-init');
+    expect(flow.$block.get()?.failure).toBeUndefined();
+  });
+
+  it('on the link-sent screen leaves with the block when the poll finds the link opened elsewhere', async () => {
+    const linkSent: BlockBody = { ...emailVerify, data: { verificationMethod: 'email-link', identifier: 'ada@example.com' } };
+    const appended: BlockBody = { block: 'passkey-appended', authType: 'signup', data: {} };
+    script['POST /v2/auth/process/init'] = [{ body: started(linkSent) }];
+    script['GET /v2/auth/identifier/verify/status'] = [{ body: { blockBody: linkSent, common } }];
+    script['POST /v2/auth/identifier/verify/start'] = [{ status: 500, body: envelope(500, 'internal_error') }];
+    script['GET /v2/auth/process'] = [{ body: { blockBody: linkSent, common } }];
+    const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 2000, preview: false });
+    const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+    await flow.start();
+    expect(flow.$screen.get()).toBe('email-link-sent');
+    await flow.resend();
+    expect(flow.$block.get()).toMatchObject({ type: 'email-verify', failure: { type: 'internal_error' } });
+    script['GET /v2/auth/identifier/verify/status'] = [{ body: { blockBody: appended, common } }];
+    await vi.waitFor(() => expect(flow.$block.get()?.type).toBe('passkey-appended'), { timeout: 15_000, interval: 100 });
+    expect(flow.$block.get()?.failure).toBeUndefined();
+    expect(flow.$error.get()).toBeUndefined();
+    flow.setScreen('passkey-appended');
+  }, 30_000);
 });
 
 describe('in a browser without WebAuthn (as WebKitGTK, and happy-dom here)', () => {
@@ -316,6 +351,7 @@ describe('conditional UI (the autofill of login-init), with a fake navigator.cre
     calls[0].fail(new DOMException('no', name));
     await running;
     expect(flow.$error.get()).toBeUndefined();
+    expect(flow.$block.get()?.failure).toBeUndefined();
     expect(seen).toEqual([]);
     expect(flow.$screen.get()).toBe('login-init');
   });
@@ -326,7 +362,7 @@ describe('conditional UI (the autofill of login-init), with a fake navigator.cre
     await vi.waitFor(() => expect(calls).toHaveLength(1));
     calls[0].fail(new DOMException('The relying party ID is not a registrable domain suffix', 'SecurityError'));
     await running;
-    expect(flow.$error.get()).toMatchObject({ kind: 'webauthn', message: 'The relying party ID is not a registrable domain suffix' });
+    expect(flow.$block.get()?.failure).toMatchObject({ kind: 'webauthn', message: 'The relying party ID is not a registrable domain suffix' });
     expect(seen).toEqual(['GET /v2/auth/process']);
     expect(flow.$screen.get()).toBe('login-init');
   });

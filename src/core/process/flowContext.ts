@@ -32,7 +32,7 @@ export class FlowContext {
   readonly $screen = atom<ScreenName>('login-init');
   readonly $initState = atom<InitState>(0);
   readonly $busy = atom(false);
-  /** an unexpected error, shown as a popup over the current screen */
+  /** an error no block carries (start-up's, SPEC's globalError); a failed call's sits on its block (FlowBlock.failure) */
   readonly $error = atom<CorbadoError | undefined>(undefined);
   /** the last passkey ceremony failure, shown on the passkey-error screen (passkeyAlreadyExists: as a dialog) */
   readonly $ceremonyError = atom<CorbadoError | undefined>(undefined);

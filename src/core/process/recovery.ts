@@ -1,6 +1,8 @@
 // Running one user intent at a time, and getting back to a usable process when one fails (SPEC.md
 // section 4, "Errors in the flow"): the process is loaded again, or a new one started when the server
-// no longer knows it.
+// no longer knows it, and the error is attached to the block that results. As in Corbado's web-js 3.5,
+// an error lives on its block: it is shown with it (the popup, or on the screen) and leaves with it,
+// whatever moves the flow on (an answer, the e-mail link's poll, the address bar).
 import { RequestCancelled } from '../api/client';
 import type { BlockType, ProcessResponse } from '../api/types';
 import { CorbadoError, unhandledFrontendError } from '../errors';
@@ -14,7 +16,7 @@ import { INIT_BLOCKS, type FlowContext } from './flowContext';
 export async function runAction(ctx: FlowContext, action: () => Promise<void>, keepError = false): Promise<void> {
   if (ctx.$busy.get()) return;
   ctx.$busy.set(true);
-  if (!keepError) ctx.$error.set(undefined);
+  if (!keepError) clearErrors(ctx);
   try {
     if (ctx.replacing) await ctx.replacing;
     await action();
@@ -76,7 +78,16 @@ async function recover(ctx: FlowContext, error: unknown): Promise<void> {
   const failure = error instanceof CorbadoError ? error : unhandledFrontendError(error);
   // a frontend error leaves the process as it is, and so does a rate limit: the server changed nothing
   if (failure.kind !== 'unhandledFrontendError' && failure.kind !== 'tooManyRequests') await reload(ctx, failure);
-  ctx.$error.set(failure);
+  const block = ctx.$block.get();
+  // without a block to carry it (the component-unavailable page), it is the view's error
+  if (block && ctx.$initState.get() !== 1) ctx.$block.set({ ...block, failure });
+  else ctx.$error.set(failure);
+}
+
+function clearErrors(ctx: FlowContext): void {
+  ctx.$error.set(undefined);
+  const block = ctx.$block.get();
+  if (block?.failure) ctx.$block.set({ ...block, failure: undefined });
 }
 
 /**
@@ -104,7 +115,7 @@ async function reload(ctx: FlowContext, failure: CorbadoError): Promise<void> {
 
 /** Closes the error popup, and the error a sign-up or log-in block carries with it. */
 export function dismissError(ctx: FlowContext): void {
-  ctx.$error.set(undefined);
+  clearErrors(ctx);
   const block = ctx.$block.get();
   if (!block) return;
   const { error: dataError, ...data } = block.data;

@@ -25,8 +25,20 @@ interface Props {
 }
 
 /**
- * The country of a phone number: a button showing the country code and calling code (no flags: emoji
- * flags are empty boxes on many systems) that opens a search box and a list of every country. The two
+ * A country's flag (SPEC.md section 2, country picker): the pair of regional-indicator symbols of its
+ * ISO code, which systems draw as the flag emoji, so no image ships. Where a system has no flag emoji
+ * (Windows) it reads as the two letters. Decorative: hidden from screen readers, the name says it.
+ */
+export function Flag({ code }: { code: string }) {
+  return (
+    <span className="cb-flag" aria-hidden="true">
+      {String.fromCodePoint(...[...code].map((letter) => 0x1f1a5 + letter.charCodeAt(0)))}
+    </span>
+  );
+}
+
+/**
+ * The country of a phone number: a button showing the flag, country code and calling code that opens a search box and a list of every country. The two
  * are a WAI-ARIA combobox and listbox: the highlight starts on the chosen country, the arrow keys,
  * Home and End move it, typing filters, Enter picks, Escape and Tab close, and the list is no tab stop.
  */
@@ -105,6 +117,7 @@ export function CountryPicker({ country, onChange, disabled }: Props) {
         onClick={() => (open ? close(true) : show())}
       >
         <span className="cb-sr">{t('phone.country', { country: nameOf(country) })}</span>
+        <Flag code={country} />
         <span dir="ltr">
           {country} +{current?.callingCode}
         </span>
@@ -148,6 +161,7 @@ export function CountryPicker({ country, onChange, disabled }: Props) {
                 onMouseDown={(event) => event.preventDefault()}
                 onClick={() => choose(c.code)}
               >
+                <Flag code={c.code} />
                 <span className="cb-country-name">{c.name}</span>
                 <span className="cb-muted" dir="ltr">
                   +{c.callingCode}

@@ -12,11 +12,13 @@ import { Icon } from './Icon';
 export function ErrorPopup() {
   const app = useApp();
   const t = useT();
-  const failure = useStore(app.flow.$error);
+  const globalError = useStore(app.flow.$error);
   const block = useStore(app.flow.$block);
+  // the e-mail link's own screen shows its failure as its header
+  const onLinkScreen = useStore(app.flow.$screen) === 'email-link-verification';
   // init blocks carry their popup error in data.error (social sign-in, no fallback available)
   const initError = block?.type === 'signup-init' || block?.type === 'login-init' ? (block.data.error as RequestError | undefined) : undefined;
-  const message = failureText(t, block?.error ?? initError, failure, app.options.customerSupportEmail);
+  const message = failureText(t, block?.error ?? initError, (onLinkScreen ? undefined : block?.failure) ?? globalError, app.options.customerSupportEmail);
   if (!message) return null;
   return (
     <div className="cb-popup" role="alert">

@@ -47,7 +47,7 @@ export function ResendButton({ retryNotBefore, defaultWait = DEFAULT_EMAIL_RESEN
     await flow.resend();
     const block = flow.$block.get();
     const sent = block && sentText(t, flow.$screen.get(), block);
-    if (sent && !flow.$error.get()) announce(sent);
+    if (sent && !block?.failure) announce(sent);
   };
   return (
     <Button variant="secondary" disabled={left > 0} busy={busy} onClick={() => void resend()}>

@@ -1,18 +1,16 @@
 import type { VerifyIdentifierData } from '../../../core/api/types';
 import { Header } from '../../components/Header';
-import { Icon } from '../../components/Icon';
 import { IdentifierLine } from '../../components/IdentifierLine';
 import { ResendButton } from '../../components/ResendButton';
 import { useApp, useT } from '../../context';
 import { useBlock } from '../../hooks';
-import { webmailFor } from './webmail';
+import { WebmailButton } from './webmail';
 
 /** "Check your inbox": the address with an edit button, resend, and a shortcut to the webmail inbox. */
 export function EmailLinkSentScreen() {
   const { flow } = useApp();
   const t = useT();
   const { block, data, busy } = useBlock<VerifyIdentifierData>();
-  const webmail = webmailFor(data.identifier);
   const edit = () => (block.authType === 'login' ? void flow.abort() : flow.setScreen('edit-email'));
   return (
     <div className="cb-form">
@@ -21,12 +19,7 @@ export function EmailLinkSentScreen() {
       <p className="cb-text cb-muted" role="status">
         {t('emailLink.waiting')}
       </p>
-      {webmail && (
-        <a className="cb-button cb-primary" href={webmail.url} target="_blank" rel="noopener noreferrer">
-          <Icon name="mail" />
-          <span>{t('emailLink.open', { provider: webmail.name })}</span>
-        </a>
-      )}
+      <WebmailButton address={data.identifier} />
       <ResendButton retryNotBefore={data.retryNotBefore} busy={busy} label={t('emailLink.resend')} />
     </div>
   );

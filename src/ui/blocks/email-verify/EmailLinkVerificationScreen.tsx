@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import type { VerifyIdentifierData } from '../../../core/api/types';
 import { Button } from '../../components/Button';
+import { failureText } from '../../components/ErrorPopup';
 import { Header } from '../../components/Header';
 import { Spinner } from '../../components/Spinner';
 import { useApp, useT } from '../../context';
@@ -9,11 +10,13 @@ import { requestErrorText } from '../../requestErrorText';
 
 /** Opening an e-mail link: a spinner while it is checked, or an error view headed by the translated error. */
 export function EmailLinkVerificationScreen() {
-  const { flow } = useApp();
+  const { flow, options } = useApp();
   const t = useT();
-  const { data, busy } = useBlock<VerifyIdentifierData>();
-  const failure = useStore(flow.$ceremonyError);
-  const error = requestErrorText(data.error) ?? (failure && t(failure.translationKey));
+  const { block, data, busy } = useBlock<VerifyIdentifierData>();
+  // a failed check (server trouble, a frontend error) is attached to the block: its text heads this
+  // screen instead of a spinner that would never end (ErrorPopup leaves it to this screen)
+  const failure = useStore(flow.$ceremonyError) ?? block.failure;
+  const error = requestErrorText(data.error) ?? failureText(t, undefined, failure, options.customerSupportEmail);
   if (!error || busy) {
     return (
       <div className="cb-form cb-center">

@@ -1,4 +1,3 @@
-import { useStore } from '@nanostores/react';
 import { useState } from 'react';
 import type { VerifyIdentifierData } from '../../../core/api/types';
 import { displayPhone } from '../../../core/validation/phone';
@@ -12,6 +11,7 @@ import { useApp, useT } from '../../context';
 import { useBlock } from '../../hooks';
 import { requestErrorText } from '../../requestErrorText';
 import { useWebOtp } from './webOtp';
+import { WebmailButton } from './webmail';
 
 /**
  * A one-time code step: email-otp-verification and phone-otp share this screen. Editing the identifier
@@ -22,8 +22,8 @@ export function OtpScreen({ channel }: { channel: 'email' | 'phone' }) {
   const { flow } = useApp();
   const t = useT();
   const { block, data, busy } = useBlock<VerifyIdentifierData>();
-  // a failed submit clears the cells, also when the block stays the same (server unreachable, rate limit)
-  const failure = useStore(flow.$error);
+  // a failed submit clears the cells, also when the block stays the same (server unreachable, rate
+  // limit): its failure is attached to the block
   // a phone that reads the SMS for the page (WebOTP) fills the cells, which then submit as when typed
   const [smsCode, setSmsCode] = useState<string>();
   useWebOtp(channel === 'phone', setSmsCode);
@@ -34,8 +34,9 @@ export function OtpScreen({ channel }: { channel: 'email' | 'phone' }) {
     <div className="cb-form">
       <Header title={t(`${key}.header`)} subtitle={t(`${channel}Otp.body`)} />
       <IdentifierLine value={identifier} editLabel={t(`${channel}Otp.edit`)} onEdit={edit} />
-      <OtpInput onComplete={(code) => void flow.submitCode(code)} autofill={smsCode} error={requestErrorText(data.error)} errorKey={failure ?? block} busy={busy} />
+      <OtpInput onComplete={(code) => void flow.submitCode(code)} autofill={smsCode} error={requestErrorText(data.error)} errorKey={block.failure ?? block} busy={busy} />
       {busy && <Spinner />}
+      {channel === 'email' && <WebmailButton address={data.identifier} />}
       <ResendButton
         retryNotBefore={data.retryNotBefore}
         busy={busy}

@@ -1,0 +1,37 @@
+import { atom } from 'nanostores';
+import { act } from 'react';
+import { describe, expect, it } from 'vitest';
+import type { CorbadoApp } from '../../core/app';
+import { tooManyRequests, unhandledFrontendError } from '../../core/errors';
+import type { FlowBlock } from '../../core/process/block';
+import { AppContext } from '../context';
+import { renderInShadow } from '../test/renderInShadow';
+import { ErrorPopup } from './ErrorPopup';
+
+const codeBlock: FlowBlock = { type: 'email-verify', authType: 'signup', data: { identifier: 'ada@example.com' }, alternatives: [] };
+
+function setUp(block: FlowBlock) {
+  const flow = { $block: atom<FlowBlock | undefined>(block), $screen: atom('email-otp-verification'), $error: atom(undefined), dismissError: () => undefined };
+  const view = renderInShadow(
+    <AppContext.Provider value={{ flow, options: {} } as unknown as CorbadoApp}>
+      <ErrorPopup />
+    </AppContext.Provider>,
+  );
+  return { flow, view };
+}
+
+describe('ErrorPopup', () => {
+  it("shows the failure its block carries, and nothing once the flow has moved to a block without one", () => {
+    const { flow, view } = setUp({ ...codeBlock, failure: tooManyRequests(45) });
+    expect(view.$('[role=alert]')?.textContent).toBe('Too many attempts. Please try again in less than a minute.');
+    act(() => flow.$block.set({ type: 'passkey-appended', authType: 'signup', data: {}, alternatives: [] }));
+    expect(view.$('[role=alert]')).toBeNull();
+    view.unmount();
+  });
+
+  it('shows the generic text for a frontend error on its block', () => {
+    const { view } = setUp({ ...codeBlock, failure: unhandledFrontendError(new TypeError('x')) });
+    expect(view.$('[role=alert]')?.textContent).toBe('Something went wrong. Please try again later or refresh the page.');
+    view.unmount();
+  });
+});
