@@ -306,6 +306,16 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE outbox_messages ADD COLUMN html TEXT;
     `,
   },
+  {
+    version: 11,
+    name: 'identifiers found by their value whatever their status',
+    // migration 7 left only the partial unique index on verified rows: the lookups of pending copies
+    // (login/init's unverified holder, a proof claiming the address) scanned the whole table, and sign-up's
+    // code check slowed down as the table grew (bench: SQLite verify/finish 1,282 -> 512 req/s)
+    sql: `
+      CREATE INDEX identifiers_value ON identifiers(project_id, type, normalized);
+    `,
+  },
 ];
 
 /** The schema version this code needs: the newest migration (readiness compares the database's with it). */
