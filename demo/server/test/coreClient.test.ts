@@ -147,7 +147,8 @@ describe('actions against the real server', () => {
     const app = await pageLoad();
     app.api.processId = 'gone';
     await app.flow.submitLogin('someone@example.com', false);
-    expect(app.flow.$error.get()?.kind).toBe('processNotFound');
+    expect(app.flow.$block.get()?.failure?.kind).toBe('processNotFound'); // on the new block (SPEC §4)
+    expect(app.flow.$error.get()).toBeUndefined();
     expect(app.flow.$block.get()?.type).toBe('login-init');
     expect(readStoredProcess('pro-1')!.id).not.toBe('gone');
   });
