@@ -141,10 +141,11 @@ export class UsersRepo {
    * answers the removed ones.
    */
   async removePendingCopies(projectId: string, type: IdentifierType, normalized: string, ownerId: string): Promise<IdentifierRecord[]> {
-    const where = `project_id = ? AND type = ? AND normalized = ? AND status = 'pending' AND user_id <> ?`;
-    const params = [projectId, type, normalized, ownerId];
-    const rows = await this.db.all<IdentifierRow>(`SELECT * FROM identifiers WHERE ${where}`, params);
-    if (rows.length > 0) await this.db.run(`DELETE FROM identifiers WHERE ${where}`, params);
+    // one statement on the path of every proof (SQLite 3.35+ and PostgreSQL both answer RETURNING)
+    const rows = await this.db.all<IdentifierRow>(
+      `DELETE FROM identifiers WHERE project_id = ? AND type = ? AND normalized = ? AND status = 'pending' AND user_id <> ? RETURNING *`,
+      [projectId, type, normalized, ownerId],
+    );
     return rows.map(toIdentifier);
   }
 
