@@ -1,9 +1,9 @@
 import { test as base, expect, type Page, type Route } from '@playwright/test';
 import * as kit from './kit/corbadoKit';
 import type { OutboxMessage } from './kit/corbadoKit';
-import { uniqueEmail } from './outbox';
 
-export { expect, uniqueEmail };
+export { expect };
+export const uniqueEmail = kit.uniqueEmail;
 
 export const API_URL = process.env.E2E_API_URL ?? 'http://localhost:3102';
 

@@ -1,7 +1,7 @@
 // The main journeys, the same in every engine: the view styled in its shadow root, sign-up by e-mail
 // code, log-out and log-in by e-mail code, the account page; and where the engine has no WebAuthn, the
 // passkey offers left out cleanly. Against pro-1 (e-mail code at sign-up, full name, passkeys).
-import { latestMessage, messagesTo, uniqueEmail, type OutboxMessage } from '../outbox';
+import { latestMessage, outboxMessages, uniqueEmail, type OutboxMessage } from '../kit/corbadoKit';
 import { present, waitFor, type EnginePage, type Target } from './page';
 import { signUpWithPasskeyElsewhere } from './passkeyUser';
 
@@ -95,7 +95,7 @@ async function logInByEmailCode(page: EnginePage, api: string, email: string, af
   await page.type(await present(page, textbox('Email address')), email);
   await page.click(button('Continue'));
   await waitFor(page, 'the code screen', `cbText(${JSON.stringify(auth)}).indexOf('Enter your code') >= 0`);
-  await enterCode(page, await latestMessage(email, after, api));
+  await enterCode(page, await latestMessage(email, { after, apiUrl: api }));
   await authState(page, 'logged in');
   await hostUser(page, email);
   return page.evaluate<Seen>('window.cbSeen');
@@ -149,7 +149,7 @@ export function journeys(page: EnginePage, urls: { api: string; demo: string }, 
         await page.type(await present(page, textbox('Email address')), email);
         await page.click(button('Continue'));
         await waitFor(page, 'the code screen', `cbText(${JSON.stringify(auth)}).indexOf('Verify your email address') >= 0`);
-        signUpMessage = await latestMessage(email, undefined, api);
+        signUpMessage = await latestMessage(email, { apiUrl: api });
         await enterCode(page, signUpMessage);
         await authState(page, 'logged in');
         await hostUser(page, email, name);
@@ -201,7 +201,7 @@ export function journeys(page: EnginePage, urls: { api: string; demo: string }, 
       async run() {
         const other = uniqueEmail('engines-passkey');
         await signUpWithPasskeyElsewhere(api, urls.demo, other, 'Passkey Elsewhere');
-        const signUpCode = (await messagesTo(other, api))[0];
+        const signUpCode = (await outboxMessages(other, { apiUrl: api }))[0];
         await logOutOnAccountPage(page);
         checkNoPasskeyOffer(await logInByEmailCode(page, api, other, signUpCode?.id), 'the log-in');
       },

@@ -2,7 +2,7 @@
 // browser with a platform authenticator would, the passkey created by the server tests' software
 // authenticator (real attestation, verified by the server).
 import { SoftAuthenticator } from '../../demo/server/test/helpers/softAuthenticator.ts';
-import { latestMessage } from '../outbox';
+import { latestMessage } from '../kit/corbadoKit';
 
 interface BlockBody {
   block: string;
@@ -32,7 +32,7 @@ export async function signUpWithPasskeyElsewhere(api: string, demoOrigin: string
   const device = { isUserVerifyingPlatformAuthenticatorAvailable: true, isConditionalMediationAvailable: true };
   await step('/v2/auth/process/init', { clientInformation: device, preferredBlock: 'signup-init' });
   await step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }], fullName });
-  const code = (await latestMessage(email, undefined, api)).code;
+  const code = (await latestMessage(email, { apiUrl: api })).code;
   const append = await step('/v2/auth/identifier/verify/finish', { code, identifierType: 'email', verificationType: 'email-otp', isNewDevice: false });
   if (append.block !== 'passkey-append') throw new Error(`expected the passkey offer after the code, got ${append.block}`);
   const started = await step('/v2/auth/passkey/append/start', { clientInformation: device });

@@ -136,6 +136,11 @@ export async function latestMessage(to: string, options: ApiOptions & { after?: 
   }
 }
 
+/** An address no test has used yet, for a new user per test: `<tag>-<time>-<random>@example.com`. */
+export function uniqueEmail(tag: string): string {
+  return `${tag}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
 /** The code of the newest message for an address (waiting for it, see latestMessage). */
 export async function latestCode(to: string, options: ApiOptions & { after?: string } = {}): Promise<string> {
   const { code } = await latestMessage(to, options);
