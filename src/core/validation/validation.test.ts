@@ -6,7 +6,7 @@ import { AsYouType, isValidPhoneNumber, parsePhoneNumber, type CountryCode as Li
 import { checkPhone, countries, displayPhone, parsePhone, typePhone } from './phone';
 
 describe('usernames', () => {
-  it('takes 4 to 32 letters, digits, - and _', () => {
+  it('[spec 5.username] takes 4 to 32 letters, digits, - and _', () => {
     expect(checkUsername('abcd')).toBeUndefined();
     expect(checkUsername('a_b-C9')).toBeUndefined();
     expect(checkUsername('x'.repeat(32))).toBeUndefined();
