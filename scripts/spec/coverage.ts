@@ -105,7 +105,7 @@ export function renderCoverage(rules: SpecRule[] = specRules, tests: TaggedTest[
 if (process.argv[1] && relative(process.argv[1], fileURLToPath(import.meta.url)) === '') {
   const problems = checkCoverage();
   writeFileSync(coverageFile, renderCoverage());
-  console.log(`wrote ${relative(process.cwd(), coverageFile)}`);
-  for (const p of problems) console.log(`${p.kind}: ${p.detail}`);
+  console.info(`wrote ${relative(process.cwd(), coverageFile)}`);
+  for (const p of problems) console.error(`${p.kind}: ${p.detail}`);
   if (problems.length) process.exitCode = 1;
 }
