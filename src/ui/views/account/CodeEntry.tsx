@@ -4,6 +4,7 @@ import { Button } from '../../components/Button';
 import { OtpInput } from '../../components/OtpInput';
 import { ResendButton } from '../../components/ResendButton';
 import { useT } from '../../context';
+import { useWebOtp } from '../../blocks/email-verify/webOtp';
 import { accountErrorText } from './accountErrorText';
 
 interface Props {
@@ -30,6 +31,9 @@ export function CodeEntry({ type, value, send: sendCode, submit: check, close, d
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(0);
   const channel = type === 'phone' ? 'phone' : 'email';
+  // the SMS code through WebOTP as on the sign-up's code screen, asked for once a code is on its way
+  const [smsCode, setSmsCode] = useState<string>();
+  useWebOtp(channel === 'phone' && sent > 0, setSmsCode);
 
   const send = () => {
     setError(undefined);
@@ -58,7 +62,7 @@ export function CodeEntry({ type, value, send: sendCode, submit: check, close, d
   return (
     <div className="cb-form cb-account-form">
       <p className="cb-text">{t('user.codeSent', { value })}</p>
-      <OtpInput onComplete={(code) => void submit(code)} error={error?.text} errorKey={error} busy={busy} />
+      <OtpInput onComplete={(code) => void submit(code)} autofill={smsCode} error={error?.text} errorKey={error} busy={busy} />
       <div className="cb-dialog-actions">
         <Button variant="secondary" onClick={close}>
           {t('common.cancel')}
