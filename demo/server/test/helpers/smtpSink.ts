@@ -3,6 +3,7 @@
 // server that accepts the connection and never answers).
 import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
+import { StringDecoder } from 'node:string_decoder';
 import { expect, vi } from 'vitest';
 
 export interface SmtpSink {
@@ -32,9 +33,15 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     }
     let inData = false;
     let data = '';
+    // TCP hands over chunks, not lines: a line, its CRLF or a UTF-8 character may straddle two chunks,
+    // so the unfinished tail waits for the next one
+    let pending = '';
+    const utf8 = new StringDecoder('utf8');
     socket.write('220 test ESMTP\r\n');
     socket.on('data', (chunk) => {
-      for (const line of chunk.toString().split('\r\n')) {
+      const lines = (pending + utf8.write(chunk)).split('\r\n');
+      pending = lines.pop()!;
+      for (const line of lines) {
         if (inData) {
           if (line === '.') {
             inData = false;
