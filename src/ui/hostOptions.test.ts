@@ -125,12 +125,45 @@ describe('the language options', () => {
   });
 });
 
+/** A short session as the Frontend API issues it (only its claims are read here). */
+function shortSession(claims: Record<string, unknown>): string {
+  const payload = btoa(JSON.stringify({ sub: 'usr-1', exp: Math.floor(Date.now() / 1000) + 3600, ...claims })).replace(/=+$/, '');
+  return `eyJhbGciOiJFUzI1NiJ9.${payload}.c2ln`;
+}
+
+describe('what the host sees', () => {
+  it('[spec 1.host-state] [spec 1.logout] the current user, the short session and the authenticated flag, each with its change subscription, until logout', async () => {
+    recordRequests();
+    systemScheme(false);
+    const seen = { user: [] as unknown[], shortSession: [] as unknown[], authState: [] as unknown[] };
+    const subscriptions = [
+      Corbado.userChanges.subscribe((user) => seen.user.push(user?.sub)),
+      Corbado.shortSessionChanges.subscribe((token) => seen.shortSession.push(token)),
+      Corbado.authStateChanges.subscribe((state) => seen.authState.push(state)),
+    ];
+    await Corbado.load({ projectId, frontendApiUrl });
+    expect(Corbado.isAuthenticated).toBe(false);
+    const token = shortSession({ sub: 'usr-7', name: 'Ada' });
+    localStorage.setItem('cbo_short_session', token);
+    await Corbado.load({ projectId, frontendApiUrl });
+    expect(Corbado.shortSession).toBe(token);
+    expect(Corbado.user).toMatchObject({ sub: 'usr-7', name: 'Ada' });
+    expect(Corbado.isAuthenticated).toBe(true);
+    await Corbado.logout();
+    expect(Corbado.shortSession).toBeUndefined();
+    expect(Corbado.user).toBeUndefined();
+    expect(Corbado.isAuthenticated).toBe(false);
+    expect(localStorage.getItem('cbo_short_session')).toBeNull();
+    expect(seen).toEqual({ user: [undefined, 'usr-7', undefined], shortSession: [undefined, token, undefined], authState: [0, 1, 0] });
+    for (const subscription of subscriptions) subscription.unsubscribe();
+  });
+});
+
 describe('setShortSessionCookie', () => {
   it('[spec 9.short-session-cookie] is off by default: a short session in the cookie is not read', async () => {
     recordRequests();
     systemScheme(false);
-    const claims = btoa(JSON.stringify({ sub: 'usr-1', exp: Math.floor(Date.now() / 1000) + 3600 })).replace(/=+$/, '');
-    const token = `eyJhbGciOiJFUzI1NiJ9.${claims}.c2ln`;
+    const token = shortSession({});
     document.cookie = `cbo_short_session=${token}; path=/`;
     await Corbado.load({ projectId, frontendApiUrl });
     expect(Corbado.shortSession).toBeUndefined();
