@@ -20,7 +20,7 @@ async function expectLoggedIn(page: Page, email: string) {
   await expect(widget(page).getByRole('heading')).toHaveCount(0);
 }
 
-test.describe('pro-1 sign-up with an e-mail code', () => {
+test.describe('[spec 1.identifiers] pro-1 sign-up with an e-mail code', () => {
   test('sign up with an e-mail code and a passkey', async ({ page }) => {
     const authenticator = await addAuthenticator(page);
     const email = uniqueEmail('code-passkey');

@@ -22,7 +22,7 @@ async function signUpToLinkSent(page: Page, email: string, withPasskey = true) {
 }
 
 test.describe('pro-2 sign-up with an e-mail link', () => {
-  test('the link opened in the same browser finishes there; the first tab says so', async ({ page, context }) => {
+  test('[spec 1.auth-email-link] the link opened in the same browser finishes there; the first tab says so', async ({ page, context }) => {
     await addAuthenticator(page);
     const email = uniqueEmail('link-same');
     const link = await signUpToLinkSent(page, email);
@@ -84,7 +84,7 @@ test.describe('pro-2 sign-up with an e-mail link', () => {
     expect(await authenticator.credentials()).toHaveLength(0);
   });
 
-  test('opening the page with the link parameters but no token shows the missing-token error', async ({ page }) => {
+  test('[spec 5.email-link-token-missing] opening the page with the link parameters but no token shows the missing-token error', async ({ page }) => {
     const payload = encodeURIComponent(
       Buffer.from(JSON.stringify({ process: { id: 'x' }, blockData: { identifier: 'a@b.de', verificationMethod: 'email-link' }, authType: 1 })).toString('base64'),
     );

@@ -4,8 +4,8 @@ import { addAuthenticator, expect, latestMessage, test, widget } from './fixture
 
 const uniqueNumber = () => String(Math.floor(1000000 + Math.random() * 8999999));
 
-test.describe('pro-3 sign-up with a phone number', () => {
-  test('picking a country, typing a number, a passkey, then the SMS code', async ({ page }) => {
+test.describe('[spec 1.identifiers] pro-3 sign-up with a phone number', () => {
+  test('[spec 1.auth-sms-otp] picking a country, typing a number, a passkey, then the SMS code', async ({ page }) => {
     const authenticator = await addAuthenticator(page);
     await page.goto('/?project=pro-3#register');
     const view = widget(page);

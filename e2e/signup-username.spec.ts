@@ -2,7 +2,7 @@ import { addAuthenticator, expect, latestMessage, test, uniqueEmail, widget } fr
 
 const uniqueName = (tag: string) => `${tag}_${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
-test.describe('pro-4 sign-up with a username and an e-mail', () => {
+test.describe('[spec 1.identifiers] pro-4 sign-up with a username and an e-mail', () => {
   test('invalid usernames are refused with the spec message; a valid one signs up', async ({ page }) => {
     await addAuthenticator(page);
     await page.goto('/?project=pro-4#register');

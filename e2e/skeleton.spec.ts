@@ -1,7 +1,7 @@
 import { API_URL, expect, test, widget } from './fixtures';
 
 test.describe('walking skeleton', () => {
-  test('the auth view renders inside a shadow root, on the log-in screen the server chose', async ({ page }) => {
+  test('[spec 1.view-auth] the auth view renders inside a shadow root, on the log-in screen the server chose', async ({ page }) => {
     await page.goto('/');
     const view = widget(page);
     await expect(view.getByRole('heading', { name: 'Log in' })).toBeVisible();
@@ -84,7 +84,7 @@ test.describe('walking skeleton', () => {
     expect(JSON.parse(stored!)).toMatchObject({ id: expect.any(String), expiresAt: expect.any(Number) });
   });
 
-  test('the sign-up page starts on sign-up and the log-in page on log-in', async ({ page }) => {
+  test('[spec 1.view-signup] [spec 1.view-login] the sign-up page starts on sign-up and the log-in page on log-in', async ({ page }) => {
     await page.goto('/signup.html');
     await expect(widget(page).getByRole('heading', { name: 'Create your account' })).toBeVisible();
     await page.goto('/login.html');
@@ -106,7 +106,7 @@ test.describe('walking skeleton', () => {
     await expect(view.getByRole('textbox', { name: 'Email address' })).toBeVisible();
   });
 
-  test('an unknown project shows the component-unavailable page with support contact and reload', async ({ page }) => {
+  test('[spec 1.option-support-email] an unknown project shows the component-unavailable page with support contact and reload', async ({ page }) => {
     await page.goto('/?project=pro-999999');
     const view = widget(page);
     await expect(view.getByRole('heading', { name: 'Log-in is unavailable right now' })).toBeVisible();
@@ -114,7 +114,7 @@ test.describe('walking skeleton', () => {
     await expect(view.getByRole('button', { name: 'Reload' })).toBeVisible();
   });
 
-  test('mounting before load() throws, and an invalid project id rejects', async ({ page }) => {
+  test('[spec 1.load-first] [spec 1.project-id] mounting before load() throws, and an invalid project id rejects', async ({ page }) => {
     await page.goto('/blank.html');
     await page.addScriptTag({ url: '/dist/corbado.js' });
     const messages = await page.evaluate(async () => {
@@ -146,7 +146,7 @@ test.describe('walking skeleton', () => {
     });
   });
 
-  test('the account page shows "Please log in" without a session', async ({ page }) => {
+  test('[spec 1.audience] the account page shows "Please log in" without a session', async ({ page }) => {
     await page.goto('/account.html');
     await expect(page.locator('#widget').getByText('Please log in to see this.')).toBeVisible();
     await expect(page.locator('#user-details').getByText('Please log in to see this.')).toBeVisible();

@@ -96,7 +96,7 @@ async function routeHostedApi(page: Page): Promise<string[]> {
 for (const screens of [officialScreens, ownScreens]) {
   const title = screens.client === 'web-js' ? 'the official @corbado/web-js 3.5.0' : "this project's bundle in its place";
 
-  test(`web-js 3 host code with ${title}: sign-up, log-out, passkey log-in, account views`, async ({ page }) => {
+  test(`[spec 1.view-passkey-list] [spec 1.view-user-details] [spec 1.logout] [spec 1.host-state] web-js 3 host code with ${title}: sign-up, log-out, passkey log-in, account views`, async ({ page }) => {
     test.setTimeout(60_000);
     const hostedCalls = await routeHostedApi(page);
     const authenticator = await addAuthenticator(page);

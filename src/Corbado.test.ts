@@ -33,7 +33,7 @@ afterEach(() => {
 });
 
 describe('Corbado facade', () => {
-  it('refuses to mount before load() and names the call', async () => {
+  it('[spec 1.load-first] refuses to mount before load() and names the call', async () => {
     expect(() => Corbado.mountAuthUI(host())).toThrow('Please call load() before mountAuthUI');
     expect(() => Corbado.mountUserUI(host())).toThrow('Please call load() before mountUserUI');
     await expect(Corbado.logout()).rejects.toThrow('Please call load() before logout');
@@ -41,7 +41,7 @@ describe('Corbado facade', () => {
     expect(() => Corbado.getFullUser()).toThrow('Please call load() before getFullUser');
   });
 
-  it('rejects a project id that is not pro- followed by digits', async () => {
+  it('[spec 1.project-id] [spec 5.project-id] rejects a project id that is not pro- followed by digits', async () => {
     await expect(Corbado.load({ projectId: 'pro-x' })).rejects.toThrow('Invalid project ID');
     await expect(Corbado.load({ projectId: '' })).rejects.toThrow('Invalid project ID');
   });
@@ -69,7 +69,7 @@ describe('Corbado facade', () => {
     await act(async () => Corbado.unmountUserUI(element));
   });
 
-  it('applies a theme class or custom properties to the host element and removes them again', async () => {
+  it('[spec 1.option-theme] applies a theme class or custom properties to the host element and removes them again', async () => {
     await Corbado.load({ ...options, theme: { '--cb-primary-color': 'rebeccapurple' } });
     const element = host();
     await act(async () => Corbado.mountUserUI(element));

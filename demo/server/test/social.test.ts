@@ -82,7 +82,7 @@ async function me(client: Client): Promise<any> {
 }
 
 describe('social/verify/start', () => {
-  it('answers the init block of the auth type with the provider URL', async () => {
+  it('[spec 1.auth-social] answers the init block of the auth type with the provider URL', async () => {
     const client = new Client(server.url, 'pro-1');
     await client.init(WITHOUT_PASSKEYS, 'login-init');
     const block = await startSocial(client, 'microsoft', 'signup');

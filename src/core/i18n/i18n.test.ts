@@ -14,7 +14,7 @@ describe('i18n', () => {
     expect(keys(de).sort()).toEqual(keys(en).sort());
   });
 
-  it('uses the browser language when autodetect is on, then the default, then English', () => {
+  it('[spec 1.option-languages] uses the browser language when autodetect is on, then the default, then English', () => {
     expect(chooseLanguage({ autoDetectLanguage: true }, 'de-AT')).toBe('de');
     expect(chooseLanguage({ autoDetectLanguage: true, defaultLanguage: 'de' }, 'fr-FR')).toBe('de');
     expect(chooseLanguage({ autoDetectLanguage: false, defaultLanguage: 'en' }, 'de-DE')).toBe('en');
@@ -29,7 +29,7 @@ describe('i18n', () => {
     expect(hasText('no.such.key')).toBe(false);
   });
 
-  it('lets custom translations override and extend the bundled ones', () => {
+  it('[spec 1.option-languages] lets custom translations override and extend the bundled ones', () => {
     configureI18n({
       defaultLanguage: 'en',
       autoDetectLanguage: false,
@@ -40,7 +40,7 @@ describe('i18n', () => {
     expect(t('loginInit.header', {}, 'de')).toBe('Hallo');
   });
 
-  it('uses the exact required-field messages of the spec', () => {
+  it('[spec 5.full-name] [spec 5.required-messages] uses the exact required-field messages of the spec', () => {
     configureI18n({ defaultLanguage: 'en', autoDetectLanguage: false });
     expect(t('validation.fullNameRequired')).toBe('Please enter a valid name.');
     expect(t('validation.usernameRequired')).toBe('Please enter a username.');

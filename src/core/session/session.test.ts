@@ -100,7 +100,7 @@ afterEach(() => {
 });
 
 describe('Session: the clock', () => {
-  it('checks every 10 s and refreshes once fewer than 60 s are left', async () => {
+  it('[spec 9.session-check-interval] [spec 9.refresh-threshold] checks every 10 s and refreshes once fewer than 60 s are left', async () => {
     signedIn(125);
     const { api, session: s } = start();
     expect(s.$authState.get()).toBe(1);
@@ -112,6 +112,11 @@ describe('Session: the clock', () => {
     expect(api.refresh).toHaveBeenCalledTimes(1);
     expect(decodeShortSession(s.$shortSession.get())!.exp).toBe(now() + 120);
     expect(decodeShortSession(localStorage.getItem(storageKeys.shortSession)!)!.exp).toBe(now() + 120);
+    // the next check that finds fewer than 60 s left is 70 s later (60 s left at the one before it), not sooner
+    await vi.advanceTimersByTimeAsync(69_999);
+    expect(api.refresh).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(api.refresh).toHaveBeenCalledTimes(2);
   });
 
   it('checks when the page becomes visible again, between two ticks', async () => {

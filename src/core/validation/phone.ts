@@ -178,9 +178,11 @@ export interface Typed {
  * international number: its country is detected and the field keeps the national part.
  */
 export function typePhone(raw: string, country: CountryCode): Typed {
-  const { main, extension } = splitExtension(raw.slice(0, RAW_INPUT_MAX));
+  // nothing past the cut counts, an extension marker neither
+  const input = raw.slice(0, RAW_INPUT_MAX);
+  const { main, extension } = splitExtension(input);
   const ext = extension.replace(/\D/g, '').slice(0, EXTENSION_DIGITS_MAX);
-  const withExtension = (text: string) => (/x|ext|#/i.test(raw.slice(main.length)) ? `${text} ext. ${ext}` : text);
+  const withExtension = (text: string) => (/x|ext|#/i.test(input.slice(main.length)) ? `${text} ext. ${ext}` : text);
   if (INTERNATIONAL.test(main)) {
     const split = splitInternational(main.replace(INTERNATIONAL, '').replace(/\D/g, ''));
     const detected = split.callingCode && countryForNational(split.callingCode, split.national);

@@ -6,7 +6,7 @@ import { AsYouType, isValidPhoneNumber, parsePhoneNumber, type CountryCode as Li
 import { checkPhone, countries, displayPhone, parsePhone, typePhone } from './phone';
 
 describe('usernames', () => {
-  it('[spec 5.username] takes 4 to 32 letters, digits, - and _', () => {
+  it('[spec 9.username-length] [spec 5.username] takes 4 to 32 letters, digits, - and _', () => {
     expect(checkUsername('abcd')).toBeUndefined();
     expect(checkUsername('a_b-C9')).toBeUndefined();
     expect(checkUsername('x'.repeat(32))).toBeUndefined();
@@ -18,7 +18,7 @@ describe('usernames', () => {
 });
 
 describe('e-mail and name', () => {
-  it('accepts addresses with a domain and rejects the rest', () => {
+  it('[spec 5.email-format] accepts addresses with a domain and rejects the rest', () => {
     expect(checkEmail('ada@example.com')).toBeUndefined();
     expect(checkEmail('ada+tag@sub.example.co.uk')).toBeUndefined();
     expect(checkEmail('ada@localhost')).toBe('errors.identifier_invalid_format.email');
@@ -30,51 +30,51 @@ describe('e-mail and name', () => {
     expect(checkEmailOrUsername('ada_l')).toBeUndefined();
     expect(checkEmailOrUsername('ab')).toBe('errors.identifier_invalid_format.username');
   });
-  it('requires a name that is not blank', () => {
+  it('[spec 5.full-name] requires a name that is not blank', () => {
     expect(checkFullName('  ')).toBe('validation.fullNameRequired');
     expect(checkFullName('Ada')).toBeUndefined();
   });
 });
 
 describe('one-time codes', () => {
-  it('takes the first six characters only when they are all digits', () => {
+  it('[spec 5.otp-long-input] takes the first six characters only when they are all digits', () => {
     expect(acceptCodeInput('123456789')).toBe('123456');
     expect(acceptCodeInput('12 3456')).toBeUndefined();
     expect(acceptCodeInput('abc')).toBeUndefined();
     expect(acceptCodeInput('42')).toBe('42');
   });
-  it('is complete with six digit cells', () => {
+  it('[spec 5.otp-cells] is complete with six digit cells', () => {
     expect(isCompleteCode(['1', '2', '3', '4', '5', '6'])).toBe(true);
     expect(isCompleteCode(['1', '2', '3', '4', '5', ''])).toBe(false);
   });
 });
 
 describe('phone numbers', () => {
-  it('knows about 250 countries, each with a calling code', () => {
+  it('[spec 9.country-list] knows about 250 countries, each with a calling code', () => {
     expect(countries().length).toBeGreaterThan(240);
     expect(countries().find((c) => c.code === 'DE')?.callingCode).toBe('49');
   });
 
-  it('checks the phone field: required, then the kind of problem as a translation key, else E.164', () => {
+  it('[spec 5.phone-format] [spec 5.required-messages] checks the phone field: required, then the kind of problem as a translation key, else E.164', () => {
     expect(checkPhone('  ', 'US')).toEqual({ problem: 'validation.phoneRequired' });
     expect(checkPhone('12', 'US')).toEqual({ problem: 'validation.phone.TOO_SHORT' });
     expect(checkPhone('abc', 'US')).toEqual({ problem: 'validation.phone.NOT_A_NUMBER' });
     expect(checkPhone('+49 151 12345678', 'US')).toEqual({ e164: '+4915112345678' });
   });
 
-  it('formats as you type for the chosen country', () => {
+  it('[spec 5.phone-format-per-country] formats as you type for the chosen country', () => {
     expect(typePhone('2015550123', 'US').text).toBe('(201) 555-0123');
     expect(typePhone('030123456', 'DE').text).toBe('030 123456');
   });
 
-  it('sets the country from a pasted international number', () => {
+  it('[spec 5.phone-paste-country] sets the country from a pasted international number', () => {
     const typed = typePhone('+49 151 23456789', 'US');
     expect(typed.country).toBe('DE');
     expect(typed.text.replace(/\D/g, '')).toBe('15123456789');
     expect(typePhone('0044 20 7946 0958', 'US').country).toBe('GB');
   });
 
-  it('answers E.164 for a valid number and the parse-error kind otherwise', () => {
+  it('[spec 5.phone-format] [spec 5.phone-parse-errors] answers E.164 for a valid number and the parse-error kind otherwise', () => {
     expect(parsePhone('(201) 555-0123', 'US').e164).toBe('+12015550123');
     expect(parsePhone('', 'US').problem).toBe('NOT_A_NUMBER');
     expect(parsePhone('abc', 'US').problem).toBe('NOT_A_NUMBER');
@@ -89,7 +89,7 @@ describe('phone numbers', () => {
 describe('phone rules agree with libphonenumber-js', () => {
   const all = Object.entries(examples as Record<string, string>);
 
-  it('on validity, country detection and international display, for every country', () => {
+  it('[spec 5.phone-country-rules] on validity, country detection and international display, for every country', () => {
     expect(all.length).toBeGreaterThan(240);
     for (const [country, national] of all) {
       expect(!!parsePhone(national, country).e164, `${country} ${national}`).toBe(isValidPhoneNumber(national, country as LibCountry));

@@ -14,7 +14,7 @@ function type(cell: HTMLInputElement, text: string) {
 }
 
 describe('OtpInput', () => {
-  it('has six cells and submits by itself once six digits are in', () => {
+  it('[spec 5.otp-cells] [spec 9.otp-length] has six cells and submits by itself once six digits are in', () => {
     const done = vi.fn();
     const view = renderInShadow(<OtpInput onComplete={done} />);
     const cells = cellsOf(view);
@@ -26,14 +26,14 @@ describe('OtpInput', () => {
     view.unmount();
   });
 
-  it('ignores anything but digits', () => {
+  it('[spec 5.otp-cells] ignores anything but digits', () => {
     const view = renderInShadow(<OtpInput onComplete={() => undefined} />);
     type(cellsOf(view)[0]!, 'a');
     expect(values(view)).toBe('');
     view.unmount();
   });
 
-  it('takes the first six characters of a longer paste, only when they are digits', () => {
+  it('[spec 5.otp-long-input] takes the first six characters of a longer paste, only when they are digits', () => {
     const done = vi.fn();
     const view = renderInShadow(<OtpInput onComplete={done} />);
     const [first] = cellsOf(view);
@@ -52,7 +52,7 @@ describe('OtpInput', () => {
     other.unmount();
   });
 
-  it('moves back with backspace on an empty cell and with the arrow keys', () => {
+  it('[spec 5.otp-keys] moves back with backspace on an empty cell and with the arrow keys', () => {
     const view = renderInShadow(<OtpInput onComplete={() => undefined} />);
     const cells = cellsOf(view);
     type(cells[0]!, '1');
@@ -70,6 +70,12 @@ describe('OtpInput', () => {
       fireEvent.keyDown(cells[0]!, { key: 'ArrowRight' });
     });
     expect(view.shadow.activeElement).toBe(cells[1]);
+    // on a filled cell, backspace clears that cell only
+    type(cells[1]!, '7');
+    act(() => {
+      fireEvent.keyDown(cells[1]!, { key: 'Backspace' });
+    });
+    expect(cellsOf(view).map((c) => c.value)).toEqual(['1', '', '', '', '', '']);
     view.unmount();
   });
 

@@ -10,7 +10,7 @@ function Harness() {
 }
 
 describe('PhoneInput', () => {
-  it('formats for the default country, US', () => {
+  it('[spec 5.phone-format-per-country] formats for the default country, US', () => {
     const view = renderInShadow(<Harness />);
     const input = view.$<HTMLInputElement>('input[type=tel]')!;
     act(() => {
@@ -21,7 +21,7 @@ describe('PhoneInput', () => {
     view.unmount();
   });
 
-  it('switches the country when a full international number is pasted', () => {
+  it('[spec 5.phone-paste-country] switches the country when a full international number is pasted', () => {
     const view = renderInShadow(<Harness />);
     const input = view.$<HTMLInputElement>('input[type=tel]')!;
     act(() => {
@@ -32,7 +32,7 @@ describe('PhoneInput', () => {
     view.unmount();
   });
 
-  it('lets the visitor search the country list and pick one', () => {
+  it('[spec 9.country-list] lets the visitor search the country list and pick one', () => {
     const view = renderInShadow(<Harness />);
     act(() => view.$<HTMLButtonElement>('.cb-country-toggle')!.click());
     const search = view.$<HTMLInputElement>('.cb-country-search input')!;
