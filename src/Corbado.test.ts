@@ -41,7 +41,7 @@ describe('Corbado facade', () => {
     expect(() => Corbado.getFullUser()).toThrow('Please call load() before getFullUser');
   });
 
-  it('rejects a project id that is not pro- followed by digits', async () => {
+  it('[spec 8.invalid-project-id] rejects a project id that is not pro- followed by digits', async () => {
     await expect(Corbado.load({ projectId: 'pro-x' })).rejects.toThrow('Invalid project ID');
     await expect(Corbado.load({ projectId: '' })).rejects.toThrow('Invalid project ID');
   });
