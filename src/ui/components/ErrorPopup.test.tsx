@@ -2,7 +2,7 @@ import { atom } from 'nanostores';
 import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { CorbadoApp } from '../../core/app';
-import { passkeyChallengeCancelled, recentLoginCancelled, tooManyRequests, unhandledBackendError, unhandledFrontendError } from '../../core/errors';
+import { invalidUserHandleType, passkeyChallengeCancelled, recentLoginCancelled, tooManyRequests, unhandledBackendError, unhandledFrontendError } from '../../core/errors';
 import type { FlowBlock } from '../../core/process/block';
 import { AppContext } from '../context';
 import { renderInShadow } from '../test/renderInShadow';
@@ -52,6 +52,12 @@ describe('ErrorPopup', () => {
     const { view } = setUp({ ...codeBlock, failure: recentLoginCancelled() }, { customerSupportEmail: 'help@shop.example' } as CorbadoApp['options']);
     expect(recentLoginCancelled().ignorable).toBe(true);
     expect(view.$('[role=alert]')).toBeNull();
+    view.unmount();
+  });
+
+  it('[spec 8.invalid-user-handle-type] says in its own words that a passkey cannot be made for an identifier type the widget does not know', () => {
+    const { view } = setUp({ ...codeBlock, failure: invalidUserHandleType() });
+    expect(view.$('[role=alert]')?.textContent).toBe('This account cannot get a passkey here. Please try again later or refresh the page.');
     view.unmount();
   });
 });
