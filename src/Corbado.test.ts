@@ -118,6 +118,14 @@ describe('Corbado facade', () => {
       subscription.unsubscribe();
     });
 
+    it('[spec 8.global-error] keeps the error of the initial load as globalError', async () => {
+      await Corbado.load(options);
+      const element = host();
+      await act(async () => Corbado.mountAuthUI(element));
+      await expect.poll(() => Corbado.globalError, { timeout: 5000 }).toMatchObject({ name: 'CorbadoError', recoverable: false });
+      await act(async () => Corbado.unmountAuthUI(element));
+    });
+
     it('answers a failed account call as an error Result instead of throwing', async () => {
       await Corbado.load(options);
       const passkeys = await Corbado.getPasskeys(new AbortController());

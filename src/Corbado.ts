@@ -173,6 +173,10 @@ const Corbado = {
   get sessionToken(): string | undefined {
     return $shortSession.get();
   },
+  /** web-js 3: the error of the initial load (the auth process could not start; SPEC.md section 8), else undefined */
+  get globalError(): CorbadoError | undefined {
+    return app?.flow.$error.get();
+  },
   /** web-js 3: shortSessionChanges */
   sessionTokenChanges: stream($shortSession),
 
