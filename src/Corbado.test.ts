@@ -41,7 +41,7 @@ describe('Corbado facade', () => {
     expect(() => Corbado.getFullUser()).toThrow('Please call load() before getFullUser');
   });
 
-  it('[spec 1.project-id] [spec 5.project-id] rejects a project id that is not pro- followed by digits', async () => {
+  it('[spec 1.project-id] [spec 5.project-id] [spec 8.invalid-project-id] rejects a project id that is not pro- followed by digits', async () => {
     await expect(Corbado.load({ projectId: 'pro-x' })).rejects.toThrow('Invalid project ID');
     await expect(Corbado.load({ projectId: '' })).rejects.toThrow('Invalid project ID');
   });
@@ -116,6 +116,14 @@ describe('Corbado facade', () => {
       expect(Corbado.sessionToken).toBe(Corbado.shortSession);
       expect(seen).toEqual([undefined]);
       subscription.unsubscribe();
+    });
+
+    it('[spec 8.global-error] keeps the error of the initial load as globalError', async () => {
+      await Corbado.load(options);
+      const element = host();
+      await act(async () => Corbado.mountAuthUI(element));
+      await expect.poll(() => Corbado.globalError, { timeout: 5000 }).toMatchObject({ name: 'CorbadoError', recoverable: false });
+      await act(async () => Corbado.unmountAuthUI(element));
     });
 
     it('answers a failed account call as an error Result instead of throwing', async () => {

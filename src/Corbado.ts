@@ -7,6 +7,7 @@ import { CorbadoApp, type CorbadoOptions } from './core/app';
 import { CorbadoError, unhandledFrontendError } from './core/errors';
 import type { AuthState, SessionUser } from './core/session/session';
 import { mountView, unmountView } from './ui/mount';
+import { accountView } from './ui/components/ErrorBoundary';
 import { AuthView } from './ui/views/AuthView';
 import { LoginView } from './ui/views/LoginView';
 import { PasskeyListView } from './ui/views/PasskeyListView';
@@ -132,7 +133,7 @@ const Corbado = {
   },
 
   mountPasskeyListUI(element: HTMLElement): void {
-    mount('mountPasskeyListUI', element, PasskeyListView);
+    mount('mountPasskeyListUI', element, accountView(PasskeyListView));
   },
   unmountPasskeyListUI(element: HTMLElement): void {
     loaded('unmountPasskeyListUI');
@@ -140,7 +141,7 @@ const Corbado = {
   },
 
   mountUserUI(element: HTMLElement): void {
-    mount('mountUserUI', element, UserDetailsView);
+    mount('mountUserUI', element, accountView(UserDetailsView));
   },
   unmountUserUI(element: HTMLElement): void {
     loaded('unmountUserUI');
@@ -171,6 +172,10 @@ const Corbado = {
   /** web-js 3: the short session */
   get sessionToken(): string | undefined {
     return $shortSession.get();
+  },
+  /** web-js 3: the error of the initial load (the auth process could not start; SPEC.md section 8), else undefined */
+  get globalError(): CorbadoError | undefined {
+    return app?.flow.$error.get();
   },
   /** web-js 3: shortSessionChanges */
   sessionTokenChanges: stream($shortSession),

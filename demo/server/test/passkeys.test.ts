@@ -353,3 +353,18 @@ describe('logged-in user', () => {
     expect((await client.request('POST', '/v2/me/refresh')).status).toBe(401);
   });
 });
+
+describe('a passkey log-in whose passkeys are gone', () => {
+  it('[spec 8.no-passkey-available] names no passkey in its challenge once the account has none left, which the widget shows as "No passkey available"', async () => {
+    const { email, client: owner } = await signUpWithPasskey(server.url, new SoftAuthenticator());
+    const visitor = new Client(server.url, 'pro-1');
+    await visitor.init(PASSKEY_DEVICE);
+    expect((await visitor.step('/v2/auth/login/init', { identifierValue: email, isPhone: false })).block).toBe('passkey-verify');
+    // meanwhile, the passkey is removed in another tab
+    const [passkey] = (await owner.request('GET', '/v2/me/passkeys')).body.passkeys;
+    expect((await owner.request('DELETE', `/v2/me/passkeys/${encodeURIComponent(passkey.id)}`)).status).toBe(200);
+    const started = await visitor.step('/v2/auth/passkey/login/start', {});
+    expect(started.block).toBe('passkey-verify');
+    expect(JSON.parse(started.data.challenge).publicKey.allowCredentials).toEqual([]);
+  });
+});

@@ -56,7 +56,7 @@ describe('ApiClient', () => {
     expect(seen[0]!.headers['x-corbado-process-id']).toBeUndefined();
   });
 
-  it('maps process_not_available to "process not found" and other types to an unhandled backend error', async () => {
+  it('[spec 8.process-not-found] [spec 8.unhandled-backend] maps process_not_available to "process not found" and other types to an unhandled backend error', async () => {
     answer = { status: 404, body: JSON.stringify({ error: { type: 'process_not_available', links: [] } }) };
     await expect(client().getProcess()).rejects.toMatchObject({ kind: 'processNotFound', recoverable: true });
     answer = { status: 400, body: JSON.stringify({ error: { type: 'invalid_request', links: [] } }) };
@@ -139,9 +139,10 @@ describe('ApiClient', () => {
     );
   });
 
-  it('treats a 2xx without data as an unhandled backend error', async () => {
+  it('[spec 8.unhandled-backend] treats a 2xx without data as an unhandled backend error', async () => {
     answer = { status: 200, body: '' };
     await expect(client().completeProcess()).rejects.toBeInstanceOf(CorbadoError);
+    await expect(client().completeProcess()).rejects.toMatchObject({ kind: 'unhandledBackendError', recoverable: false });
   });
 
   it('times out after the configured time', async () => {

@@ -27,7 +27,7 @@ describe('parseBlock', () => {
     expect(block.continueReason).toBe('process-already-completed');
   });
 
-  it('rejects an unknown block type with "Invalid block type"', () => {
+  it('[spec 8.invalid-block-type] rejects an unknown block type with "Invalid block type"', () => {
     expect(() => parseBlock({ ...signup(), block: 'nonsense' as never })).toThrowError(CorbadoError);
     expect(() => parseBlock({ ...signup(), block: 'nonsense' as never })).toThrow(/Invalid block type/);
   });
@@ -72,7 +72,7 @@ describe('initialScreen', () => {
     expect(initialScreen('email-verify', 'email-otp')).toBe('email-otp-verification');
     expect(initialScreen('username-collect')).toBe('missing-fields');
   });
-  it('names an impossible screen with "Invalid screen"', () => {
+  it('[spec 8.invalid-screen] names an impossible screen with "Invalid screen"', () => {
     expect(() => initialScreen('social-verify')).toThrow('Invalid screen: social-verify');
   });
 });

@@ -10,7 +10,7 @@ import {
   type SignupInitData,
   type VerificationMethod,
 } from '../api/types';
-import { invalidBlockType, type CorbadoError } from '../errors';
+import { invalidBlockType, invalidUserHandleType, type CorbadoError } from '../errors';
 
 export interface FlowBlock {
   type: BlockType;
@@ -40,6 +40,9 @@ export function parseBlock(body: BlockBody): FlowBlock {
     };
   }
   if (!BLOCK_TYPES.includes(body.block)) throw invalidBlockType(String(body.block));
+  // passkey-append names the identifier the passkey is for; one the widget does not know cannot be shown
+  // or edited (web-js 3.5 refuses it too; SPEC.md section 8, "Invalid user handle type")
+  if (body.block === 'passkey-append' && !['email', 'phone', 'username'].includes(body.data?.identifierType as string)) throw invalidUserHandleType();
   return {
     type: body.block,
     authType: body.authType === 'login' ? 'login' : 'signup',

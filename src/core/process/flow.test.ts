@@ -391,3 +391,62 @@ describe('conditional UI (the autofill of login-init), with a fake navigator.cre
     flow.dispose();
   });
 });
+
+describe('the error catalogue in the flow (SPEC.md section 8)', () => {
+  const passkeyVerify: BlockBody = { block: 'passkey-verify', authType: 'login', data: { challenge: '', identifierValue: 'ada@example.com' }, alternatives: [] };
+  const loginChallenge = (allowCredentials: object[]) =>
+    JSON.stringify({ publicKey: { challenge: 'Y2hhbGxlbmdl', rpId: 'localhost', userVerification: 'required', allowCredentials } });
+
+  async function startedFlow(): Promise<Flow> {
+    const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 2000, preview: false });
+    const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+    await flow.start();
+    seen = [];
+    return flow;
+  }
+
+  it('[spec 8.global-error] keeps the error of the initial load as the global error, until the start is tried again', async () => {
+    script['POST /v2/auth/process/init'] = [{ status: 500, body: envelope(500, 'internal_error') }];
+    const flow = await startedFlow();
+    expect(flow.$initState.get()).toBe(1);
+    expect(flow.$error.get()).toMatchObject({ kind: 'unhandledBackendError', type: 'internal_error', recoverable: false });
+    expect(flow.$block.get()).toBeUndefined();
+    await flow.retry();
+    expect(flow.$error.get()).toBeUndefined();
+    expect(flow.$initState.get()).toBe(2);
+  });
+
+  it('[spec 8.no-passkey-available] a passkey log-in whose challenge names no passkey of the account is "No passkey available"; the browser is not asked', async () => {
+    let asked = 0;
+    fakeWebAuthn({ get: async () => (asked++, Promise.reject(new DOMException('timed out or not allowed', 'NotAllowedError'))) });
+    localStorage.setItem('cbo_client_capabilities', JSON.stringify({ uvpa: true, conditional: true }));
+    const flow = await startedFlow();
+    script['POST /v2/auth/login/init'] = [{ body: { blockBody: passkeyVerify, common } }];
+    await flow.submitLogin('ada@example.com', false);
+    script['POST /v2/auth/passkey/login/start'] = [{ body: { blockBody: { ...passkeyVerify, data: { challenge: loginChallenge([]) } }, common } }];
+    await flow.loginWithPasskey();
+    expect(asked).toBe(0);
+    expect(flow.$screen.get()).toBe('passkey-error');
+    expect(flow.$ceremonyError.get()).toMatchObject({ kind: 'noPasskeyAvailable', message: 'No passkey available', recoverable: true });
+    // with a passkey named, the browser is asked (and its cancel is a cancel)
+    script['POST /v2/auth/passkey/login/start'] = [{ body: { blockBody: { ...passkeyVerify, data: { challenge: loginChallenge([{ type: 'public-key', id: 'Y3JlZA' }]) } }, common } }];
+    await flow.loginWithPasskey();
+    expect(asked).toBe(1);
+    expect(flow.$ceremonyError.get()).toMatchObject({ kind: 'passkeyChallengeCancelled' });
+  });
+
+  it('[spec 8.invalid-user-handle-type] a passkey-append block for an identifier type the widget does not know is "Invalid user handle type"', async () => {
+    const flow = await onSignup();
+    const append = (identifierType: string): BlockBody => ({ block: 'passkey-append', authType: 'signup', data: { identifierValue: 'ada', identifierType }, alternatives: [] });
+    script['POST /v2/auth/signup/init'] = [{ body: { blockBody: append('nickname'), common } }];
+    await flow.submitSignup({ email: 'ada@example.com' });
+    expect(flow.$screen.get()).toBe('signup-init');
+    expect(flow.$block.get()?.failure).toMatchObject({ kind: 'invalidUserHandleType', message: 'Invalid user handle type', recoverable: false });
+    for (const known of ['email', 'phone', 'username']) {
+      script['POST /v2/auth/signup/init'] = [{ body: { blockBody: append(known), common } }];
+      await flow.submitSignup({ email: 'ada@example.com' });
+      expect(flow.$screen.get()).toBe('passkey-append');
+      expect(flow.$block.get()?.failure).toBeUndefined();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 // Passkeys: appending one (passkey-append), logging in with one (passkey-verify), and the ways on
 // without one ("Maybe later", continue, the fallback buttons).
 import type { BlockType, IdentifierType, ProcessResponse, VerificationMethod } from '../api/types';
-import { CorbadoError, passkeyChallengeCancelled } from '../errors';
+import { CorbadoError, noPasskeyAvailable, passkeyChallengeCancelled } from '../errors';
 import { createPasskey, getPasskey } from '../webauthn/webauthn';
 import { applyAnswer } from './applyAnswer';
 import { verificationMethodOf, type FlowBlock } from './block';
@@ -64,6 +64,7 @@ export function loginWithPasskey(ctx: FlowContext, options: { automatic?: boolea
       // the autofill's request must have ended first, however this screen was reached
       stopConditionalUi(ctx);
       await ctx.conditionalSettled;
+      if (listsNoPasskey(options)) throw noPasskeyAvailable();
       signed = await getPasskey(options);
     } catch (error) {
       return showCeremonyError(ctx, error, 'login-error', options);
@@ -117,6 +118,16 @@ async function fetchChallenge(ctx: FlowContext, block: BlockType, start: () => P
     return undefined;
   }
   return String(response.blockBody.data.challenge ?? '');
+}
+
+/**
+ * A log-in challenge of passkey-verify names the account's passkeys; an empty list means none is left
+ * (removed since the log-in began), so the browser is not asked and "No passkey available" is shown
+ * (SPEC.md section 8; web-js 3.5 raises it when a passkey log-in finds none).
+ */
+function listsNoPasskey(options: string): boolean {
+  const allowed = (JSON.parse(options) as { publicKey?: { allowCredentials?: unknown } }).publicKey?.allowCredentials;
+  return Array.isArray(allowed) && !allowed.length;
 }
 
 /** A failed ceremony: the passkey-error screen shows why, and the server hears of it. */

@@ -6,6 +6,7 @@ import type { ApiClient } from '../../core/api/client';
 import type { Passkey } from '../../core/api/types';
 import type { CorbadoApp } from '../../core/app';
 import { setDarkMode } from '../../core/appearance';
+import { passkeyAlreadyExists, passkeysNotSupported, recentLoginCancelled, unhandledBackendError, type CorbadoError } from '../../core/errors';
 import { AppContext } from '../context';
 import { renderInShadow } from '../test/renderInShadow';
 import { PasskeyListView } from './PasskeyListView';
@@ -33,7 +34,7 @@ function passkey(id: string, aaguidDetails: Passkey['aaguidDetails']): Passkey {
   };
 }
 
-function renderList(passkeys: Passkey[]) {
+function renderList(passkeys: Passkey[], account: object = {}) {
   const app = {
     options: {},
     session: { $user: atom({ sub: 'usr-1', email: 'ada@example.com' }) },
@@ -42,6 +43,7 @@ function renderList(passkeys: Passkey[]) {
       $busy: atom(false),
       loadPasskeys: vi.fn(async () => undefined),
       recentLogin: new RecentLogin({} as ApiClient),
+      ...account,
     },
     flow: {},
   } as unknown as CorbadoApp;
@@ -100,5 +102,49 @@ describe('the passkey list: authenticator names and icons', () => {
     ]);
     expect(view.$$('.cb-passkey svg.cb-passkey-icon')[0]!.getAttribute('aria-hidden')).toBe('true');
     view.unmount();
+  });
+});
+
+describe('the passkey list: what goes wrong', () => {
+  /** The create button refused with `error`: the dialog that says so, or none. */
+  async function createRefused(error: CorbadoError) {
+    const { view } = renderList([], { createPasskey: vi.fn(async () => Promise.reject(error)) });
+    const create = view.$$('button').find((button) => /^Create (a )?passkey$/.test(button.textContent ?? ''))!;
+    await act(async () => create.click());
+    const dialog = view.$('dialog');
+    const seen = dialog && {
+      header: dialog.querySelector('h2, h3')?.textContent,
+      body: dialog.querySelector('p')?.textContent,
+      buttons: [...dialog.querySelectorAll('button')].map((button) => button.textContent),
+    };
+    const ok = dialog && [...dialog.querySelectorAll('button')].find((button) => button.textContent === 'OK');
+    if (ok) act(() => ok.click());
+    const closed = !view.$('dialog');
+    view.unmount();
+    return { seen, closed };
+  }
+
+  it('[spec 8.passkey-already-exists] "Passkey for this device already exists" is a dialog with a header, a body and a confirm button', async () => {
+    expect(await createRefused(passkeyAlreadyExists())).toEqual({
+      seen: { header: 'Passkey already exists', body: 'There is already a passkey for this account on this device.', buttons: ['OK'] },
+      closed: true,
+    });
+  });
+
+  it('[spec 8.passkeys-not-supported] "Passkeys are not supported for this device" is the same kind of dialog', async () => {
+    expect(await createRefused(passkeysNotSupported())).toEqual({
+      seen: { header: 'Passkeys are not supported', body: 'This device or browser cannot create passkeys.', buttons: ['OK'] },
+      closed: true,
+    });
+  });
+
+  it('[spec 8.load-failures] a failure to load the passkeys is shown, unless it is flagged ignorable', () => {
+    const failed = renderList([], { $passkeys: atom({ state: 'failed', error: unhandledBackendError('internal_error') }) });
+    expect(failed.view.$('[role=alert]')?.textContent).toBe('Something went wrong. Please try again later or refresh the page.');
+    expect(failed.view.$('.cb-passkeys')).toBeNull();
+    failed.view.unmount();
+    const ignored = renderList([], { $passkeys: atom({ state: 'failed', error: recentLoginCancelled() }) });
+    expect(ignored.view.$('[role=alert]')).toBeNull();
+    ignored.view.unmount();
   });
 });

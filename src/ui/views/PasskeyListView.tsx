@@ -110,7 +110,7 @@ export function PasskeyListView() {
           {failure}
         </p>
       )}
-      {passkeys.state === 'failed' && (
+      {passkeys.state === 'failed' && !passkeys.error.ignorable && (
         <p className="cb-popup" role="alert">
           {failureText(t, undefined, passkeys.error, app.options.customerSupportEmail)}
         </p>

@@ -30,7 +30,7 @@ export function UserDetailsView() {
     if (user) void app.account.loadConfig();
   }, [app, user]);
   if (!user) return <PleaseLogIn />;
-  if (me.state === 'failed') {
+  if (me.state === 'failed' && !me.error.ignorable) {
     return (
       <div className="cb-card">
         <p className="cb-popup" role="alert">
