@@ -391,3 +391,52 @@ describe('conditional UI (the autofill of login-init), with a fake navigator.cre
     flow.dispose();
   });
 });
+
+describe('[spec 2.social-verify] the provider round trip', () => {
+  const withSocial = (status: string, extra: Record<string, unknown> = {}): BlockBody => ({
+    ...loginInit,
+    data: { ...loginInit.data, socialData: { providers: ['google'], status }, ...extra },
+  });
+  const notEnabled = { code: 'social_provider_not_enabled', message: 'not enabled' };
+
+  it('shows the social-verify screen while it starts; a refusal stays there until Back returns to log-in without it', async () => {
+    const flow = await onSignup();
+    flow.switchToAlternative('login-init');
+    const refused = withSocial('initial', { error: notEnabled });
+    script['POST /v2/auth/social/verify/start'] = [{ body: { blockBody: { ...refused, error: notEnabled }, common }, delay: 200 }];
+    const starting = flow.startSocial('google');
+    expect(flow.$screen.get()).toBe('social-verify');
+    await starting;
+    expect(seen).toEqual(['POST /v2/auth/social/verify/start']);
+    expect(flow.$screen.get()).toBe('social-verify');
+    expect(flow.$block.get()?.error).toMatchObject({ code: 'social_provider_not_enabled' });
+    await flow.leaveSocialVerify();
+    expect(flow.$screen.get()).toBe('login-init');
+    expect(flow.$block.get()?.error).toBeUndefined();
+    expect(flow.$block.get()?.data.error).toBeUndefined();
+  });
+
+  it('back from the provider, finishing shows the social-verify screen until the server moves on', async () => {
+    script['POST /v2/auth/process/init'] = [{ body: started(withSocial('finished')) }];
+    script['POST /v2/auth/social/verify/finish'] = [{ body: { blockBody: emailVerify, common }, delay: 200 }];
+    const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 2000, preview: false });
+    const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+    await flow.start();
+    await vi.waitFor(() => expect(seen).toContain('POST /v2/auth/social/verify/finish'));
+    expect(flow.$screen.get()).toBe('social-verify');
+    await vi.waitFor(() => expect(flow.$screen.get()).toBe('email-otp-verification'));
+    flow.dispose();
+  });
+
+  it('a social-verify block from the server has its own screen, and Back starts over', async () => {
+    script['POST /v2/auth/process/init'] = [{ body: started({ block: 'social-verify', authType: 'login', data: { socialData: { providers: ['google'], status: 'started' } } }) }];
+    const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 2000, preview: false });
+    const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+    await flow.start();
+    expect(flow.$screen.get()).toBe('social-verify');
+    seen = [];
+    await flow.leaveSocialVerify();
+    expect(seen).toContain('POST /v2/auth/process/reset');
+    flow.dispose();
+  });
+});
