@@ -4,7 +4,7 @@ import { expect, test, uniqueEmail, widget } from './fixtures';
 // origin. The browser really leaves the demo page, consents on the simulator and comes back.
 
 test.describe('pro-1 social sign-in', () => {
-  test('signs up with Google and comes back logged in', async ({ page }) => {
+  test('[spec 2.social-redirect] signs up with Google and comes back logged in', async ({ page }) => {
     const email = uniqueEmail('social-google');
     await page.goto('/?project=pro-1');
     await widget(page).getByRole('button', { name: 'Continue with Google' }).click();

@@ -440,3 +440,102 @@ describe('[spec 2.social-verify] the provider round trip', () => {
     flow.dispose();
   });
 });
+
+describe('the address bar and the screens (SPEC.md section 2)', () => {
+  const passkeyAppendBody: BlockBody = { block: 'passkey-append', authType: 'signup', data: { identifierValue: 'ada@example.com', identifierType: 'email' } };
+  const completedBody: BlockBody = { block: 'completed', authType: 'signup', data: {} };
+  const popTo = (hash: string) => {
+    window.history.pushState(null, '', hash);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  };
+  /** a flow shown by a view (the history attached), on sign-up's e-mail code */
+  async function onEmailCode(): Promise<{ flow: Flow; detach: () => void }> {
+    window.history.replaceState(null, '', '/');
+    const flow = await onSignup();
+    const detach = flow.attachHistory();
+    script['POST /v2/auth/signup/init'] = [{ body: { blockBody: emailVerify, common } }];
+    await flow.submitSignup({ email: 'ada@example.com' });
+    expect(flow.$screen.get()).toBe('email-otp-verification');
+    seen = [];
+    return { flow, detach };
+  }
+
+  it('[spec 2.hash-mirrors-block] [spec 2.history-push] names the block in the hash, one history entry per block, none for completed', async () => {
+    window.history.replaceState(null, '', '/');
+    const flow = await onSignup();
+    const detach = flow.attachHistory();
+    expect(window.location.hash).toBe('#signup-init');
+    const entries = window.history.length;
+    flow.switchToAlternative('login-init');
+    expect(window.location.hash).toBe('#login-init');
+    expect(window.history.length).toBe(entries + 1);
+    flow.switchToAlternative('signup-init');
+    script['POST /v2/auth/signup/init'] = [{ body: { blockBody: emailVerify, common } }];
+    await flow.submitSignup({ email: 'ada@example.com' });
+    expect(window.location.hash).toBe('#email-verify');
+    expect(window.history.length).toBe(entries + 3);
+    script['POST /v2/auth/identifier/verify/finish'] = [{ body: { blockBody: completedBody, common } }];
+    await flow.submitCode('123456');
+    expect(flow.$screen.get()).toBe('end');
+    expect(window.location.hash).toBe('#email-verify');
+    expect(window.history.length).toBe(entries + 3);
+    detach();
+    flow.dispose();
+  });
+
+  it('[spec 2.history-push] pushes no entry for continue-on-other-env', async () => {
+    const { flow, detach } = await onEmailCode();
+    const entries = window.history.length;
+    script['POST /v2/auth/identifier/verify/finish'] = [{ body: { blockBody: { ...emailVerify, continueOnOtherDevice: { reason: 'process-already-completed' } }, common } }];
+    await flow.submitCode('123456');
+    expect(flow.$screen.get()).toBe('continue-on-other-device');
+    expect(window.location.hash).toBe('#email-verify');
+    expect(window.history.length).toBe(entries);
+    detach();
+    flow.dispose();
+  });
+
+  it('[spec 2.hash-switch] [spec 2.hash-aliases] a hash naming an alternative ("register" for sign-up) switches to it without a call', async () => {
+    window.history.replaceState(null, '', '/');
+    const flow = await onSignup();
+    flow.switchToAlternative('login-init');
+    const detach = flow.attachHistory();
+    seen = [];
+    popTo('#register');
+    expect(flow.$block.get()?.type).toBe('signup-init');
+    expect(flow.$screen.get()).toBe('signup-init');
+    popTo('#login');
+    expect(flow.$block.get()?.type).toBe('login-init');
+    expect(seen).toEqual([]);
+    detach();
+    flow.dispose();
+  });
+
+  it('[spec 2.hash-abort-confirmation] a hash naming any other block during sign-up asks before aborting', async () => {
+    const { flow, detach } = await onEmailCode();
+    popTo('#login-init');
+    expect(flow.$screen.get()).toBe('confirm-process-abort');
+    expect(flow.$block.get()?.type).toBe('email-verify');
+    expect(seen).toEqual([]);
+    flow.cancelAbort();
+    expect(flow.$screen.get()).toBe('email-otp-verification');
+    detach();
+    flow.dispose();
+  });
+
+  it("[spec 2.screen-reset] an answer on the same block keeps the screen; a new block type starts on its first screen", async () => {
+    const { flow, detach } = await onEmailCode();
+    flow.setScreen('edit-email');
+    script['POST /v2/auth/identifier/verify/finish'] = [
+      { body: { blockBody: { ...emailVerify, data: { ...emailVerify.data, error: { code: 'invalid_otp', message: 'wrong' } } }, common } },
+      { body: { blockBody: passkeyAppendBody, common } },
+    ];
+    await flow.submitCode('000000');
+    expect(flow.$block.get()?.data.error).toBeTruthy();
+    expect(flow.$screen.get()).toBe('edit-email');
+    await flow.submitCode('123456');
+    expect(flow.$screen.get()).toBe('passkey-append');
+    detach();
+    flow.dispose();
+  });
+});
