@@ -21,7 +21,7 @@ export function SocialVerifyScreen() {
     return (
       <div className="cb-form cb-center">
         <Header title={t('socialVerify.header', { provider: provider ? t(`social.${provider}`) : '' })} />
-        <Spinner delay={0} />
+        <Spinner />
       </div>
     );
   }
