@@ -236,7 +236,7 @@ describe('in a browser without WebAuthn (as WebKitGTK, and happy-dom here)', () 
     expect(flow.$error.get()).toBeUndefined();
   });
 
-  it('without a fallback the passkey screen stays, and its log-in fails as "not supported", not with a TypeError', async () => {
+  it('[spec 2.initial-screen-passkey-verify] without a fallback the passkey screen stays, and its log-in fails as "not supported", not with a TypeError', async () => {
     const { flow } = await onLogin();
     script['POST /v2/auth/login/init'] = [{ body: { blockBody: passkeyVerify([]), common } }];
     script['POST /v2/auth/passkey/login/start'] = [{ body: { blockBody: { ...passkeyVerify([]), data: { challenge: '{"publicKey":{}}' } }, common } }];
