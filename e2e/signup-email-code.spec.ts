@@ -189,7 +189,7 @@ test.describe('[spec 1.identifiers] pro-1 sign-up with an e-mail code', () => {
 });
 
 test.describe('back navigation during sign-up', () => {
-  test('asks first: completing returns to the step, starting over resets the process', async ({ page }) => {
+  test('[spec 2.hash-abort-confirmation] [spec 2.confirm-abort] asks first: completing returns to the step, starting over resets the process', async ({ page }) => {
     const email = uniqueEmail('abort');
     await startSignup(page, email);
     await expect(page).toHaveURL(/#email-verify$/);

@@ -46,7 +46,7 @@ test.describe('walking skeleton', () => {
     expect(await page.evaluate(() => document.querySelectorAll('style, link[rel=stylesheet]').length)).toBe(0);
   });
 
-  test('the sign-up link switches screens without a server call, and the hash follows', async ({ page }) => {
+  test('[spec 2.hash-mirrors-block] [spec 2.hash-switch] the sign-up link switches screens without a server call, and the hash follows', async ({ page }) => {
     await page.goto('/');
     const view = widget(page);
     await expect(view.getByRole('heading', { name: 'Log in' })).toBeVisible();
@@ -67,7 +67,7 @@ test.describe('walking skeleton', () => {
     await expect(view.getByRole('heading', { name: 'Create your account' })).toBeVisible();
   });
 
-  test('the #register and #login hashes pick the first screen', async ({ page }) => {
+  test('[spec 2.hash-aliases] the #register and #login hashes pick the first screen', async ({ page }) => {
     await page.goto('/#register');
     await expect(widget(page).getByRole('heading', { name: 'Create your account' })).toBeVisible();
     await page.goto('/login.html#login');
@@ -106,7 +106,7 @@ test.describe('walking skeleton', () => {
     await expect(view.getByRole('textbox', { name: 'Email address' })).toBeVisible();
   });
 
-  test('[spec 1.option-support-email] an unknown project shows the component-unavailable page with support contact and reload', async ({ page }) => {
+  test('[spec 1.option-support-email] [spec 2.component-unavailable] an unknown project shows the component-unavailable page with support contact and reload', async ({ page }) => {
     await page.goto('/?project=pro-999999');
     const view = widget(page);
     await expect(view.getByRole('heading', { name: 'Log-in is unavailable right now' })).toBeVisible();
@@ -146,7 +146,7 @@ test.describe('walking skeleton', () => {
     });
   });
 
-  test('[spec 1.audience] the account page shows "Please log in" without a session', async ({ page }) => {
+  test('[spec 1.audience] [spec 2.passkey-list-login-warning] [spec 2.user-details-login-warning] the account page shows "Please log in" without a session', async ({ page }) => {
     await page.goto('/account.html');
     await expect(page.locator('#widget').getByText('Please log in to see this.')).toBeVisible();
     await expect(page.locator('#user-details').getByText('Please log in to see this.')).toBeVisible();

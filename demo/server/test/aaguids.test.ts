@@ -51,13 +51,13 @@ function tempFolder(): string {
 }
 
 describe('the shipped catalogue', () => {
-  it('holds every authenticator of SPEC\'s table by name, and nothing else', () => {
+  it('[spec 2.authenticator-names] holds every authenticator of SPEC\'s table by name, and nothing else', () => {
     expect(known.length).toBeGreaterThanOrEqual(23);
     expect(Object.keys(shipped).sort()).toEqual(known.map(([aaguid]) => aaguid).sort());
     for (const [aaguid, name] of known) expect(shipped[aaguid]?.name, aaguid).toBe(name);
   });
 
-  it('draws a light and a dark icon of its own for each, except the generic browser entry, which has none', () => {
+  it('[spec 2.authenticator-unknown] draws a light and a dark icon of its own for each, except the generic browser entry, which has none', () => {
     for (const [aaguid, name] of known) {
       const { icon_light: light, icon_dark: dark } = shipped[aaguid]!;
       if (name === GENERIC_BROWSER) {

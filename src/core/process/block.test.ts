@@ -16,15 +16,28 @@ const signup = (email = '', status = 'initial'): BlockBody => ({
 });
 
 describe('parseBlock', () => {
-  it('turns continueOnOtherDevice into the continue-on-other-env block, whatever the block says', () => {
+  it('[spec 2.continue-reasons] turns continueOnOtherDevice into the continue-on-other-env block, whatever the block says', () => {
     const block = parseBlock({ ...signup(), block: 'email-verify', continueOnOtherDevice: { reason: 'email-link-verified' } });
     expect(block.type).toBe('continue-on-other-env');
     expect(block.continueReason).toBe('email-link-verified');
   });
 
-  it('treats an unknown continue reason as process-already-completed', () => {
+  it('[spec 2.continue-reasons] treats an unknown continue reason as process-already-completed', () => {
     const block = parseBlock({ ...signup(), continueOnOtherDevice: { reason: 'other' as never } });
     expect(block.continueReason).toBe('process-already-completed');
+  });
+
+  it('[spec 2.blocks] takes each block of the spec', () => {
+    // the list as SPEC.md section 2 gives it
+    const blocks = (
+      'signup-init login-init passkey-verify passkey-append passkey-appended email-verify post-signup-email-verify ' +
+      'phone-verify phone-collect username-collect social-verify continue-on-other-env completed conditional-ui-completed'
+    ).split(' ') as BlockBody['block'][];
+    for (const type of blocks) {
+      const body = signup();
+      // a passkey-append block names its identifier type (SPEC §8: an unknown one is refused)
+      expect(parseBlock({ ...body, block: type, data: { ...body.data, identifierType: 'email' } }).type).toBe(type);
+    }
   });
 
   it('[spec 8.invalid-block-type] rejects an unknown block type with "Invalid block type"', () => {
@@ -64,7 +77,10 @@ describe('switchTo', () => {
 });
 
 describe('initialScreen', () => {
-  it('picks each block its first screen', () => {
+  it('[spec 2.initial-screen-init] [spec 2.initial-screen-continue] [spec 2.initial-screen-completed] picks each block its first screen', () => {
+    expect(initialScreen('signup-init')).toBe('signup-init');
+    expect(initialScreen('login-init')).toBe('login-init');
+    expect(initialScreen('social-verify')).toBe('social-verify');
     expect(initialScreen('passkey-verify')).toBe('passkey-background');
     expect(initialScreen('continue-on-other-env')).toBe('continue-on-other-device');
     expect(initialScreen('completed')).toBe('end');
@@ -73,6 +89,6 @@ describe('initialScreen', () => {
     expect(initialScreen('username-collect')).toBe('missing-fields');
   });
   it('[spec 8.invalid-screen] names an impossible screen with "Invalid screen"', () => {
-    expect(() => initialScreen('social-verify')).toThrow('Invalid screen: social-verify');
+    expect(() => initialScreen('conditional-ui-completed')).toThrow('Invalid screen: conditional-ui-completed');
   });
 });

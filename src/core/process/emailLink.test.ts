@@ -13,7 +13,7 @@ const payload = (authType: number) =>
   );
 
 describe('readEmailLink', () => {
-  it('[spec 5.email-link-params] reads the process and token from both parameters', () => {
+  it('[spec 5.email-link-params] [spec 2.email-link-params] reads the process and token from both parameters', () => {
     const link = readEmailLink(`?corbadoEmailLinkID=${payload(1)}&corbadoToken=secret`)!;
     expect(link.process.id).toBe('tok');
     expect(link.token).toBe('secret');
@@ -21,7 +21,7 @@ describe('readEmailLink', () => {
     expect(readEmailLink(`?corbadoEmailLinkID=${payload(0)}&corbadoToken=x`)!.authType).toBe('login');
   });
 
-  it('[spec 5.email-link-params] does nothing when either parameter is missing', () => {
+  it('[spec 5.email-link-params] [spec 2.email-link-params] does nothing when either parameter is missing', () => {
     expect(readEmailLink(`?corbadoEmailLinkID=${payload(1)}`)).toBeUndefined();
     expect(readEmailLink('?corbadoToken=secret')).toBeUndefined();
   });

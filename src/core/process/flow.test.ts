@@ -236,7 +236,7 @@ describe('in a browser without WebAuthn (as WebKitGTK, and happy-dom here)', () 
     expect(flow.$error.get()).toBeUndefined();
   });
 
-  it('without a fallback the passkey screen stays, and its log-in fails as "not supported", not with a TypeError', async () => {
+  it('[spec 2.initial-screen-passkey-verify] without a fallback the passkey screen stays, and its log-in fails as "not supported", not with a TypeError', async () => {
     const { flow } = await onLogin();
     script['POST /v2/auth/login/init'] = [{ body: { blockBody: passkeyVerify([]), common } }];
     script['POST /v2/auth/passkey/login/start'] = [{ body: { blockBody: { ...passkeyVerify([]), data: { challenge: '{"publicKey":{}}' } }, common } }];
@@ -448,5 +448,153 @@ describe('the error catalogue in the flow (SPEC.md section 8)', () => {
       expect(flow.$screen.get()).toBe('passkey-append');
       expect(flow.$block.get()?.failure).toBeUndefined();
     }
+  });
+});
+
+describe('[spec 2.social-verify] the provider round trip', () => {
+  const withSocial = (status: string, extra: Record<string, unknown> = {}): BlockBody => ({
+    ...loginInit,
+    data: { ...loginInit.data, socialData: { providers: ['google'], status }, ...extra },
+  });
+  const notEnabled = { code: 'social_provider_not_enabled', message: 'not enabled' };
+
+  it('shows the social-verify screen while it starts; a refusal stays there until Back returns to log-in without it', async () => {
+    const flow = await onSignup();
+    flow.switchToAlternative('login-init');
+    const refused = withSocial('initial', { error: notEnabled });
+    script['POST /v2/auth/social/verify/start'] = [{ body: { blockBody: { ...refused, error: notEnabled }, common }, delay: 200 }];
+    const starting = flow.startSocial('google');
+    expect(flow.$screen.get()).toBe('social-verify');
+    await starting;
+    expect(seen).toEqual(['POST /v2/auth/social/verify/start']);
+    expect(flow.$screen.get()).toBe('social-verify');
+    expect(flow.$block.get()?.error).toMatchObject({ code: 'social_provider_not_enabled' });
+    await flow.leaveSocialVerify();
+    expect(flow.$screen.get()).toBe('login-init');
+    expect(flow.$block.get()?.error).toBeUndefined();
+    expect(flow.$block.get()?.data.error).toBeUndefined();
+  });
+
+  it('back from the provider, finishing shows the social-verify screen until the server moves on', async () => {
+    script['POST /v2/auth/process/init'] = [{ body: started(withSocial('finished')) }];
+    script['POST /v2/auth/social/verify/finish'] = [{ body: { blockBody: emailVerify, common }, delay: 200 }];
+    const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 2000, preview: false });
+    const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+    await flow.start();
+    await vi.waitFor(() => expect(seen).toContain('POST /v2/auth/social/verify/finish'));
+    expect(flow.$screen.get()).toBe('social-verify');
+    await vi.waitFor(() => expect(flow.$screen.get()).toBe('email-otp-verification'));
+    flow.dispose();
+  });
+
+  it('a social-verify block from the server has its own screen, and Back starts over', async () => {
+    script['POST /v2/auth/process/init'] = [{ body: started({ block: 'social-verify', authType: 'login', data: { socialData: { providers: ['google'], status: 'started' } } }) }];
+    const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 2000, preview: false });
+    const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+    await flow.start();
+    expect(flow.$screen.get()).toBe('social-verify');
+    seen = [];
+    await flow.leaveSocialVerify();
+    expect(seen).toContain('POST /v2/auth/process/reset');
+    flow.dispose();
+  });
+});
+
+describe('the address bar and the screens (SPEC.md section 2)', () => {
+  const passkeyAppendBody: BlockBody = { block: 'passkey-append', authType: 'signup', data: { identifierValue: 'ada@example.com', identifierType: 'email' } };
+  const completedBody: BlockBody = { block: 'completed', authType: 'signup', data: {} };
+  const popTo = (hash: string) => {
+    window.history.pushState(null, '', hash);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  };
+  /** a flow shown by a view (the history attached), on sign-up's e-mail code */
+  async function onEmailCode(): Promise<{ flow: Flow; detach: () => void }> {
+    window.history.replaceState(null, '', '/');
+    const flow = await onSignup();
+    const detach = flow.attachHistory();
+    script['POST /v2/auth/signup/init'] = [{ body: { blockBody: emailVerify, common } }];
+    await flow.submitSignup({ email: 'ada@example.com' });
+    expect(flow.$screen.get()).toBe('email-otp-verification');
+    seen = [];
+    return { flow, detach };
+  }
+
+  it('[spec 2.hash-mirrors-block] [spec 2.history-push] names the block in the hash, one history entry per block, none for completed', async () => {
+    window.history.replaceState(null, '', '/');
+    const flow = await onSignup();
+    const detach = flow.attachHistory();
+    expect(window.location.hash).toBe('#signup-init');
+    const entries = window.history.length;
+    flow.switchToAlternative('login-init');
+    expect(window.location.hash).toBe('#login-init');
+    expect(window.history.length).toBe(entries + 1);
+    flow.switchToAlternative('signup-init');
+    script['POST /v2/auth/signup/init'] = [{ body: { blockBody: emailVerify, common } }];
+    await flow.submitSignup({ email: 'ada@example.com' });
+    expect(window.location.hash).toBe('#email-verify');
+    expect(window.history.length).toBe(entries + 3);
+    script['POST /v2/auth/identifier/verify/finish'] = [{ body: { blockBody: completedBody, common } }];
+    await flow.submitCode('123456');
+    expect(flow.$screen.get()).toBe('end');
+    expect(window.location.hash).toBe('#email-verify');
+    expect(window.history.length).toBe(entries + 3);
+    detach();
+    flow.dispose();
+  });
+
+  it('[spec 2.history-push] pushes no entry for continue-on-other-env', async () => {
+    const { flow, detach } = await onEmailCode();
+    const entries = window.history.length;
+    script['POST /v2/auth/identifier/verify/finish'] = [{ body: { blockBody: { ...emailVerify, continueOnOtherDevice: { reason: 'process-already-completed' } }, common } }];
+    await flow.submitCode('123456');
+    expect(flow.$screen.get()).toBe('continue-on-other-device');
+    expect(window.location.hash).toBe('#email-verify');
+    expect(window.history.length).toBe(entries);
+    detach();
+    flow.dispose();
+  });
+
+  it('[spec 2.hash-switch] [spec 2.hash-aliases] a hash naming an alternative ("register" for sign-up) switches to it without a call', async () => {
+    window.history.replaceState(null, '', '/');
+    const flow = await onSignup();
+    flow.switchToAlternative('login-init');
+    const detach = flow.attachHistory();
+    seen = [];
+    popTo('#register');
+    expect(flow.$block.get()?.type).toBe('signup-init');
+    expect(flow.$screen.get()).toBe('signup-init');
+    popTo('#login');
+    expect(flow.$block.get()?.type).toBe('login-init');
+    expect(seen).toEqual([]);
+    detach();
+    flow.dispose();
+  });
+
+  it('[spec 2.hash-abort-confirmation] a hash naming any other block during sign-up asks before aborting', async () => {
+    const { flow, detach } = await onEmailCode();
+    popTo('#login-init');
+    expect(flow.$screen.get()).toBe('confirm-process-abort');
+    expect(flow.$block.get()?.type).toBe('email-verify');
+    expect(seen).toEqual([]);
+    flow.cancelAbort();
+    expect(flow.$screen.get()).toBe('email-otp-verification');
+    detach();
+    flow.dispose();
+  });
+
+  it("[spec 2.screen-reset] an answer on the same block keeps the screen; a new block type starts on its first screen", async () => {
+    const { flow, detach } = await onEmailCode();
+    flow.setScreen('edit-email');
+    script['POST /v2/auth/identifier/verify/finish'] = [
+      { body: { blockBody: { ...emailVerify, data: { ...emailVerify.data, error: { code: 'invalid_otp', message: 'wrong' } } }, common } },
+      { body: { blockBody: passkeyAppendBody, common } },
+    ];
+    await flow.submitCode('000000');
+    expect(flow.$block.get()?.data.error).toBeTruthy();
+    expect(flow.$screen.get()).toBe('edit-email');
+    await flow.submitCode('123456');
+    expect(flow.$screen.get()).toBe('passkey-append');
+    detach();
+    flow.dispose();
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blockFromHash, hashForBlock, pushesHistory } from './routes';
 
 describe('routes', () => {
-  it('maps the two aliases and passes other hashes through as block names', () => {
+  it('[spec 2.hash-aliases] maps the two aliases and passes other hashes through as block names', () => {
     expect(blockFromHash('#register')).toBe('signup-init');
     expect(blockFromHash('#login')).toBe('login-init');
     expect(blockFromHash('#email-verify')).toBe('email-verify');

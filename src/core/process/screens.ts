@@ -21,6 +21,7 @@ export type ScreenName =
   | 'continue-on-other-device'
   | 'email-link-success'
   | 'confirm-process-abort'
+  | 'social-verify'
   | 'end';
 
 const SCREENS_OF_BLOCK: Partial<Record<BlockType, readonly ScreenName[]>> = {
@@ -34,6 +35,7 @@ const SCREENS_OF_BLOCK: Partial<Record<BlockType, readonly ScreenName[]>> = {
   'phone-collect': ['missing-fields'],
   'username-collect': ['missing-fields'],
   'continue-on-other-env': ['continue-on-other-device'],
+  'social-verify': ['social-verify'],
   completed: ['end'],
 };
 SCREENS_OF_BLOCK['post-signup-email-verify'] = SCREENS_OF_BLOCK['email-verify'];

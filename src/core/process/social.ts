@@ -3,17 +3,25 @@
 import type { SocialData, SocialProvider } from '../api/types';
 import { storageKeys, writeItem } from '../storage';
 import { applyAnswer } from './applyAnswer';
-import type { FlowContext } from './flowContext';
-import { runAction, runCall } from './recovery';
+import { INIT_BLOCKS, type FlowContext } from './flowContext';
+import { abort } from './history';
+import { dismissError, runAction } from './recovery';
+import { initialScreen } from './screens';
 
+/**
+ * The provider round trip shows the social-verify screen while it is started and while it is finished
+ * (web-js 3.5 shows a loading state on the init screen then, and keeps the provider under socialLogin);
+ * a failure stays on that screen, with its text and a way back (leaveSocialVerify).
+ */
 export function startSocial(ctx: FlowContext, provider: SocialProvider): Promise<void> {
   return runAction(ctx, async () => {
+    writeItem(storageKeys.socialLogin, provider);
+    ctx.$screen.set('social-verify');
     const block = ctx.$block.get();
     const redirectUrl = ctx.window.location.origin + ctx.window.location.pathname;
     const response = await ctx.api.socialStart(provider, redirectUrl, block?.authType ?? 'signup');
     const social = response.blockBody.data?.socialData as SocialData | undefined;
     if (social?.status === 'started' && social.oauthUrl) {
-      writeItem(storageKeys.socialLogin, provider);
       ctx.window.location.assign(social.oauthUrl);
       return;
     }
@@ -24,8 +32,20 @@ export function startSocial(ctx: FlowContext, provider: SocialProvider): Promise
 export async function finishSocial(ctx: FlowContext): Promise<void> {
   ctx.socialFinishing = true;
   try {
-    await runCall(ctx, () => ctx.api.socialFinish());
+    await runAction(ctx, async () => {
+      ctx.$screen.set('social-verify');
+      applyAnswer(ctx, await ctx.api.socialFinish());
+    });
   } finally {
     ctx.socialFinishing = false;
   }
+}
+
+/** Back from a failed round trip: the init block's own screen, or a new process for a social-verify block. */
+export function leaveSocialVerify(ctx: FlowContext): Promise<void> | void {
+  writeItem(storageKeys.socialLogin, undefined);
+  const block = ctx.$block.get();
+  if (!block || !INIT_BLOCKS.includes(block.type)) return abort(ctx);
+  dismissError(ctx);
+  ctx.$screen.set(initialScreen(block.type));
 }

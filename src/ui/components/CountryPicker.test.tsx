@@ -4,7 +4,7 @@ import { renderInShadow } from '../test/renderInShadow';
 import { CountryPicker } from './CountryPicker';
 
 describe('CountryPicker flags', () => {
-  it('shows the regional-indicator flag of the chosen country and of every listed one, hidden from screen readers', () => {
+  it('[spec 2.country-picker] shows the regional-indicator flag of the chosen country and of every listed one, hidden from screen readers', () => {
     const view = renderInShadow(<CountryPicker country="DE" onChange={() => undefined} />);
     const toggleFlag = view.$('.cb-country-toggle .cb-flag')!;
     expect(toggleFlag.textContent).toBe('\u{1F1E9}\u{1F1EA}');
@@ -15,6 +15,8 @@ describe('CountryPicker flags', () => {
     for (const option of options) {
       const flag = option.querySelector('.cb-flag')!;
       expect(flag.getAttribute('aria-hidden')).toBe('true');
+      // and its calling code
+      expect(option.textContent).toMatch(/\+\d{1,4}$/);
       // two regional indicator symbols, the country's ISO code shifted into U+1F1E6..U+1F1FF
       const code = option.id.slice(-2);
       expect([...flag.textContent!].map((c) => String.fromCharCode(c.codePointAt(0)! - 0x1f1e6 + 65)).join('')).toBe(code);

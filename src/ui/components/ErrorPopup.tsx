@@ -14,12 +14,13 @@ export function ErrorPopup() {
   const t = useT();
   const globalError = useStore(app.flow.$error);
   const block = useStore(app.flow.$block);
-  // the e-mail link's own screen shows its failure as its header
-  const onLinkScreen = useStore(app.flow.$screen) === 'email-link-verification';
+  // the e-mail link's own screen shows its failure as its header, the social round trip's all of its errors
+  const screen = useStore(app.flow.$screen);
+  const onLinkScreen = screen === 'email-link-verification';
   // init blocks carry their popup error in data.error (social sign-in, no fallback available)
   const initError = block?.type === 'signup-init' || block?.type === 'login-init' ? (block.data.error as RequestError | undefined) : undefined;
   const message = failureText(t, block?.error ?? initError, (onLinkScreen ? undefined : block?.failure) ?? globalError, app.options.customerSupportEmail);
-  if (!message) return null;
+  if (!message || screen === 'social-verify') return null;
   return (
     <div className="cb-popup" role="alert">
       <Icon name="warning" />

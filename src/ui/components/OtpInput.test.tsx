@@ -14,7 +14,7 @@ function type(cell: HTMLInputElement, text: string) {
 }
 
 describe('OtpInput', () => {
-  it('[spec 5.otp-cells] [spec 9.otp-length] has six cells and submits by itself once six digits are in', () => {
+  it('[spec 5.otp-cells] [spec 9.otp-length] [spec 2.email-otp] has six cells and submits by itself once six digits are in', () => {
     const done = vi.fn();
     const view = renderInShadow(<OtpInput onComplete={done} />);
     const cells = cellsOf(view);

@@ -8,7 +8,7 @@ describe('Spinner', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('[spec 9.spinner-delay] appears after 100 ms and says "Loading" through the live region that was there before it', () => {
+  it('[spec 9.spinner-delay] [spec 2.spinner-delay] appears after 100 ms and says "Loading" through the live region that was there before it', () => {
     const announce = vi.fn();
     const view = renderInShadow(
       <AnnounceContext.Provider value={announce}>

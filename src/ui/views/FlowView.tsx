@@ -16,6 +16,7 @@ import { PasskeyAppendedScreen } from '../blocks/passkey-appended/PasskeyAppende
 import { PasskeyBackgroundScreen } from '../blocks/passkey-verify/PasskeyBackgroundScreen';
 import { ConfirmProcessAbortScreen } from '../blocks/process-abort/ConfirmProcessAbortScreen';
 import { SignupInitScreen } from '../blocks/signup-init/SignupInitScreen';
+import { SocialVerifyScreen } from '../blocks/social-verify/SocialVerifyScreen';
 import { ComponentUnavailable } from '../components/ComponentUnavailable';
 import { ErrorPopup } from '../components/ErrorPopup';
 import { Footer } from '../components/Footer';
@@ -66,6 +67,8 @@ function Screen({ screen, block }: { screen: ScreenName; block: FlowBlock }) {
       return <PasskeyBackgroundScreen />;
     case 'confirm-process-abort':
       return <ConfirmProcessAbortScreen />;
+    case 'social-verify':
+      return <SocialVerifyScreen />;
     case 'end':
       return null;
     default:

@@ -34,17 +34,24 @@ function passkey(id: string, aaguidDetails: Passkey['aaguidDetails']): Passkey {
   };
 }
 
-function renderList(passkeys: Passkey[], account: object = {}) {
+/**
+ * The list for a signed-in user with these passkeys (none: signed out); creating one fails with `createFails`;
+ * `overrides` replace parts of the account.
+ */
+function renderAccount(passkeys: Passkey[] | undefined, createFails?: () => Error, overrides: object = {}) {
+  const account = {
+    $passkeys: atom({ state: 'ready', value: passkeys ?? [] }),
+    $busy: atom(false),
+    loadPasskeys: vi.fn(async () => undefined),
+    createPasskey: vi.fn(async () => Promise.reject(createFails?.())),
+    deletePasskey: vi.fn(async () => undefined),
+    recentLogin: new RecentLogin({} as ApiClient),
+    ...overrides,
+  };
   const app = {
     options: {},
-    session: { $user: atom({ sub: 'usr-1', email: 'ada@example.com' }) },
-    account: {
-      $passkeys: atom({ state: 'ready', value: passkeys }),
-      $busy: atom(false),
-      loadPasskeys: vi.fn(async () => undefined),
-      recentLogin: new RecentLogin({} as ApiClient),
-      ...account,
-    },
+    session: { $user: atom(passkeys ? { sub: 'usr-1', email: 'ada@example.com' } : undefined), $restoring: atom(false) },
+    account,
     flow: {},
   } as unknown as CorbadoApp;
   const view = renderInShadow(
@@ -52,6 +59,12 @@ function renderList(passkeys: Passkey[], account: object = {}) {
       <PasskeyListView />
     </AppContext.Provider>,
   );
+  const button = (name: string) => view.$$<HTMLButtonElement>('button').find((b) => (b.getAttribute('aria-label') ?? b.textContent) === name);
+  return { view, account, button };
+}
+
+function renderList(passkeys: Passkey[], account: object = {}) {
+  const { view } = renderAccount(passkeys, undefined, account);
   const cards = () =>
     view.$$('.cb-passkey').map((card) => {
       const icon = card.querySelector('.cb-passkey-icon')!;
@@ -72,7 +85,7 @@ describe('the passkey list: authenticator names and icons', () => {
   const known = passkey('cre-1', { name: '1Password', iconLight: LIGHT, iconDark: DARK });
   const unknown = passkey('cre-2', { name: 'Passkey', iconLight: svg('#ddd'), iconDark: svg('#333') });
 
-  it('shows the light icon in light mode and the dark one in dark mode, as a decorative image beside the name', () => {
+  it('[spec 2.authenticator-names] shows the light icon in light mode and the dark one in dark mode, as a decorative image beside the name', () => {
     setDarkMode('off');
     const { view, cards } = renderList([known]);
     expect(cards()).toEqual([{ name: '1Password', icon: { src: LIGHT, alt: '' } }]);
@@ -91,7 +104,7 @@ describe('the passkey list: authenticator names and icons', () => {
     view.unmount();
   });
 
-  it('names an unknown authenticator "Passkey", and without details from the server shows its own key icon', () => {
+  it('[spec 2.authenticator-unknown] names an unknown authenticator "Passkey", and without details from the server shows its own key icon', () => {
     setDarkMode('on');
     const { view, cards } = renderList([unknown, passkey('cre-3', undefined), passkey('cre-4', { name: '', iconLight: '', iconDark: 'https://tracker.example/icon.svg' })]);
     expect(cards()).toEqual([
@@ -146,5 +159,69 @@ describe('the passkey list: what goes wrong', () => {
     const ignored = renderList([], { $passkeys: atom({ state: 'failed', error: recentLoginCancelled() }) });
     expect(ignored.view.$('[role=alert]')).toBeNull();
     ignored.view.unmount();
+  });
+});
+
+describe('the passkey list: cards, delete and dialogs', () => {
+  const settle = () => act(async () => new Promise((resolve) => setTimeout(resolve, 0)));
+
+  it('[spec 2.passkey-list-login-warning] without a session shows "Please log in"', () => {
+    const { view, account } = renderAccount(undefined);
+    expect(view.$('[role=status]')?.textContent).toBe('Please log in to see this.');
+    expect(view.$('.cb-passkeys')).toBeNull();
+    expect(account.loadPasskeys).not.toHaveBeenCalled();
+    view.unmount();
+  });
+
+  it('[spec 2.passkey-list-cards] one card per passkey, or the "no passkeys" message, and the create button either way', () => {
+    const two = renderAccount([passkey('cre-1', undefined), passkey('cre-2', undefined)]);
+    expect(two.view.$$('.cb-passkey')).toHaveLength(2);
+    expect(two.button('Create a passkey')).toBeDefined();
+    two.view.unmount();
+    const none = renderAccount([]);
+    expect(none.view.$$('.cb-passkey')).toHaveLength(0);
+    expect(none.view.shadow.textContent).toContain('You have no passkeys yet.');
+    expect(none.button('Create a passkey')).toBeDefined();
+    none.view.unmount();
+  });
+
+  it('[spec 2.passkey-card-fields] a card shows the synced badge only when backed up, the credential id, created with browser and OS, last used, and the status', () => {
+    const synced = { ...passkey('cre-1', undefined), backupState: true, lastUsed: '2026-11-26T12:00:00' };
+    const { view } = renderAccount([synced, passkey('cre-2', undefined)]);
+    const [first, second] = view.$$('.cb-passkey').map((card) => card.textContent!);
+    expect(first).toContain('Synced');
+    expect(second).not.toContain('Synced');
+    expect(first).toContain('Credential ID: credential-cre-1');
+    expect(first).toMatch(/Created .*2026.* with Chrome 131 on macOS/);
+    expect(first).toMatch(/Last used .*26.*2026/);
+    expect(first).toContain('Active');
+    view.unmount();
+  });
+
+  it('[spec 2.passkey-delete-confirm] deleting asks first; cancel keeps the passkey, confirm deletes it', async () => {
+    const { view, account } = renderAccount([passkey('cre-1', undefined)]);
+    const trash = () => view.$<HTMLButtonElement>('.cb-passkey button')!;
+    act(() => trash().click());
+    expect(view.$('dialog')?.textContent).toContain('Delete passkey?');
+    act(() => view.$$<HTMLButtonElement>('dialog button').find((b) => b.textContent === 'Cancel')!.click());
+    expect(account.deletePasskey).not.toHaveBeenCalled();
+    act(() => trash().click());
+    act(() => view.$$<HTMLButtonElement>('dialog button').find((b) => b.textContent === 'Delete')!.click());
+    await settle();
+    expect(account.deletePasskey).toHaveBeenCalledExactlyOnceWith('cre-1');
+    view.unmount();
+  });
+
+  it('[spec 2.passkey-list-dialogs] creating a passkey shows the passkey-already-exists or the passkeys-not-supported dialog', async () => {
+    for (const [failure, title] of [
+      [passkeyAlreadyExists, 'Passkey already exists'],
+      [passkeysNotSupported, 'Passkeys are not supported'],
+    ] as const) {
+      const { view, button } = renderAccount([], failure);
+      act(() => button('Create a passkey')!.click());
+      await settle();
+      expect(view.$('dialog')?.textContent).toContain(title);
+      view.unmount();
+    }
   });
 });

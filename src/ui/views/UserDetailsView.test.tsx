@@ -1,10 +1,69 @@
 import { atom } from 'nanostores';
 import { describe, expect, it, vi } from 'vitest';
+import { RecentLogin } from '../../core/account/recentLogin';
+import type { ApiClient } from '../../core/api/client';
 import type { CorbadoApp } from '../../core/app';
 import { recentLoginCancelled, unhandledBackendError, type CorbadoError } from '../../core/errors';
 import { AppContext } from '../context';
 import { renderInShadow } from '../test/renderInShadow';
 import { UserDetailsView } from './UserDetailsView';
+
+function render(signedIn: boolean) {
+  const me = {
+    fullName: 'Ada Lovelace',
+    identifiers: [
+      { id: 'ide-1', type: 'username', value: 'ada', status: 'verified' },
+      { id: 'ide-2', type: 'email', value: 'ada@example.com', status: 'verified', primary: true },
+      { id: 'ide-3', type: 'phone', value: '+4915112345678', status: 'pending' },
+    ],
+    socialAccounts: [{ providerType: 'github', identifierValue: 'ada@users.example', avatarUrl: '', fullName: 'Ada at GitHub' }],
+  };
+  const app = {
+    options: {},
+    session: { $user: atom(signedIn ? { sub: 'usr-1', email: 'ada@example.com' } : undefined), $restoring: atom(false) },
+    account: {
+      $me: atom({ state: 'ready', value: me }),
+      $config: atom(undefined),
+      $busy: atom(false),
+      loadMe: vi.fn(async () => undefined),
+      loadConfig: vi.fn(async () => undefined),
+      recentLogin: new RecentLogin({} as ApiClient),
+    },
+    flow: {},
+  } as unknown as CorbadoApp;
+  return renderInShadow(
+    <AppContext.Provider value={app}>
+      <UserDetailsView />
+    </AppContext.Provider>,
+  );
+}
+
+describe('UserDetailsView', () => {
+  it('[spec 2.user-details-fields] shows the name, the username, e-mails and phones with verified or pending badges, and social accounts', () => {
+    const view = render(true);
+    const text = view.shadow.textContent!;
+    expect(text).toContain('Ada Lovelace');
+    const rows = view.$$('.cb-row').map((row) => ({ text: row.textContent, badge: row.querySelector('.cb-ok, .cb-pending')?.textContent }));
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ text: expect.stringContaining('ada'), badge: 'Verified' }),
+        expect.objectContaining({ text: expect.stringContaining('ada@example.com'), badge: 'Verified' }),
+        expect.objectContaining({ text: expect.stringContaining('+49'), badge: 'Pending' }),
+      ]),
+    );
+    expect(view.$$('.cb-section-title').map((h) => h.textContent)).toEqual(expect.arrayContaining(['Username', 'Social accounts']));
+    expect(text).toContain('Ada at GitHub');
+    expect(text).toContain('ada@users.example');
+    view.unmount();
+  });
+
+  it('[spec 2.user-details-login-warning] without a session shows "Please log in"', () => {
+    const view = render(false);
+    expect(view.$('[role=status]')?.textContent).toBe('Please log in to see this.');
+    expect(view.shadow.textContent).not.toContain('Ada Lovelace');
+    view.unmount();
+  });
+});
 
 /** The user details of a logged-in visitor whose profile failed to load with `error`. */
 function renderFailed(error: CorbadoError) {

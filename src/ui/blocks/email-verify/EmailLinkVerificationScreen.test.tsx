@@ -21,14 +21,14 @@ function render(block: FlowBlock) {
 }
 
 describe('EmailLinkVerificationScreen', () => {
-  it('shows the spinner while the link is checked', () => {
+  it('[spec 2.email-link-verification] shows the spinner while the link is checked', () => {
     const view = render(linkBlock);
     expect(view.$('h1')?.textContent).toBe('Verifying your email address…');
     expect(view.$('[role=alert]')).toBeNull();
     view.unmount();
   });
 
-  it('heads its error view with the failure attached to its block, once, instead of spinning on', () => {
+  it('[spec 2.email-link-verification] heads its error view with the failure attached to its block, once, instead of spinning on', () => {
     const view = render({ ...linkBlock, failure: unhandledBackendError('internal_error') });
     const alerts = view.$$('[role=alert]');
     expect(alerts).toHaveLength(1);

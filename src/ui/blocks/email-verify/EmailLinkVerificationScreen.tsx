@@ -21,7 +21,7 @@ export function EmailLinkVerificationScreen() {
     return (
       <div className="cb-form cb-center">
         <Header title={t('emailLink.verifying')} />
-        <Spinner delay={0} />
+        <Spinner />
       </div>
     );
   }

@@ -8,7 +8,7 @@ import { EmailLinkSentScreen } from './EmailLinkSentScreen';
 import { OtpScreen } from './OtpScreen';
 import { webmailFor } from './webmail';
 
-describe('webmailFor', () => {
+describe('[spec 2.webmail-shortcuts] webmailFor', () => {
   it.each([
     ['ada@gmail.com', 'Gmail'],
     ['ada@googlemail.com', 'Gmail'],
@@ -43,7 +43,7 @@ function render(screen: 'email-link-sent' | 'email-otp-verification' | 'phone-ot
   );
 }
 
-describe('the webmail shortcut on the verification screens', () => {
+describe('[spec 2.webmail-shortcuts] the webmail shortcut on the verification screens', () => {
   it.each(['email-link-sent', 'email-otp-verification'] as const)('is on %s for a webmail address, opening the inbox in a new tab', (screen) => {
     const view = render(screen, 'ada@hotmail.de');
     const links = view.$$<HTMLAnchorElement>('a');
