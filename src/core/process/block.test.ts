@@ -40,7 +40,7 @@ describe('parseBlock', () => {
 });
 
 describe('isInitialBlock', () => {
-  it('is initial for an empty login-init or signup-init whose social sign-in has not started', () => {
+  it('[spec 4.initial-login] [spec 4.initial-signup] is initial for an empty login-init or signup-init whose social sign-in has not started', () => {
     expect(isInitialBlock(parseBlock(login()))).toBe(true);
     expect(isInitialBlock(parseBlock(signup()))).toBe(true);
   });
@@ -53,7 +53,7 @@ describe('isInitialBlock', () => {
 });
 
 describe('switchTo', () => {
-  it('switches to an alternative and keeps the old block as its alternative', () => {
+  it('[spec 4.signup-login-switch] switches to an alternative and keeps the old block as its alternative', () => {
     const start = parseBlock({ ...login(), alternatives: [signup()] });
     const next = switchTo(start, 'signup-init')!;
     expect(next.type).toBe('signup-init');
@@ -64,7 +64,7 @@ describe('switchTo', () => {
 });
 
 describe('initialScreen', () => {
-  it('picks each block its first screen', () => {
+  it('[spec 4.email-start-screen] picks each block its first screen', () => {
     expect(initialScreen('passkey-verify')).toBe('passkey-background');
     expect(initialScreen('continue-on-other-env')).toBe('continue-on-other-device');
     expect(initialScreen('completed')).toBe('end');

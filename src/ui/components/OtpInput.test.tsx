@@ -14,7 +14,7 @@ function type(cell: HTMLInputElement, text: string) {
 }
 
 describe('OtpInput', () => {
-  it('has six cells and submits by itself once six digits are in', () => {
+  it('[spec 4.otp-auto-submit] has six cells and submits by itself once six digits are in', () => {
     const done = vi.fn();
     const view = renderInShadow(<OtpInput onComplete={done} />);
     const cells = cellsOf(view);
@@ -73,7 +73,7 @@ describe('OtpInput', () => {
     view.unmount();
   });
 
-  it('clears the cells and focuses the first one when an error arrives', () => {
+  it('[spec 4.otp-error-clears] clears the cells and focuses the first one when an error arrives', () => {
     const view = renderInShadow(<OtpInput onComplete={() => undefined} />);
     const cells = cellsOf(view);
     '123456'.split('').forEach((digit, i) => type(cells[i]!, digit));
