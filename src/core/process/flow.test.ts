@@ -277,12 +277,18 @@ describe('start-up', () => {
     flow.dispose();
   });
 
-  it('[spec 4.email-link-first] an e-mail link in the address is verified on its own process, not the stored one', async () => {
+  it('[spec 4.email-link-first] [spec 4.email-start-screen] an e-mail link in the address is verified on its own process, not the stored one, on email-link-verification', async () => {
     storeProcess('proc-stored');
     const link = btoa(JSON.stringify({ process: { id: 'proc-link', expires: Math.floor(Date.now() / 1000) + 600 }, blockData: { identifier: 'ada@example.com', verificationMethod: 'email-link' }, authType: 1 }));
     script['POST /v2/auth/identifier/verify/finish'] = [{ body: { blockBody: { block: 'passkey-append', authType: 'signup', data: { identifierValue: 'ada@example.com', identifierType: 'email' } }, common } }];
-    const flow = await pageLoad(`/?corbadoEmailLinkID=${link}&corbadoToken=tok-1`);
-    await vi.waitFor(() => expect(seen).toContain('POST /v2/auth/identifier/verify/finish'));
+    window.history.replaceState(null, '', `/?corbadoEmailLinkID=${link}&corbadoToken=tok-1`);
+    const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 600_000, preview: false });
+    const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+    const screens: string[] = [];
+    flow.$screen.listen((screen) => screens.push(screen));
+    await flow.start();
+    // shown while the link is checked, then the block the link led to
+    expect(screens).toEqual(['email-link-verification', 'passkey-append']);
     expect(seen).not.toContain('GET /v2/auth/process');
     expect(processOf['POST /v2/auth/identifier/verify/finish']).toBe('proc-link');
     expect(sent['POST /v2/auth/identifier/verify/finish']![0]).toMatchObject({ code: 'tok-1', verificationType: 'email-link' });
@@ -462,6 +468,17 @@ describe('the e-mail link screen', () => {
     await untilIo(() => statusCalls() === 121);
     flow.dispose();
   }, 120_000);
+
+  it('[spec 4.email-poll-other-device] reports a link finished in another tab or on another device as such, not as verified here', async () => {
+    const flow = await onLinkSent();
+    script['GET /v2/auth/identifier/verify/status'] = [{ body: { blockBody: { ...linkSent, continueOnOtherDevice: { reason: 'process-already-completed' } }, common } }];
+    await vi.advanceTimersByTimeAsync(2000);
+    await untilIo(() => flow.$block.get()?.type === 'continue-on-other-env');
+    expect(flow.$screen.get()).toBe('continue-on-other-device');
+    expect(flow.$block.get()?.continueReason).toBe('process-already-completed');
+    expect(flow.$linkVerifiedHere.get()).toBe(false);
+    flow.dispose();
+  });
 
   it('[spec 4.email-poll-advance] moves on with the block the poll answers, on the success screen of the original tab', async () => {
     const flow = await onLinkSent();
