@@ -331,7 +331,7 @@ describe('abort', () => {
     flow.dispose();
   });
 
-  describe('[spec 4.abort-login-direct] during log-in, confirmed directly', () => {
+  describe('[spec 4.abort-login-direct] [spec 4.abort-forward] back from an e-mail code: confirmed directly during log-in, asked during sign-up', () => {
     it.each([
       ['login', false],
       ['signup', true],
@@ -349,6 +349,13 @@ describe('abort', () => {
       await vi.waitFor(() => expect(flow.$busy.get()).toBe(false));
       if (asks) {
         expect(screens).toEqual(['confirm-process-abort']);
+        expect(seen).toEqual([]);
+        // "complete the sign-up first": back on the step, and forward in the history to its address
+        const forward = vi.spyOn(window.history, 'forward');
+        flow.cancelAbort();
+        expect(flow.$screen.get()).toBe('email-otp-verification');
+        expect(forward).toHaveBeenCalledOnce();
+        forward.mockRestore();
         expect(seen).toEqual([]);
       } else {
         expect(screens).not.toContain('confirm-process-abort');
