@@ -265,6 +265,26 @@ describe('start-up', () => {
     expect(storedProcessId()).toBe(`proc-${tokens}`);
   });
 
+  it('[spec 4.init-state] is 0 while loading, 2 once ready, and 1 (the component-unavailable page) when start-up fails', async () => {
+    script['POST /v2/auth/process/init'] = [{ delay: 200, body: started(loginInit) }, { status: 500, body: envelope(500, 'internal_error') }];
+    const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 600_000, preview: false });
+    const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+    expect(flow.$initState.get()).toBe(0);
+    const starting = flow.start();
+    await flow.requested();
+    expect(flow.$initState.get()).toBe(0);
+    await starting;
+    expect(flow.$initState.get()).toBe(2);
+    flow.dispose();
+
+    localStorage.clear();
+    const failing = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+    await failing.start();
+    expect(failing.$initState.get()).toBe(1);
+    expect(failing.$error.get()).toBeDefined();
+    failing.dispose();
+  });
+
   it('[spec 4.stored-process-fails] replaces a stored process that cannot be loaded by a new one without the preferred block the address names', async () => {
     storeProcess('proc-stored');
     script['GET /v2/auth/process'] = [{ status: 500, body: envelope(500, 'internal_error') }];
