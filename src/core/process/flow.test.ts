@@ -407,7 +407,7 @@ describe('abort', () => {
 describe('social sign-in', () => {
   const withSocial = (socialData: Record<string, unknown>): BlockBody => ({ ...loginInit, data: { ...loginInit.data, socialData: { providers: ['google'], ...socialData } } });
 
-  it('[spec 4.social-start] [spec 4.social-redirect] sends the provider, the page address and the auth type, then goes to the provider\'s address', async () => {
+  it('[spec 4.social-start] [spec 4.social-redirect] sends the provider, the page address and the auth type, then goes to the address of the provider', async () => {
     const flow = await pageLoad('/login.html?lang=de#login');
     const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
     try {
@@ -518,11 +518,11 @@ describe('the e-mail link screen', () => {
   });
 });
 
-describe('[spec 4.completed-clears] [spec 4.completed-tokens] [spec 4.completed-callback] [spec 4.completed-login-marker] completed', () => {
+describe('[spec 4.completed-clears] [spec 4.completed-tokens] [spec 4.completed-callback] [spec 4.completed-login-marker] a completed process: cleared, both session tokens stored, the callback fired, the passkey-append marker dropped on log-in', () => {
   const completed = (authType: 'login' | 'signup'): BlockBody => ({ block: 'completed', authType, data: { shortSession: 'short.jwt.token', longSession: 'long-session-token' } });
 
   it.each(['login', 'signup'] as const)(
-    'a %s: process cleared, both session tokens stored, the callback fired, the passkey-append marker dropped on log-in only',
+    'after a %s (a sign-up keeps the marker)',
     async (authType) => {
       const flow = await pageLoad();
       expect(storedProcessId()).toBeTruthy();

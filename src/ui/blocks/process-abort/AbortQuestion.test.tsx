@@ -8,7 +8,7 @@ import { renderInShadow } from '../../test/renderInShadow';
 import { ConfirmProcessAbortScreen } from './ConfirmProcessAbortScreen';
 
 describe('the abort question of a sign-up', () => {
-  it('[spec 4.abort-signup-asks] asks in SPEC\'s words; completing first goes back to the step, starting over aborts', () => {
+  it('[spec 4.abort-signup-asks] asks in the words of SPEC; completing first goes back to the step, starting over aborts', () => {
     const block: FlowBlock = { type: 'email-verify', authType: 'signup', data: { identifier: 'ada@example.com' }, alternatives: [] };
     const flow = { $block: atom<FlowBlock | undefined>(block), $busy: atom(false), cancelAbort: vi.fn(), abort: vi.fn(async () => undefined) };
     const view = renderInShadow(
