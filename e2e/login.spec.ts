@@ -9,7 +9,7 @@ async function signUp(page: Page, email: string, passkey: boolean) {
 }
 
 test.describe('log-in', () => {
-  test('with the passkey offered in the autofill (conditional UI)', async ({ page }) => {
+  test('[spec 4.conditional-ui-once] with the passkey offered in the autofill (conditional UI)', async ({ page }) => {
     await addAuthenticator(page);
     const email = uniqueEmail('login-conditional');
     await signUp(page, email, true);
@@ -21,7 +21,7 @@ test.describe('log-in', () => {
     await expect(page.locator('#host-user')).toContainText(email);
   });
 
-  test('[spec 1.auth-passkey] with the passkey created at sign-up, after entering the e-mail', async ({ page }) => {
+  test('[spec 1.auth-passkey] [spec 4.login-path] with the passkey created at sign-up, after entering the e-mail', async ({ page }) => {
     const authenticator = await addAuthenticator(page);
     const email = uniqueEmail('login-passkey');
     await signUp(page, email, true);
@@ -40,7 +40,7 @@ test.describe('log-in', () => {
     await expect(page.locator('#host-events')).toContainText('onLoggedIn');
   });
 
-  test('[spec 1.auth-email-otp] by e-mail code for an account without a passkey', async ({ page }) => {
+  test('[spec 1.auth-email-otp] [spec 4.login-path] [spec 6.anonymous] by e-mail code for an account without a passkey', async ({ page }) => {
     const email = uniqueEmail('login-code');
     await signUp(page, email, false);
     await page.goto('/login.html');
@@ -60,7 +60,7 @@ test.describe('log-in', () => {
     await expect(view.getByText("Couldn't find your account.")).toBeVisible();
   });
 
-  test('[spec 1.audience] the account page shows the user and the passkey after logging in', async ({ page }) => {
+  test('[spec 1.audience] [spec 6.user-details] [spec 6.own-passkeys] the account page shows the user and the passkey after logging in', async ({ page }) => {
     await addAuthenticator(page);
     const email = uniqueEmail('account');
     await signUp(page, email, true);

@@ -47,7 +47,7 @@ test.describe('pro-8 e-mail verified after sign-up', () => {
     await expect(row.getByText('Verified')).toBeVisible();
   });
 
-  test('a passkey made before "Verify later" is refused in the autofill until the address is verified', async ({ page }) => {
+  test('[spec 4.passkey-unconfirmed] a passkey made before "Verify later" is refused in the autofill until the address is verified', async ({ page }) => {
     const authenticator = await addAuthenticator(page);
     const email = uniqueEmail('pending-passkey');
     await startSignup(page, email);

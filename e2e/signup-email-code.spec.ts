@@ -21,7 +21,7 @@ async function expectLoggedIn(page: Page, email: string) {
 }
 
 test.describe('[spec 1.identifiers] pro-1 sign-up with an e-mail code', () => {
-  test('sign up with an e-mail code and a passkey', async ({ page }) => {
+  test('[spec 4.signup-path] [spec 4.appended-continue] [spec 6.anonymous] sign up with an e-mail code and a passkey', async ({ page }) => {
     const authenticator = await addAuthenticator(page);
     const email = uniqueEmail('code-passkey');
     await startSignup(page, email);
@@ -59,7 +59,7 @@ test.describe('[spec 1.identifiers] pro-1 sign-up with an e-mail code', () => {
     await expect(view.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
   });
 
-  test('a cancelled passkey can be retried', async ({ page }) => {
+  test('[spec 4.append-retry] a cancelled passkey can be retried', async ({ page }) => {
     const authenticator = await addAuthenticator(page);
     const email = uniqueEmail('cancel');
     await startSignup(page, email);
@@ -76,7 +76,7 @@ test.describe('[spec 1.identifiers] pro-1 sign-up with an e-mail code', () => {
     await expectLoggedIn(page, email);
   });
 
-  test('"Maybe later" skips the passkey where the step is skippable', async ({ page }) => {
+  test('[spec 4.append-skip] "Maybe later" skips the passkey where the step is skippable', async ({ page }) => {
     const authenticator = await addAuthenticator(page);
     const email = uniqueEmail('later');
     await startSignup(page, email);
@@ -101,7 +101,7 @@ test.describe('[spec 1.identifiers] pro-1 sign-up with an e-mail code', () => {
     await expect(view.getByRole('heading', { name: 'Create your account with a passkey' })).toBeVisible();
   });
 
-  test('the e-mail can be changed on the code screen', async ({ page }) => {
+  test('[spec 4.email-edit] the e-mail can be changed on the code screen', async ({ page }) => {
     await addAuthenticator(page);
     const first = uniqueEmail('first');
     const second = uniqueEmail('second');
@@ -189,7 +189,7 @@ test.describe('[spec 1.identifiers] pro-1 sign-up with an e-mail code', () => {
 });
 
 test.describe('back navigation during sign-up', () => {
-  test('[spec 2.hash-abort-confirmation] [spec 2.confirm-abort] asks first: completing returns to the step, starting over resets the process', async ({ page }) => {
+  test('[spec 2.hash-abort-confirmation] [spec 2.confirm-abort] [spec 4.abort-signup-asks] [spec 4.abort-forward] [spec 4.abort-reset] asks first: completing returns to the step, starting over resets the process', async ({ page }) => {
     const email = uniqueEmail('abort');
     await startSignup(page, email);
     await expect(page).toHaveURL(/#email-verify$/);

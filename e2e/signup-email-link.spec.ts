@@ -22,7 +22,7 @@ async function signUpToLinkSent(page: Page, email: string, withPasskey = true) {
 }
 
 test.describe('pro-2 sign-up with an e-mail link', () => {
-  test('[spec 1.auth-email-link] the link opened in the same browser finishes there; the first tab says so', async ({ page, context }) => {
+  test('[spec 1.auth-email-link] [spec 4.email-poll-other-device] the link opened in the same browser finishes there; the first tab says so', async ({ page, context }) => {
     await addAuthenticator(page);
     const email = uniqueEmail('link-same');
     const link = await signUpToLinkSent(page, email);
@@ -35,7 +35,7 @@ test.describe('pro-2 sign-up with an e-mail link', () => {
     await expect(widget(page).getByText('You finished signing up in another tab.', { exact: false })).toBeVisible({ timeout: 10_000 });
   });
 
-  test('the link opened in another browser sends the visitor back; the first tab continues', async ({ page, browser }) => {
+  test('[spec 4.email-poll-advance] the link opened in another browser sends the visitor back; the first tab continues', async ({ page, browser }) => {
     await addAuthenticator(page);
     const email = uniqueEmail('link-other');
     const link = await signUpToLinkSent(page, email);
@@ -67,7 +67,7 @@ test.describe('pro-2 sign-up with an e-mail link', () => {
     await other.close();
   });
 
-  test('the fallback sends a link without creating a passkey, and resend waits for its countdown', async ({ page }) => {
+  test('[spec 4.append-fallback] the fallback sends a link without creating a passkey, and resend waits for its countdown', async ({ page }) => {
     const authenticator = await addAuthenticator(page);
     const email = uniqueEmail('link-fallback');
     await page.goto('/?project=pro-2#register');

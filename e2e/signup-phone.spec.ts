@@ -71,7 +71,7 @@ test.describe('[spec 1.identifiers] pro-3 sign-up with a phone number', () => {
     expect(signUpCalls).toEqual([]);
   });
 
-  test('the phone number can be changed on the code screen', async ({ page }) => {
+  test('[spec 4.phone-edit] the phone number can be changed on the code screen', async ({ page }) => {
     await page.goto('/?project=pro-3#register');
     const view = widget(page);
     const first = `20155${uniqueNumber().slice(0, 5)}`;

@@ -32,7 +32,7 @@ test.describe('[spec 1.identifiers] pro-4 sign-up with a username and an e-mail'
 });
 
 test.describe('pro-7 missing fields', () => {
-  test('[spec 2.missing-fields] after the e-mail code, the missing username and phone number are asked for', async ({ page }) => {
+  test('[spec 2.missing-fields] [spec 4.signup-path] after the e-mail code, the missing username and phone number are asked for', async ({ page }) => {
     await page.goto('/?project=pro-7#register');
     const view = widget(page);
     const email = uniqueEmail('missing');

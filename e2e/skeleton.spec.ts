@@ -46,7 +46,7 @@ test.describe('walking skeleton', () => {
     expect(await page.evaluate(() => document.querySelectorAll('style, link[rel=stylesheet]').length)).toBe(0);
   });
 
-  test('[spec 2.hash-mirrors-block] [spec 2.hash-switch] the sign-up link switches screens without a server call, and the hash follows', async ({ page }) => {
+  test('[spec 2.hash-mirrors-block] [spec 2.hash-switch] [spec 4.signup-login-switch] the sign-up link switches screens without a server call, and the hash follows', async ({ page }) => {
     await page.goto('/');
     const view = widget(page);
     await expect(view.getByRole('heading', { name: 'Log in' })).toBeVisible();
@@ -91,7 +91,7 @@ test.describe('walking skeleton', () => {
     await expect(widget(page).getByRole('heading', { name: 'Log in' })).toBeVisible();
   });
 
-  test('a project without public sign-up shows no sign-up link', async ({ page }) => {
+  test('[spec 6.signup-config] a project without public sign-up shows no sign-up link', async ({ page }) => {
     await page.goto('/?project=pro-5');
     await expect(widget(page).getByRole('heading', { name: 'Log in' })).toBeVisible();
     await expect(widget(page).getByRole('button', { name: 'Sign up' })).toHaveCount(0);
@@ -106,7 +106,7 @@ test.describe('walking skeleton', () => {
     await expect(view.getByRole('textbox', { name: 'Email address' })).toBeVisible();
   });
 
-  test('[spec 1.option-support-email] [spec 2.component-unavailable] an unknown project shows the component-unavailable page with support contact and reload', async ({ page }) => {
+  test('[spec 1.option-support-email] [spec 2.component-unavailable] [spec 4.init-state] an unknown project shows the component-unavailable page with support contact and reload', async ({ page }) => {
     await page.goto('/?project=pro-999999');
     const view = widget(page);
     await expect(view.getByRole('heading', { name: 'Log-in is unavailable right now' })).toBeVisible();
@@ -146,7 +146,7 @@ test.describe('walking skeleton', () => {
     });
   });
 
-  test('[spec 1.audience] [spec 2.passkey-list-login-warning] [spec 2.user-details-login-warning] the account page shows "Please log in" without a session', async ({ page }) => {
+  test('[spec 1.audience] [spec 2.passkey-list-login-warning] [spec 2.user-details-login-warning] [spec 6.please-log-in] the account page shows "Please log in" without a session', async ({ page }) => {
     await page.goto('/account.html');
     await expect(page.locator('#widget').getByText('Please log in to see this.')).toBeVisible();
     await expect(page.locator('#user-details').getByText('Please log in to see this.')).toBeVisible();

@@ -86,14 +86,14 @@ describe('start-up against the real server', () => {
     await expect.poll(() => readStoredProcess('pro-1')!.id).not.toBe(first);
   });
 
-  it('an unknown project fails the start-up: init state 1', async () => {
+  it('[spec 4.init-state] an unknown project fails the start-up: init state 1', async () => {
     const app = await pageLoad('pro-424242');
     expect(app.flow.$initState.get()).toBe(1);
   });
 });
 
 describe('actions against the real server', () => {
-  it('signs up with an e-mail code: completion clears the process and stores both session tokens', async () => {
+  it('[spec 4.process-update] signs up with an e-mail code: completion clears the process and stores both session tokens', async () => {
     const app = await pageLoad();
     const completions: string[] = [];
     app.flow.onComplete(({ authType }) => completions.push(authType));
@@ -111,7 +111,7 @@ describe('actions against the real server', () => {
     expect(app.session.$authState.get()).toBe(1);
   });
 
-  it('an unchanged identifier returns to the code screen without a call; a changed one sends a new code', async () => {
+  it('[spec 4.email-edit] an unchanged identifier returns to the code screen without a call; a changed one sends a new code', async () => {
     const app = await pageLoad();
     app.flow.switchToAlternative('signup-init');
     const email = `edit-${Date.now()}@example.com`;
@@ -133,7 +133,7 @@ describe('actions against the real server', () => {
     expect(await latestCode(api.url, changed)).toMatch(/^\d{6}$/);
   });
 
-  it('abort resets the process: a new one is stored and the entered data is gone', async () => {
+  it('[spec 4.abort-reset] abort resets the process: a new one is stored and the entered data is gone', async () => {
     const app = await pageLoad();
     app.flow.switchToAlternative('signup-init');
     await app.flow.submitSignup({ fullName: 'Ada', email: `abort-${Date.now()}@example.com` });
@@ -143,7 +143,7 @@ describe('actions against the real server', () => {
     expect(app.flow.$block.get()?.type).toBe('signup-init');
   });
 
-  it('a lost process is re-initialised and the error is shown on the new block', async () => {
+  it('[spec 4.error-reinit] a lost process is re-initialised and the error is shown on the new block', async () => {
     const app = await pageLoad();
     app.api.processId = 'gone';
     await app.flow.submitLogin('someone@example.com', false);

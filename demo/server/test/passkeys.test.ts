@@ -86,7 +86,7 @@ describe('registration during sign-up', () => {
 });
 
 describe('log-in', () => {
-  it('logs in with a passkey: login-init -> passkey-verify -> completed', async () => {
+  it('[spec 4.login-path] logs in with a passkey: login-init -> passkey-verify -> completed', async () => {
     const authenticator = new SoftAuthenticator();
     const email = await userWithPasskey(authenticator);
     const client = new Client(server.url, 'pro-1');
@@ -248,7 +248,7 @@ describe('logged-in user', () => {
     return { client, authenticator, email };
   }
 
-  it('needs a valid session for /v2/me*', async () => {
+  it('[spec 6.user-details] [spec 6.own-passkeys] [spec 6.refresh-logout] needs a valid session for /v2/me*', async () => {
     const anonymous = new Client(server.url, 'pro-1');
     for (const [method, path] of [
       ['GET', '/v2/me'],
@@ -265,7 +265,7 @@ describe('logged-in user', () => {
     expect(forged.status).toBe(401);
   });
 
-  it('lists passkeys with authenticator details', async () => {
+  it('[spec 6.own-passkeys] lists passkeys with authenticator details', async () => {
     const { client } = await loggedIn();
     const res = await client.request('GET', '/v2/me/passkeys');
     expect(res.body.paging).toEqual({ page: 1, totalPages: 1, totalItems: 1 });
@@ -285,7 +285,7 @@ describe('logged-in user', () => {
     expect(passkey.lastUsed).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
   });
 
-  it('adds a passkey, refuses a replay, deletes it', async () => {
+  it('[spec 6.own-passkeys] adds a passkey, refuses a replay, deletes it', async () => {
     const { client } = await loggedIn();
     server.clock.advance(1000); // the list is in creation order
     const start = await client.request('POST', '/v2/me/passkeys/append/start', { clientInformation: { isUserVerifyingPlatformAuthenticatorAvailable: true } });
@@ -316,7 +316,7 @@ describe('logged-in user', () => {
     expect((await client.request('POST', '/v2/me/passkeys/append/start', { clientInformation: 'x' })).status).toBe(400);
   });
 
-  it('refreshes the short session and logs out', async () => {
+  it('[spec 6.refresh-logout] refreshes the short session and logs out', async () => {
     const { client, email } = await loggedIn();
     server.clock.advance(60_000);
     const refreshed = await client.request('POST', '/v2/me/refresh');

@@ -44,7 +44,7 @@ async function passkeyStatuses(client: Client): Promise<string[]> {
 }
 
 describe('a passkey of an account whose e-mail address is not confirmed', () => {
-  it('is listed as pending and refused by conditional UI on login-init, with a fresh challenge', async () => {
+  it('[spec 4.passkey-unconfirmed] is listed as pending and refused by conditional UI on login-init, with a fresh challenge', async () => {
     const authenticator = new SoftAuthenticator();
     const { client } = await signUpWithPasskey(authenticator, 'later');
     expect(await passkeyStatuses(client)).toEqual(['pending']);
@@ -90,7 +90,7 @@ describe('a passkey of an account whose e-mail address is not confirmed', () => 
     expect((await mediation(authenticator)).block.data.fieldError.code).toBe('invalid_conditional_ui_login');
   });
 
-  it('becomes active when the autofill presented it and the e-mail log-in follows in the same process; conditional UI then logs in', async () => {
+  it('[spec 4.passkey-unconfirmed] becomes active when the autofill presented it and the e-mail log-in follows in the same process; conditional UI then logs in', async () => {
     const authenticator = new SoftAuthenticator();
     const { email } = await signUpWithPasskey(authenticator, 'later');
     // refused by the autofill ("log in once by e-mail to confirm it"), then that log-in in the same tab

@@ -66,7 +66,7 @@ describe('message texts', () => {
     expect(done.authType).toBe('login');
   });
 
-  it('logs in by phone with an SMS code (pro-3)', async () => {
+  it('[spec 4.login-path] logs in by phone with an SMS code (pro-3)', async () => {
     const signup = new Client(server.url, 'pro-3');
     await signup.init({}, 'signup-init');
     const phone = '+4915799990001';

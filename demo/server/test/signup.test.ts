@@ -401,7 +401,7 @@ describe('pro-4: username and e-mail', () => {
 });
 
 describe('pro-5: no public sign-up', () => {
-  it('never offers sign-up and refuses signup/init', async () => {
+  it('[spec 6.signup-config] never offers sign-up and refuses signup/init', async () => {
     const client = new Client(server.url, 'pro-5');
     const init = await client.init(PASSKEY_DEVICE, 'signup-init');
     expect(init.body.processResponse.blockBody.block).toBe('login-init');

@@ -299,7 +299,7 @@ describe('sign-up and log-in with a provider', () => {
     expect((await me(client)).socialAccounts).toHaveLength(1);
   });
 
-  it('logs in again with the same provider account, as the same user', async () => {
+  it('[spec 4.login-path] logs in again with the same provider account, as the same user', async () => {
     const email = uniqueEmail('social-again');
     const first = await socialSignIn('pro-1', { email, name: 'Otto Again' });
     const firstUser = await me(first.client);

@@ -95,7 +95,7 @@ describe('block order', () => {
     expect(nextSignupStep(s, project)).toEqual({ block: 'completed' });
   });
 
-  it('after-verification: verifications, collects, passkey, passkey-appended', () => {
+  it('[spec 4.signup-path] after-verification: verifications, collects, passkey, passkey-appended', () => {
     const project = resolveProjectConfig(
       'pro-1',
       { identifiers: { email: {}, phone: { collectAt: 'later' }, username: { collectAt: 'later', loginIdentifier: false } } },

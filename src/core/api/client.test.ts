@@ -32,7 +32,7 @@ const client = (timeout = 2000, preview = false) =>
   new ApiClient({ projectId: 'pro-7', frontendApiUrl: base, timeout, preview });
 
 describe('ApiClient', () => {
-  it('sends the project, client version and flags headers, and the process id on process calls', async () => {
+  it('[spec 6.project-header] sends the project, client version and flags headers, and the process id on process calls', async () => {
     seen = [];
     answer = { status: 200, body: JSON.stringify({ blockBody: {}, common: {} }) };
     const api = client(2000, true);
@@ -158,7 +158,7 @@ describe('ApiClient', () => {
     await expect(pending).rejects.toMatchObject({ name: 'RequestCancelled' });
   });
 
-  it('sends the long session as bearer on session calls, and an empty bearer on refresh without one', async () => {
+  it('[spec 6.bearer] sends the long session as bearer on session calls, and an empty bearer on refresh without one', async () => {
     seen = [];
     answer = { status: 200, body: JSON.stringify({ shortSession: 'x' }) };
     const api = client();

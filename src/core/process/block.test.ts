@@ -53,7 +53,7 @@ describe('parseBlock', () => {
 });
 
 describe('isInitialBlock', () => {
-  it('is initial for an empty login-init or signup-init whose social sign-in has not started', () => {
+  it('[spec 4.initial-login] [spec 4.initial-signup] is initial for an empty login-init or signup-init whose social sign-in has not started', () => {
     expect(isInitialBlock(parseBlock(login()))).toBe(true);
     expect(isInitialBlock(parseBlock(signup()))).toBe(true);
   });
@@ -66,7 +66,7 @@ describe('isInitialBlock', () => {
 });
 
 describe('switchTo', () => {
-  it('switches to an alternative and keeps the old block as its alternative', () => {
+  it('[spec 4.signup-login-switch] switches to an alternative and keeps the old block as its alternative', () => {
     const start = parseBlock({ ...login(), alternatives: [signup()] });
     const next = switchTo(start, 'signup-init')!;
     expect(next.type).toBe('signup-init');
@@ -77,7 +77,7 @@ describe('switchTo', () => {
 });
 
 describe('initialScreen', () => {
-  it('[spec 2.initial-screen-init] [spec 2.initial-screen-continue] [spec 2.initial-screen-completed] picks each block its first screen', () => {
+  it('[spec 4.email-start-screen] [spec 2.initial-screen-init] [spec 2.initial-screen-continue] [spec 2.initial-screen-completed] picks each block its first screen', () => {
     expect(initialScreen('signup-init')).toBe('signup-init');
     expect(initialScreen('login-init')).toBe('login-init');
     expect(initialScreen('social-verify')).toBe('social-verify');

@@ -15,12 +15,17 @@ export async function startFromEmailLink(ctx: FlowContext, link: EmailLinkEntry)
   ctx.window.history.replaceState(ctx.window.history.state, '', withoutEmailLinkParams(ctx.window.location.href));
   ctx.api.processId = link.process.id;
   ctx.api.processBaseUrl = link.process.frontendApiUrl || undefined;
-  setBlock(ctx, {
-    type: 'email-verify',
-    authType: link.authType,
-    data: { ...link.blockData, verificationMethod: 'email-link' },
-    alternatives: [],
-  });
+  // straight to email-link-verification: never the link-sent screen (and its poll) in between
+  setBlock(
+    ctx,
+    {
+      type: 'email-verify',
+      authType: link.authType,
+      data: { ...link.blockData, verificationMethod: 'email-link' },
+      alternatives: [],
+    },
+    true,
+  );
   ctx.$screen.set('email-link-verification');
   ctx.$initState.set(2);
   if (!link.token) {

@@ -3,6 +3,7 @@
 // answers what each test scripts, and happy-dom for the window the flow mirrors (address, storage).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../api/client';
 import type { BlockBody } from '../api/types';
@@ -23,6 +24,10 @@ let server: Server;
 let base = '';
 /** calls that arrived, as "METHOD /path" */
 let seen: string[] = [];
+/** the JSON bodies of the calls that carried one, per "METHOD /path", in order */
+let sent: Record<string, unknown[]> = {};
+/** the process each call named (X-Corbado-Process-ID), per "METHOD /path", the last one */
+let processOf: Record<string, string | undefined> = {};
 /** answers for the next calls per "METHOD /path"; without one, the process call answers from `current` */
 let script: Record<string, Answer[]> = {};
 
@@ -70,12 +75,21 @@ beforeAll(async () => {
     }
     const call = `${request.method} ${new URL(request.url ?? '/', base).pathname}`;
     seen.push(call);
+    processOf[call] = request.headers['x-corbado-process-id'] as string | undefined;
     const answer: Answer = script[call]?.shift() ?? { body: call === 'POST /v2/auth/process/init' ? started(loginInit) : { blockBody: loginInit, common } };
     if (answer.drop) return request.socket.destroy();
-    setTimeout(() => {
+    const reply = () => {
       response.writeHead(answer.status ?? 200, { ...cors, 'Content-Type': 'application/json', ...answer.headers });
       response.end(JSON.stringify(answer.body));
-    }, answer.delay ?? 0);
+    };
+    let text = '';
+    request.on('data', (chunk) => (text += chunk));
+    request.on('end', () => {
+      if (text) (sent[call] ??= []).push(JSON.parse(text));
+      // at once unless delayed: a test may have faked the timers
+      if (answer.delay) setTimeout(reply, answer.delay);
+      else reply();
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -85,6 +99,9 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 beforeEach(() => {
   localStorage.clear();
   script = {};
+  seen = [];
+  sent = {};
+  processOf = {};
 });
 
 /** A flow on the log-in screen, switched locally to sign-up as a visitor does with the link. */
@@ -113,7 +130,7 @@ describe('a failed call', () => {
     expect(flow.$initState.get()).toBe(2);
   });
 
-  it('answered 500 loads the process again; sign-up stays sign-up while the server is on log-in', async () => {
+  it('[spec 4.error-reinit] answered 500 loads the process again; sign-up stays sign-up while the server is on log-in', async () => {
     const flow = await onSignup();
     script['POST /v2/auth/signup/init'] = [{ status: 500, body: envelope(500, 'internal_error') }];
     await flow.submitSignup({ email: 'ada@example.com' });
@@ -205,6 +222,347 @@ describe('a failed call', () => {
   }, 30_000);
 });
 
+/** A flow started as a page load starts it, with `window` at `address` (path, query, hash). */
+async function pageLoad(address = '/'): Promise<Flow> {
+  window.history.replaceState(null, '', address);
+  const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 600_000, preview: false });
+  const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+  await flow.start();
+  return flow;
+}
+const storedProcessId = () => (JSON.parse(localStorage.getItem('cbo_auth_process-pro-1') ?? 'null') as { id: string } | null)?.id;
+const storeProcess = (id: string) => localStorage.setItem('cbo_auth_process-pro-1', JSON.stringify({ id, expiresAt: Math.floor(Date.now() / 1000) + 600, frontendApiUrl: '' }));
+/** Lets real I/O (the scripted server's answers) run while the timers are faked, until `check` holds. */
+async function untilIo(check: () => boolean): Promise<void> {
+  for (let turns = 0; !check(); turns++) {
+    if (turns > 100_000) throw new Error('the expected call never arrived');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+afterEach(() => {
+  vi.useRealTimers();
+  window.history.replaceState(null, '', '/');
+});
+
+describe('start-up', () => {
+  const signupInit = loginInit.alternatives![0]!;
+  const filled = (body: BlockBody, data: Record<string, unknown>): BlockBody => ({ ...body, data: { ...body.data, ...data } });
+
+  it('[spec 4.stored-process] loads the stored process while it is valid, and starts a new one once it has expired', async () => {
+    storeProcess('proc-stored');
+    const midway = filled(loginInit, { identifierValue: 'ada@example.com' });
+    script['GET /v2/auth/process'] = [{ body: { blockBody: midway, common } }];
+    const flow = await pageLoad();
+    expect(seen).toEqual(['GET /v2/auth/process']);
+    expect(flow.$block.get()?.data.identifierValue).toBe('ada@example.com');
+    expect(storedProcessId()).toBe('proc-stored');
+    flow.dispose();
+
+    seen = [];
+    localStorage.setItem('cbo_auth_process-pro-1', JSON.stringify({ id: 'proc-expired', expiresAt: Math.floor(Date.now() / 1000) - 1, frontendApiUrl: '' }));
+    (await pageLoad()).dispose();
+    expect(seen).toEqual(['POST /v2/auth/process/init']);
+    expect(storedProcessId()).toBe(`proc-${tokens}`);
+  });
+
+  it('[spec 4.init-state] is 0 while loading, 2 once ready, and 1 (the component-unavailable page) when start-up fails', async () => {
+    script['POST /v2/auth/process/init'] = [{ delay: 200, body: started(loginInit) }, { status: 500, body: envelope(500, 'internal_error') }];
+    const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 600_000, preview: false });
+    const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+    expect(flow.$initState.get()).toBe(0);
+    const starting = flow.start();
+    await flow.requested();
+    expect(flow.$initState.get()).toBe(0);
+    await starting;
+    expect(flow.$initState.get()).toBe(2);
+    flow.dispose();
+
+    localStorage.clear();
+    const failing = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+    await failing.start();
+    expect(failing.$initState.get()).toBe(1);
+    expect(failing.$error.get()).toBeDefined();
+    failing.dispose();
+  });
+
+  it('[spec 4.stored-process-fails] replaces a stored process that cannot be loaded by a new one without the preferred block the address names', async () => {
+    storeProcess('proc-stored');
+    script['GET /v2/auth/process'] = [{ status: 500, body: envelope(500, 'internal_error') }];
+    const flow = await pageLoad('/#register');
+    expect(seen).toEqual(['GET /v2/auth/process', 'POST /v2/auth/process/init']);
+    expect(sent['POST /v2/auth/process/init']).toHaveLength(1);
+    expect(sent['POST /v2/auth/process/init']![0]).not.toHaveProperty('preferredBlock');
+    expect(storedProcessId()).toBe(`proc-${tokens}`);
+    expect(flow.$initState.get()).toBe(2);
+    flow.dispose();
+  });
+
+  it('[spec 4.email-link-first] [spec 4.email-start-screen] an e-mail link in the address is verified on its own process, not the stored one, on email-link-verification', async () => {
+    storeProcess('proc-stored');
+    const link = btoa(JSON.stringify({ process: { id: 'proc-link', expires: Math.floor(Date.now() / 1000) + 600 }, blockData: { identifier: 'ada@example.com', verificationMethod: 'email-link' }, authType: 1 }));
+    script['POST /v2/auth/identifier/verify/finish'] = [{ body: { blockBody: { block: 'passkey-append', authType: 'signup', data: { identifierValue: 'ada@example.com', identifierType: 'email' } }, common } }];
+    window.history.replaceState(null, '', `/?corbadoEmailLinkID=${link}&corbadoToken=tok-1`);
+    const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 600_000, preview: false });
+    const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
+    const screens: string[] = [];
+    flow.$screen.listen((screen) => screens.push(screen));
+    await flow.start();
+    // shown while the link is checked, then the block the link led to
+    expect(screens).toEqual(['email-link-verification', 'passkey-append']);
+    expect(seen).not.toContain('GET /v2/auth/process');
+    expect(processOf['POST /v2/auth/identifier/verify/finish']).toBe('proc-link');
+    expect(sent['POST /v2/auth/identifier/verify/finish']![0]).toMatchObject({ code: 'tok-1', verificationType: 'email-link' });
+    flow.dispose();
+  });
+
+  describe('[spec 4.initial-login] [spec 4.initial-signup] an initial process', () => {
+    it.each([
+      ['login-init', loginInit, filled(loginInit, { identifierValue: 'ada@example.com' })],
+      ['signup-init', signupInit, filled(signupInit, { identifiers: [{ type: 'phone', identifier: '' }, { type: 'email', identifier: 'ada@example.com' }] })],
+    ] as const)('a stored %s on which nothing was entered is replaced by a new process; one with an identifier or a started social sign-in is kept', async (_, initial, entered) => {
+      for (const [body, replaced] of [[initial, true], [entered, false], [filled(initial, { socialData: { providers: [], status: 'started' } }), false]] as const) {
+        localStorage.clear();
+        storeProcess('proc-stored');
+        seen = [];
+        script['GET /v2/auth/process'] = [{ body: { blockBody: body, common } }];
+        const flow = await pageLoad();
+        // the replacement runs in the background; any action waits for it
+        await flow.submitLogin('ada@example.com', false);
+        expect(seen.includes('POST /v2/auth/process/init')).toBe(replaced);
+        expect(storedProcessId() === 'proc-stored').toBe(!replaced);
+        flow.dispose();
+      }
+    });
+  });
+});
+
+describe('abort', () => {
+  it('[spec 4.reset-new-process] stores the new process a reset answers with', async () => {
+    const flow = await pageLoad();
+    const first = storedProcessId();
+    const expiresAt = Math.floor(Date.now() / 1000) + 900;
+    script['POST /v2/auth/process/reset'] = [{ body: { blockBody: loginInit, common, newProcess: { token: 'proc-after-reset', expiresAt } } }];
+    await flow.abort();
+    expect(first).not.toBe('proc-after-reset');
+    expect(JSON.parse(localStorage.getItem('cbo_auth_process-pro-1')!)).toMatchObject({ id: 'proc-after-reset', expiresAt });
+    // and the next call names it
+    await flow.submitLogin('ada@example.com', false);
+    expect(processOf['POST /v2/auth/login/init']).toBe('proc-after-reset');
+    flow.dispose();
+  });
+
+  describe('[spec 4.abort-login-direct] [spec 4.abort-forward] back from an e-mail code: confirmed directly during log-in, asked during sign-up', () => {
+    it.each([
+      ['login', false],
+      ['signup', true],
+    ] as const)('going back from a %s e-mail code asks first only during sign-up', async (authType, asks) => {
+      const flow = await pageLoad('/#login');
+      const detach = flow.attachHistory();
+      script['POST /v2/auth/login/init'] = [{ body: { blockBody: { ...emailVerify, authType }, common } }];
+      await flow.submitLogin('ada@example.com', false);
+      expect(window.location.hash).toBe('#email-verify');
+      const screens: string[] = [];
+      flow.$screen.listen((screen) => screens.push(screen));
+      seen = [];
+      window.history.replaceState(null, '', '/#login');
+      window.dispatchEvent(new PopStateEvent('popstate'));
+      await vi.waitFor(() => expect(flow.$busy.get()).toBe(false));
+      if (asks) {
+        expect(screens).toEqual(['confirm-process-abort']);
+        expect(seen).toEqual([]);
+        // "complete the sign-up first": back on the step, and forward in the history to its address
+        const forward = vi.spyOn(window.history, 'forward');
+        flow.cancelAbort();
+        expect(flow.$screen.get()).toBe('email-otp-verification');
+        expect(forward).toHaveBeenCalledOnce();
+        forward.mockRestore();
+        expect(seen).toEqual([]);
+      } else {
+        expect(screens).not.toContain('confirm-process-abort');
+        expect(seen).toEqual(['POST /v2/auth/process/reset']);
+        expect(flow.$screen.get()).toBe('login-init');
+      }
+      detach();
+      flow.dispose();
+    });
+  });
+
+  it('[spec 4.abort-exempt] going back from a block exempt from the confirmation (continue-on-other-env) resets at once, also during sign-up', async () => {
+    script['POST /v2/auth/process/init'] = [{ body: started({ ...emailVerify, continueOnOtherDevice: { reason: 'process-already-completed' } }) }];
+    const flow = await pageLoad('/#register');
+    const detach = flow.attachHistory();
+    expect(flow.$block.get()).toMatchObject({ type: 'continue-on-other-env', authType: 'signup' });
+    const screens: string[] = [];
+    flow.$screen.listen((screen) => screens.push(screen));
+    seen = [];
+    window.history.replaceState(null, '', '/#register');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+    await vi.waitFor(() => expect(seen).toEqual(['POST /v2/auth/process/reset']));
+    expect(screens).not.toContain('confirm-process-abort');
+    detach();
+    flow.dispose();
+  });
+});
+
+describe('social sign-in', () => {
+  const withSocial = (socialData: Record<string, unknown>): BlockBody => ({ ...loginInit, data: { ...loginInit.data, socialData: { providers: ['google'], ...socialData } } });
+
+  it('[spec 4.social-start] [spec 4.social-redirect] sends the provider, the page address and the auth type, then goes to the address of the provider', async () => {
+    const flow = await pageLoad('/login.html?lang=de#login');
+    const assign = vi.spyOn(window.location, 'assign').mockImplementation(() => undefined);
+    try {
+      script['POST /v2/auth/social/verify/start'] = [{ body: { blockBody: withSocial({ status: 'started', oauthUrl: `${base}/oauth/google` }), common } }];
+      await flow.startSocial('google');
+      expect(sent['POST /v2/auth/social/verify/start']).toEqual([{ providerType: 'google', redirectUrl: `${window.location.origin}/login.html`, authType: 'login' }]);
+      expect(assign).toHaveBeenCalledExactlyOnceWith(`${base}/oauth/google`);
+    } finally {
+      assign.mockRestore();
+    }
+    flow.dispose();
+  });
+
+  it('[spec 4.social-finish] finishes a social log-in that came back finished without an error, and only then', async () => {
+    script['GET /v2/auth/process'] = [{ body: { blockBody: withSocial({ status: 'finished', error: undefined }), common } }];
+    storeProcess('proc-social');
+    script['POST /v2/auth/social/verify/finish'] = [{ body: { blockBody: { block: 'completed', authType: 'login', data: { shortSession: 's.j.t' } }, common } }];
+    const flow = await pageLoad();
+    await vi.waitFor(() => expect(flow.$block.get()?.type).toBe('completed'));
+    expect(seen).toEqual(['GET /v2/auth/process', 'POST /v2/auth/social/verify/finish']);
+    flow.dispose();
+
+    localStorage.clear();
+    storeProcess('proc-social');
+    seen = [];
+    script['GET /v2/auth/process'] = [{ body: { blockBody: { ...withSocial({ status: 'finished' }), data: { ...withSocial({ status: 'finished' }).data, error: { code: 'social_cancelled', message: 'cancelled' } } }, common } }];
+    const failed = await pageLoad();
+    await sleep(300);
+    expect(seen).toEqual(['GET /v2/auth/process']);
+    failed.dispose();
+  });
+});
+
+describe('the e-mail link screen', () => {
+  const linkSent: BlockBody = { ...emailVerify, data: { verificationMethod: 'email-link', identifier: 'ada@example.com' } };
+  const statusCalls = () => seen.filter((call) => call === 'GET /v2/auth/identifier/verify/status').length;
+  /** how often the next poll was scheduled 2 s ahead */
+  let scheduled: () => number;
+
+  /** email-link-sent with the timers faked; the server keeps answering email-verify (the link is not opened) */
+  async function onLinkSent(): Promise<Flow> {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    scheduled = () => timers.mock.calls.filter((call) => call[1] === 2000).length;
+    script['POST /v2/auth/process/init'] = [{ body: started(linkSent) }];
+    script['GET /v2/auth/identifier/verify/status'] = Array.from({ length: 300 }, () => ({ body: { blockBody: linkSent, common } }));
+    const flow = await pageLoad();
+    expect(flow.$screen.get()).toBe('email-link-sent');
+    seen = [];
+    return flow;
+  }
+
+  it('[spec 4.email-poll] [spec 4.email-poll-waiting] polls the status every 2 s while the block is still email-verify, 120 times at most', async () => {
+    const flow = await onLinkSent();
+    for (let poll = 1; poll <= 120; poll++) {
+      await untilIo(() => scheduled() === poll);
+      await vi.advanceTimersByTimeAsync(1999);
+      expect(statusCalls()).toBe(poll - 1);
+      await vi.advanceTimersByTimeAsync(1);
+      await untilIo(() => statusCalls() === poll);
+    }
+    await untilIo(() => scheduled() === 121);
+    expect(flow.$screen.get()).toBe('email-link-sent');
+    await vi.advanceTimersByTimeAsync(20_000);
+    // a 121st poll would have arrived by now (a generous real second for a loaded machine)
+    await sleep(1000);
+    expect(statusCalls()).toBe(120);
+    flow.dispose();
+  }, 120_000);
+
+  it('[spec 4.email-resend-poll] [spec 4.email-resend] a resend sends the link again and polls anew, also after the 120 polls were used up', async () => {
+    const flow = await onLinkSent();
+    for (let poll = 1; poll <= 120; poll++) {
+      await untilIo(() => scheduled() === poll);
+      await vi.advanceTimersByTimeAsync(2000);
+      await untilIo(() => statusCalls() === poll);
+    }
+    await untilIo(() => scheduled() === 121);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(statusCalls()).toBe(120);
+    script['POST /v2/auth/identifier/verify/start'] = [{ body: { blockBody: linkSent, common } }];
+    await flow.resend();
+    expect(sent['POST /v2/auth/identifier/verify/start']).toEqual([{ identifierType: 'email', verificationType: 'email-link' }]);
+    await vi.advanceTimersByTimeAsync(2000);
+    await untilIo(() => statusCalls() === 121);
+    flow.dispose();
+  }, 120_000);
+
+  it('[spec 4.email-poll-other-device] reports a link finished in another tab or on another device as such, not as verified here', async () => {
+    const flow = await onLinkSent();
+    script['GET /v2/auth/identifier/verify/status'] = [{ body: { blockBody: { ...linkSent, continueOnOtherDevice: { reason: 'process-already-completed' } }, common } }];
+    await vi.advanceTimersByTimeAsync(2000);
+    await untilIo(() => flow.$block.get()?.type === 'continue-on-other-env');
+    expect(flow.$screen.get()).toBe('continue-on-other-device');
+    expect(flow.$block.get()?.continueReason).toBe('process-already-completed');
+    expect(flow.$linkVerifiedHere.get()).toBe(false);
+    flow.dispose();
+  });
+
+  it('[spec 4.email-poll-advance] moves on with the block the poll answers, on the success screen of the original tab', async () => {
+    const flow = await onLinkSent();
+    script['GET /v2/auth/identifier/verify/status'] = [{ body: { blockBody: { block: 'passkey-append', authType: 'signup', data: { identifierValue: 'ada@example.com', identifierType: 'email' } }, common } }];
+    await vi.advanceTimersByTimeAsync(2000);
+    await untilIo(() => flow.$block.get()?.type === 'passkey-append');
+    expect(flow.$screen.get()).toBe('email-link-success');
+    expect(flow.$linkVerifiedHere.get()).toBe(true);
+    flow.dispose();
+  });
+});
+
+describe('[spec 4.completed-clears] [spec 4.completed-tokens] [spec 4.completed-callback] [spec 4.completed-login-marker] a completed process: cleared, both session tokens stored, the callback fired, the passkey-append marker dropped on log-in', () => {
+  const completed = (authType: 'login' | 'signup'): BlockBody => ({ block: 'completed', authType, data: { shortSession: 'short.jwt.token', longSession: 'long-session-token' } });
+
+  it.each(['login', 'signup'] as const)(
+    'after a %s (a sign-up keeps the marker)',
+    async (authType) => {
+      const flow = await pageLoad();
+      expect(storedProcessId()).toBeTruthy();
+      localStorage.setItem('cbo_passkey_append_shown', '1700000000');
+      const completions: string[] = [];
+      flow.onComplete(({ authType }) => completions.push(authType));
+      script['POST /v2/auth/login/init'] = [{ body: { blockBody: completed(authType), common } }];
+      await flow.submitLogin('ada@example.com', false);
+      expect(flow.$screen.get()).toBe('end');
+      expect(localStorage.getItem('cbo_auth_process-pro-1')).toBeNull();
+      expect(localStorage.getItem('cbo_short_session')).toBe('short.jwt.token');
+      expect(localStorage.getItem('cbo_long_session')).toBe('long-session-token');
+      expect(completions).toEqual([authType]);
+      expect(localStorage.getItem('cbo_passkey_append_shown')).toBe(authType === 'login' ? null : '1700000000');
+      flow.dispose();
+    },
+  );
+});
+
+describe('passkey append', () => {
+  it('[spec 4.append-edit-unchanged] editing the identifier to the same value returns to the append screen without a call', async () => {
+    const passkeyAppend: BlockBody = { block: 'passkey-append', authType: 'signup', data: { identifierValue: 'ada@example.com', identifierType: 'email' }, alternatives: [] };
+    script['POST /v2/auth/process/init'] = [{ body: started(passkeyAppend) }];
+    const flow = await pageLoad();
+    expect(flow.$screen.get()).toBe('passkey-append');
+    flow.setScreen('edit-email');
+    seen = [];
+    expect(await flow.updateIdentifier('email', 'ada@example.com')).toBeUndefined();
+    expect(seen).toEqual([]);
+    expect(flow.$screen.get()).toBe('passkey-append');
+    // a changed one is sent
+    script['POST /v2/auth/identifier/update'] = [{ body: { blockBody: { ...passkeyAppend, data: { ...passkeyAppend.data, identifierValue: 'bob@example.com' } }, common } }];
+    flow.setScreen('edit-email');
+    await flow.updateIdentifier('email', 'bob@example.com');
+    expect(seen).toEqual(['POST /v2/auth/identifier/update']);
+    expect(flow.$screen.get()).toBe('passkey-append');
+    flow.dispose();
+  });
+});
+
 describe('in a browser without WebAuthn (as WebKitGTK, and happy-dom here)', () => {
   const loginEmailVerify: BlockBody = { ...emailVerify, authType: 'login' };
   const passkeyVerify = (alternatives: BlockBody[]): BlockBody => ({
@@ -236,7 +594,7 @@ describe('in a browser without WebAuthn (as WebKitGTK, and happy-dom here)', () 
     expect(flow.$error.get()).toBeUndefined();
   });
 
-  it('[spec 2.initial-screen-passkey-verify] without a fallback the passkey screen stays, and its log-in fails as "not supported", not with a TypeError', async () => {
+  it('[spec 2.initial-screen-passkey-verify] [spec 4.passkey-verify-error] without a fallback the passkey screen stays, and its log-in fails as "not supported", not with a TypeError', async () => {
     const { flow } = await onLogin();
     script['POST /v2/auth/login/init'] = [{ body: { blockBody: passkeyVerify([]), common } }];
     script['POST /v2/auth/passkey/login/start'] = [{ body: { blockBody: { ...passkeyVerify([]), data: { challenge: '{"publicKey":{}}' } }, common } }];
@@ -309,7 +667,7 @@ describe('sign-up\'s passkey step on a device that already holds a passkey of th
   });
 });
 
-describe('conditional UI (the autofill of login-init), with a fake navigator.credentials.get', () => {
+describe('[spec 4.conditional-ui-ignorable] conditional UI (the autofill of login-init), with a fake navigator.credentials.get', () => {
   const withChallenge = (challenge: string): BlockBody => ({
     ...loginInit,
     data: { ...loginInit.data, conditionalUIChallenge: JSON.stringify({ publicKey: { challenge, rpId: 'localhost', allowCredentials: [] } }) },
@@ -344,7 +702,7 @@ describe('conditional UI (the autofill of login-init), with a fake navigator.cre
   it.each([
     ['NotAllowedError', 'the autofill dismissed'],
     ['AbortError', 'the request aborted'],
-  ])('swallows %s (%s): nothing shown, nothing asked of the server', async (name) => {
+  ])('[spec 4.conditional-ui-ignorable] swallows %s (%s): nothing shown, nothing asked of the server', async (name) => {
     const flow = await onLogin('Y2hhbGxlbmdlLTE');
     const running = flow.startConditionalUi();
     await vi.waitFor(() => expect(calls).toHaveLength(1));
@@ -367,7 +725,7 @@ describe('conditional UI (the autofill of login-init), with a fake navigator.cre
     expect(flow.$screen.get()).toBe('login-init');
   });
 
-  it('keeps the request of the same challenge when the block is drawn again; a new challenge ends it and starts one', async () => {
+  it('[spec 4.conditional-ui-once] keeps the request of the same challenge when the block is drawn again; a new challenge ends it and starts one', async () => {
     const flow = await onLogin('Y2hhbGxlbmdlLTE');
     void flow.startConditionalUi();
     await vi.waitFor(() => expect(calls).toHaveLength(1));

@@ -26,7 +26,7 @@ export function fallbacks(block: FlowBlock | undefined): Fallback[] {
   });
 }
 
-/** Passkey append can be skipped when a completed alternative exists. */
+/** Passkey append can be skipped (SPEC's canBeSkipped) when a completed alternative exists, as web-js 3.5 derives it. */
 export function canSkip(block: FlowBlock | undefined): boolean {
   return !!block?.alternatives.some((a) => a.type === 'completed');
 }

@@ -100,7 +100,7 @@ afterEach(() => {
 });
 
 describe('Session: the clock', () => {
-  it('[spec 9.session-check-interval] [spec 9.refresh-threshold] checks every 10 s and refreshes once fewer than 60 s are left', async () => {
+  it('[spec 9.session-check-interval] [spec 9.refresh-threshold] [spec 4.session-check] [spec 4.session-refresh-threshold] [spec 4.session-startup] checks every 10 s and refreshes once fewer than 60 s are left', async () => {
     signedIn(125);
     const { api, session: s } = start();
     expect(s.$authState.get()).toBe(1);
@@ -119,7 +119,7 @@ describe('Session: the clock', () => {
     expect(api.refresh).toHaveBeenCalledTimes(2);
   });
 
-  it('checks when the page becomes visible again, between two ticks', async () => {
+  it('[spec 4.session-check] checks when the page becomes visible again, between two ticks', async () => {
     signedIn(65);
     const { api } = start();
     await vi.advanceTimersByTimeAsync(6_000);
@@ -130,12 +130,30 @@ describe('Session: the clock', () => {
     expect(api.refresh).toHaveBeenCalledTimes(1);
   });
 
-  it('does not refresh a visitor who is not signed in', async () => {
+  it('[spec 4.session-refresh-threshold] does not refresh a visitor who is not signed in', async () => {
     const { api, session: s } = start();
     await vi.advanceTimersByTimeAsync(120_000);
     setVisibility('visible');
     expect(api.refresh).not.toHaveBeenCalled();
     expect(s.$authState.get()).toBe(0);
+  });
+});
+
+describe('Session: log-out', () => {
+  it('[spec 4.logout] [spec 4.auth-state] [spec 6.two-states] calls the server, clears both stored sessions and says logged out: auth state 1, then 0', async () => {
+    const { api, session: s } = start();
+    expect(s.$authState.get()).toBe(0);
+    s.setSession(session(300), 'long-1');
+    expect(s.$authState.get()).toBe(1);
+    expect(s.$user.get()).toBeDefined();
+    const states: number[] = [];
+    s.$authState.listen((state) => states.push(state));
+    await s.logout();
+    expect(api.logout).toHaveBeenCalledTimes(1);
+    expect(localStorage.getItem(storageKeys.shortSession)).toBeNull();
+    expect(localStorage.getItem(storageKeys.longSession)).toBeNull();
+    expect(states).toEqual([0]);
+    expect(s.$user.get()).toBeUndefined();
   });
 });
 
@@ -173,7 +191,7 @@ describe('Session: the server answers', () => {
     expect(api.refresh.mock.calls.length).toBeGreaterThanOrEqual(5);
   });
 
-  it('signs out on 401 and on 403, clearing what is stored', async () => {
+  it('[spec 4.session-refresh-failure] signs out on 401 and on 403, clearing what is stored', async () => {
     for (const status of [401, 403]) {
       localStorage.clear();
       signedIn(50);
@@ -216,7 +234,7 @@ describe('Session: the server answers', () => {
 });
 
 describe('Session: start-up', () => {
-  it('refreshes a returning visitor whose short session expired, before saying who is signed in', async () => {
+  it('[spec 4.session-startup] refreshes a returning visitor whose short session expired, before saying who is signed in', async () => {
     localStorage.setItem(storageKeys.shortSession, session(-3600));
     let answer!: (value: { shortSession: string }) => void;
     const fake = fakeApi();

@@ -14,7 +14,7 @@ function type(cell: HTMLInputElement, text: string) {
 }
 
 describe('OtpInput', () => {
-  it('[spec 5.otp-cells] [spec 9.otp-length] [spec 2.email-otp] has six cells and submits by itself once six digits are in', () => {
+  it('[spec 5.otp-cells] [spec 9.otp-length] [spec 2.email-otp] [spec 4.otp-auto-submit] has six cells and submits by itself once six digits are in', () => {
     const done = vi.fn();
     const view = renderInShadow(<OtpInput onComplete={done} />);
     const cells = cellsOf(view);
@@ -79,7 +79,7 @@ describe('OtpInput', () => {
     view.unmount();
   });
 
-  it('clears the cells and focuses the first one when an error arrives', () => {
+  it('[spec 4.otp-error-clears] clears the cells and focuses the first one when an error arrives', () => {
     const view = renderInShadow(<OtpInput onComplete={() => undefined} />);
     const cells = cellsOf(view);
     '123456'.split('').forEach((digit, i) => type(cells[i]!, digit));
