@@ -136,7 +136,7 @@ test.describe('pro-1 sign-up with an e-mail code', () => {
     await expect(view.getByRole('textbox', { name: 'Full name' })).toHaveValue('Grace Hopper');
   });
 
-  test('an address that is taken is refused by the server with a translated message', async ({ page }) => {
+  test('[spec 3.signup-init-data] an address that is taken is refused by the server with a translated message', async ({ page }) => {
     const email = uniqueEmail('taken');
     await startSignup(page, email);
     await enterCode(page, (await latestMessage(email)).code!);
