@@ -46,7 +46,10 @@ export const rules: SpecRule[] = [
     id: '3.verify-block-data',
     rule: 'E-mail and phone block data: verificationMethod (email-otp or email-link, e-mail only), identifier, error, retryNotBefore (unix seconds), translatedError.',
   },
-  { id: '3.passkey-append-data', rule: 'Passkey-append block data: identifierType (email, phone or username), identifierValue.' },
+  {
+    id: '3.passkey-append-data',
+    rule: 'Passkey-append block data: identifierType (email, phone or username), identifierValue, userHandle and userHandleType (web-js 3.5 takes both from identifierValue and identifierType).',
+  },
   { id: '3.passkey-append-can-be-skipped', rule: 'Passkey-append canBeSkipped: true when a completed alternative exists.' },
   { id: '3.passkey-append-fallbacks', rule: 'Passkey-append availableFallbacks: each a label plus an action.' },
   { id: '3.passkey-verify-data', rule: 'Passkey-verify data: availableFallbacks, identifierValue.' },

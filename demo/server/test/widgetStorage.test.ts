@@ -58,6 +58,28 @@ describe('local storage', () => {
     expect(localStorage.getItem(storageKeys.clientHandle)).toBe(handle);
   });
 
+  it('[spec 3.client-handle] [spec 3.passkey-append-start-response] keeps the client handle the passkey list\'s append start issues when storage had lost it', async () => {
+    const app = await pageLoad();
+    app.flow.switchToAlternative('signup-init');
+    const email = uniqueEmail('handle');
+    await app.flow.submitSignup({ fullName: 'Hal Handle', email });
+    await app.flow.submitCode(await latestCode(server.url, email));
+    expect(app.session.$authState.get()).toBe(1);
+    localStorage.removeItem(storageKeys.clientHandle);
+    const win = window as unknown as { PublicKeyCredential?: unknown };
+    win.PublicKeyCredential = Object.assign(function PublicKeyCredential() {}, {
+      isUserVerifyingPlatformAuthenticatorAvailable: () => Promise.resolve(true),
+      isConditionalMediationAvailable: () => Promise.resolve(true),
+    });
+    try {
+      // the ceremony itself fails here (happy-dom has no navigator.credentials): the answer to start is what counts
+      await app.account.createPasskey().catch(() => undefined);
+    } finally {
+      delete win.PublicKeyCredential;
+    }
+    expect(localStorage.getItem(storageKeys.clientHandle)).toMatch(/^ceh-/);
+  });
+
   it('[spec 3.auth-process-stored] [spec 3.short-session-stored] [spec 3.long-session-stored] [spec 3.storage-keys] keeps the process while it runs, then the short and the long session, under the keys of SPEC §3', async () => {
     const app = await pageLoad();
     const processKey = storageKeys.authProcess('pro-1');
