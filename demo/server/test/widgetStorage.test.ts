@@ -5,8 +5,8 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CorbadoApp } from '../../../src/core/app';
-import { storageKeys } from '../../../src/core/storage';
-import { latestCode, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
+import { storageKeys, writeStoredProcess } from '../../../src/core/storage';
+import { Client, latestCode, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
 
 let server: TestServer;
 const apps: CorbadoApp[] = [];
@@ -112,6 +112,21 @@ describe('local storage', () => {
       socialLogin: 'socialLogin',
     });
     expect(processKey).toBe('cbo_auth_process-pro-1');
+  });
+
+  it('[spec 7.process-base-url] [spec 3.auth-process-stored] a stored process is loaded from its own frontendApiUrl, not from the address load() was given', async () => {
+    const other = new Client(server.url, 'pro-1', 'http://localhost:5199');
+    const init = await other.init({}, 'signup-init');
+    await other.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: uniqueEmail('elsewhere') }], fullName: 'Else Where' });
+    writeStoredProcess('pro-1', { id: init.body.token, expiresAt: init.body.expiresAt, frontendApiUrl: server.url });
+    // the address given to load() answers nothing the widget could use (every path there is a 404)
+    const app = new CorbadoApp({ projectId: 'pro-1', frontendApiUrl: `${server.url}/elsewhere`, autoDetectLanguage: false }, window);
+    apps.push(app);
+    app.start();
+    await app.flow.start();
+    expect(app.flow.$initState.get()).toBe(2);
+    expect(app.api.processId).toBe(init.body.token);
+    expect(app.flow.$block.get()?.type).toBe('email-verify');
   });
 
   it('[spec 3.social-login-key] keeps the chosen provider under socialLogin while the provider\'s page loads', async () => {
