@@ -86,7 +86,7 @@ test.describe('pro-1 sign-up with an e-mail code', () => {
     expect(await authenticator.credentials()).toHaveLength(0);
   });
 
-  test('a wrong code shows the error, clears the cells, and the right one goes on', async ({ page }) => {
+  test('[spec 3.verify-block-data] a wrong code shows the error, clears the cells, and the right one goes on', async ({ page }) => {
     await addAuthenticator(page);
     const email = uniqueEmail('wrong');
     await startSignup(page, email);

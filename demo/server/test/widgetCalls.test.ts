@@ -253,7 +253,7 @@ describe('the auth process calls, answered by the local Frontend API', () => {
     expect(lastTo('/v2/auth/phone/collect')).toMatchObject({ method: 'POST', body: { phone } });
   });
 
-  it('[spec 7.verify-status] [spec 3.verification-status-response] GET /v2/auth/identifier/verify/status: the answer holds blockBody with continueOnOtherDevice, block, error', async () => {
+  it('[spec 7.verify-status] [spec 3.verification-status-response] [spec 7.screen-operations] GET /v2/auth/identifier/verify/status: the answer holds blockBody with continueOnOtherDevice, block, error', async () => {
     // a browser without a platform authenticator: pro-2 asks for the link straight away
     const { api, email } = await onEmailCode('pro-2', { canUsePasskeys: false, isUserVerifyingPlatformAuthenticatorAvailable: false });
     const waiting = await api.verifyStatus();
@@ -270,6 +270,18 @@ describe('the auth process calls, answered by the local Frontend API', () => {
     expect(there.blockBody.continueOnOtherDevice).toEqual({ reason: 'email-link-verified' });
     expect(blockOf(await api.verifyStatus())).toBe('completed');
     expect((await api.verifyStatus()).blockBody.continueOnOtherDevice).toEqual({ reason: 'process-already-completed' });
+  });
+
+  it('[spec 7.screen-operations] the phone verify screen: start and finish phone code verification', async () => {
+    const { api } = await started('pro-3', 'signup-init', { canUsePasskeys: false, isUserVerifyingPlatformAuthenticatorAvailable: false });
+    const phone = uniquePhone();
+    expect(blockOf(await api.signupInit([{ type: 'phone', identifier: phone }]))).toBe('phone-verify');
+    server.clock.advance(31_000); // past the resend wait of the first code
+    expect(blockOf(await api.verifyStart('phone', 'phone-otp'))).toBe('phone-verify');
+    expect(lastTo('/v2/auth/identifier/verify/start').body).toEqual({ identifierType: 'phone', verificationType: 'phone-otp' });
+    const answer = await api.verifyFinish('phone', 'phone-otp', await latestCode(server.url, phone), false);
+    expect(lastTo('/v2/auth/identifier/verify/finish').body).toMatchObject({ identifierType: 'phone', verificationType: 'phone-otp', isNewDevice: false });
+    expect(blockOf(answer)).toBe('completed');
   });
 
   it('[spec 7.social-start] POST /v2/auth/social/verify/start with {providerType, redirectUrl, authType}', async () => {
