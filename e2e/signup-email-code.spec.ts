@@ -86,7 +86,7 @@ test.describe('[spec 1.identifiers] pro-1 sign-up with an e-mail code', () => {
     expect(await authenticator.credentials()).toHaveLength(0);
   });
 
-  test('a wrong code shows the error, clears the cells, and the right one goes on', async ({ page }) => {
+  test('[spec 3.verify-block-data] a wrong code shows the error, clears the cells, and the right one goes on', async ({ page }) => {
     await addAuthenticator(page);
     const email = uniqueEmail('wrong');
     await startSignup(page, email);
@@ -136,7 +136,7 @@ test.describe('[spec 1.identifiers] pro-1 sign-up with an e-mail code', () => {
     await expect(view.getByRole('textbox', { name: 'Full name' })).toHaveValue('Grace Hopper');
   });
 
-  test('an address that is taken is refused by the server with a translated message', async ({ page }) => {
+  test('[spec 3.signup-init-data] an address that is taken is refused by the server with a translated message', async ({ page }) => {
     const email = uniqueEmail('taken');
     await startSignup(page, email);
     await enterCode(page, (await latestMessage(email)).code!);

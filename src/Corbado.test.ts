@@ -134,7 +134,7 @@ describe('Corbado facade', () => {
       expect(user).toMatchObject({ ok: false, err: true, val: { name: 'CorbadoError' } });
     });
 
-    it('derives the default address from frontendApiUrlSuffix', async () => {
+    it('[spec 7.per-project-address] derives the default address from frontendApiUrlSuffix', async () => {
       const requested: string[] = [];
       const fetch = globalThis.fetch;
       globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {

@@ -1,4 +1,51 @@
 import type { SpecRule } from './types';
 
 /** SPEC §7. Every rule of the section; a test pins each through `[spec <id>]` in its title. */
-export const rules: SpecRule[] = [];
+export const rules: SpecRule[] = [
+  { id: '7.per-project-address', rule: 'The frontend API lives at a per-project address.' },
+  { id: '7.process-base-url', rule: 'Process calls use the frontendApiUrl from the stored process.' },
+  {
+    id: '7.headers',
+    rule: 'Every call sends the project identifier header, a client-version header and a flags header ("preview" in preview mode).',
+  },
+  { id: '7.process-headers', rule: 'Process calls also send the process id header and use credentials.' },
+  { id: '7.timeout', rule: 'The default timeout is 30000 ms.' },
+  { id: '7.cancelled', rule: 'A cancelled request is ignored.' },
+  { id: '7.process-init', rule: 'POST /v2/auth/process/init, body as in the process init request.' },
+  { id: '7.process-get', rule: 'GET /v2/auth/process, optional query preferredBlock.' },
+  { id: '7.process-complete', rule: 'POST /v2/auth/process/complete (payload not shown).' },
+  { id: '7.process-reset', rule: 'POST /v2/auth/process/reset; the answer may hold newProcess {token, expiresAt}.' },
+  { id: '7.signup-init', rule: 'POST /v2/auth/signup/init with {identifiers, fullName}.' },
+  { id: '7.login-init', rule: 'POST /v2/auth/login/init with {isPhone, identifierValue}.' },
+  { id: '7.block-skip', rule: 'POST /v2/auth/block/skip (payload not shown).' },
+  { id: '7.passkey-append-start', rule: 'POST /v2/auth/passkey/append/start with {clientInfo}.' },
+  { id: '7.passkey-append-finish', rule: 'POST /v2/auth/passkey/append/finish with {signedChallenge}.' },
+  { id: '7.passkey-login-start', rule: 'POST /v2/auth/passkey/login/start with an empty body.' },
+  { id: '7.passkey-login-finish', rule: 'POST /v2/auth/passkey/login/finish with {signedChallenge}.' },
+  { id: '7.passkey-mediation-finish', rule: 'POST /v2/auth/passkey/mediation/finish with {signedChallenge}.' },
+  { id: '7.verify-start', rule: 'POST /v2/auth/identifier/verify/start with {verificationType, identifierType}.' },
+  { id: '7.verify-finish', rule: 'POST /v2/auth/identifier/verify/finish with {verificationType, identifierType, code, isNewDevice}.' },
+  { id: '7.verify-status', rule: 'GET /v2/auth/identifier/verify/status; the answer holds blockBody with continueOnOtherDevice, block, error.' },
+  { id: '7.identifier-update', rule: 'POST /v2/auth/identifier/update with {identifierType, value}.' },
+  { id: '7.phone-collect', rule: 'POST /v2/auth/phone/collect (payload not shown).' },
+  { id: '7.username-collect', rule: 'POST /v2/auth/username/collect (payload not shown).' },
+  { id: '7.social-start', rule: 'POST /v2/auth/social/verify/start with {providerType, redirectUrl, authType}.' },
+  { id: '7.social-finish', rule: 'POST /v2/auth/social/verify/finish with an empty body.' },
+  { id: '7.social-callback', rule: 'GET /v2/auth/social/verify/callback (payload not shown).' },
+  { id: '7.session-config', rule: 'GET /v2/session-config; the answer includes shortSessionCookieConfig and frontendApiUrl.' },
+  { id: '7.component-config', rule: 'POST /v2/component-config.' },
+  { id: '7.me', rule: 'Current user (bearer token): GET /v2/me.' },
+  { id: '7.me-passkey-append-start', rule: 'POST /v2/me/passkeys/append/start, body {clientInformation}.' },
+  { id: '7.me-passkey-append-finish', rule: 'POST /v2/me/passkeys/append/finish, body {attestationResponse, clientInformation}.' },
+  { id: '7.me-passkeys', rule: 'GET /v2/me/passkeys.' },
+  { id: '7.me-passkey-delete', rule: 'DELETE /v2/me/passkeys/{credentialID}.' },
+  { id: '7.me-logout', rule: 'POST /v2/me/logout.' },
+  { id: '7.me-refresh', rule: 'POST /v2/me/refresh, authorised with the long session; the answer has shortSession.' },
+  { id: '7.me-refresh-failure', rule: 'A non-200 status or a missing shortSession from /v2/me/refresh is only logged.' },
+  {
+    id: '7.screen-operations',
+    rule:
+      'The e-mail verify and phone verify screens reset the process, start and finish e-mail code and e-mail link verification (link token and new-device flag), get the verification status, start and finish phone code verification, update e-mail, phone or username, append a passkey, finish the process and skip the block.',
+  },
+  { id: '7.drop-append-shown-on-login', rule: 'The passkey-append-shown marker is dropped on login.' },
+];

@@ -102,6 +102,17 @@ function loadInOneTask(): void {
   void Corbado.load({ projectId: 'pro-1', frontendApiUrl: base, darkMode: 'off' });
 }
 
+/** A next visit (the stored process removed): process/init leaves in the task that calls load(). */
+async function nextVisit(): Promise<void> {
+  localStorage.removeItem(storageKeys.authProcess('pro-1'));
+  received = [];
+  issued = [];
+  loadInOneTask();
+  await until(() => issued.length >= 2, 'two requests');
+  expect(issued[1]).toEqual({ call: 'POST /v2/auth/process/init', turn: 0 });
+  await until(() => received.length >= 2, 'the requests to arrive');
+}
+
 const sentClient = (index = 0) =>
   (received.filter((r) => r.call === 'POST /v2/auth/process/init')[index]?.body as { clientInformation: ClientInformation }).clientInformation;
 
@@ -139,16 +150,48 @@ describe('load()', () => {
     expect(sentClient(0)).not.toEqual(replaced);
 
     // next visit (stored process removed): the measured answers go with the first request, and stay
-    localStorage.removeItem(storageKeys.authProcess('pro-1'));
-    received = [];
-    issued = [];
-    loadInOneTask();
-    await until(() => issued.length >= 2, 'two requests');
-    expect(issued[1]).toEqual({ call: 'POST /v2/auth/process/init', turn: 0 });
-    await until(() => received.length >= 2, 'the requests to arrive');
+    await nextVisit();
     expect(sentClient(0)).toMatchObject({ isUserVerifyingPlatformAuthenticatorAvailable: true, isConditionalMediationAvailable: false });
     // long past the capability answers: a replacement would have been sent by now
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(received.filter((r) => r.call === 'POST /v2/auth/process/init')).toHaveLength(1);
+  });
+
+  it('[spec 3.process-init-request] [spec 7.process-init] sends bluetoothAvailable and javaScriptHighEntropy once the browser told them, without waiting for them', async () => {
+    // a Chromium on Android: Web Bluetooth and User-Agent Client Hints, both answering later than the request leaves
+    platform = { uvpa: true, conditional: true };
+    const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), answerAfterMs));
+    const nav = navigator as Navigator & { bluetooth?: unknown; userAgentData?: unknown };
+    Object.defineProperty(nav, 'bluetooth', { configurable: true, value: { getAvailability: () => later(true) } });
+    Object.defineProperty(nav, 'userAgentData', {
+      configurable: true,
+      value: {
+        mobile: true,
+        platform: 'Android',
+        getHighEntropyValues: (hints: string[]) =>
+          later({ platform: 'Android', mobile: true, ...(hints.includes('platformVersion') ? { platformVersion: '14.0.0' } : {}) }),
+      },
+    });
+    try {
+      loadInOneTask();
+      await until(() => issued.length >= 2, 'two requests');
+      expect(issued[1]).toEqual({ call: 'POST /v2/auth/process/init', turn: 0 });
+      await until(() => received.length >= 2, 'the requests to arrive');
+      // a first visit cannot know them yet: left out, not guessed
+      expect(sentClient(0).bluetoothAvailable).toBeUndefined();
+      expect(sentClient(0).javaScriptHighEntropy).toBeUndefined();
+      await until(() => localStorage.getItem(storageKeys.clientCapabilities)?.includes('14.0.0') === true, 'the measured answers');
+
+      // the next visit sends what was measured, in the task that calls load()
+      await nextVisit();
+      expect(sentClient(0)).toMatchObject({
+        bluetoothAvailable: true,
+        canUsePasskeys: true,
+        javaScriptHighEntropy: { platform: 'Android', platformVersion: '14.0.0', mobile: true },
+      });
+    } finally {
+      delete nav.bluetooth;
+      delete nav.userAgentData;
+    }
   });
 });

@@ -1,12 +1,13 @@
 // Project-level configuration the client reads before any process exists.
 import type { Hono } from 'hono';
-import type { ProcessConfig, SessionConfig, UserDetailsConfig } from '../../../src/core/api/types.ts';
+import type { ComponentConfig, ProcessConfig, SessionConfig, UserDetailsConfig } from '../../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
 import { IDENTIFIER_TYPES, PROJECT_ID_PATTERN } from '../config/projectConfig.ts';
 import type { TokenSigner } from '../session/TokenSigner.ts';
 import type { Store } from '../store/Store.ts';
 import type { AppEnv } from './AppEnv.ts';
-import type { RequestResolver } from './requestContext.ts';
+import { readJson, type RequestResolver } from './requestContext.ts';
+import { anyObject, parseWith } from '../schema.ts';
 
 export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver, signer: TokenSigner, store: Store): void {
   app.get('/v2/session-config', async (c) => {
@@ -39,6 +40,28 @@ export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver
         maxPerUser: project.identifiers[type].maxPerUser,
       })),
     } satisfies UserDetailsConfig);
+  });
+
+  // SPEC §7 lists it without a payload and the API reference has no schema for it: the body (optional) is
+  // a JSON object, and the answer is the project's public face, nothing a visitor could not see in a process
+  app.post('/v2/component-config', async (c) => {
+    const project = await resolve.project(c);
+    parseWith(anyObject(), await readJson(c));
+    return c.json({
+      appName: project.appName,
+      environment: project.environment,
+      language: project.language,
+      hideBadge: project.hideBadge,
+      publicSignup: project.publicSignup,
+      fullNameRequired: project.fullNameRequired,
+      passkeys: project.passkeys,
+      identifiers: IDENTIFIER_TYPES.filter((t) => project.identifiers[t].enabled).map((type) => ({
+        type,
+        loginIdentifier: project.identifiers[type].loginIdentifier,
+        verification: project.identifiers[type].verification,
+      })),
+      socialProviders: project.socialProviders,
+    } satisfies ComponentConfig);
   });
 
   /** The public key that signs short sessions, for host backends that verify them. */

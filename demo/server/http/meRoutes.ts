@@ -3,13 +3,14 @@ import type { Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
 import type { Account } from '../account/Account.ts';
 import { LONG_SESSION_COOKIE } from '../session/Sessions.ts';
+import { newSecretToken } from '../randomValues.ts';
 import type { AppEnv } from './AppEnv.ts';
 import { genericOk } from './errorEnvelope.ts';
 import { readJson, type RequestResolver } from './requestContext.ts';
 import { anyObject, bool, obj, optional, parseWith, str } from '../schema.ts';
 
 const appendStartBody = obj({
-  clientInformation: optional(obj({ isUserVerifyingPlatformAuthenticatorAvailable: optional(bool()) })),
+  clientInformation: optional(obj({ isUserVerifyingPlatformAuthenticatorAvailable: optional(bool()), clientEnvHandle: optional(str({ max: 512 })) })),
 });
 const appendFinishBody = obj({ attestationResponse: str({ min: 1, max: 100_000 }), clientInformation: optional(anyObject()) });
 
@@ -21,7 +22,9 @@ export function registerMeRoutes(app: Hono<AppEnv>, account: Account, resolve: R
   app.post('/v2/me/passkeys/append/start', async (c) => {
     const { project, session } = await resolve.session(c);
     const body = parseWith(appendStartBody, await readJson(c));
-    return c.json(await account.appendStart(project, session, body.clientInformation ?? {}));
+    const answer = await account.appendStart(project, session, body.clientInformation ?? {});
+    // a browser that names no client handle gets one, as at process/init (SPEC §3: newClientEnvHandle)
+    return c.json(body.clientInformation?.clientEnvHandle ? answer : { ...answer, newClientEnvHandle: `ceh-${newSecretToken()}` });
   });
 
   app.post('/v2/me/passkeys/append/finish', async (c) => {

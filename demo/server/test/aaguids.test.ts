@@ -73,7 +73,7 @@ describe('the shipped catalogue', () => {
     expect(shipped[ONE_PASSWORD]!.icon_light).not.toBe(shipped['ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4']!.icon_light);
   });
 
-  it('resolves every AAGUID of the table to its name and two SVG icons, the generic browser entry to the default ones', () => {
+  it('[spec 3.authenticator-entry] resolves every AAGUID of the table to its name and two SVG icons, the generic browser entry to the default ones', () => {
     const catalogue = AaguidCatalogue.load();
     for (const [aaguid, name] of known) {
       const details = catalogue.details(aaguid.toUpperCase());
@@ -110,7 +110,7 @@ describe('AAGUID_CATALOGUE', () => {
   const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==';
   const LIGHT = 'data:image/svg+xml;base64,' + Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><circle cx="4" cy="4" r="3"/></svg>').toString('base64');
 
-  it('replaces the shipped catalogue: its names and icons, and an AAGUID it leaves out is "Passkey"', async () => {
+  it('[spec 3.authenticator-entry] replaces the shipped catalogue: its names and icons, and an AAGUID it leaves out is "Passkey"', async () => {
     const file = join(dir, 'newer.json');
     writeFileSync(
       file,

@@ -65,7 +65,7 @@ describe('start-up against the real server', () => {
     expect(readStoredProcess('pro-1')!.id).toBe(id);
   });
 
-  it('an expired stored process is not used', async () => {
+  it('[spec 3.auth-process-valid] an expired stored process is not used', async () => {
     writeStoredProcess('pro-1', { id: 'expired-token', expiresAt: Math.floor(Date.now() / 1000) - 1, frontendApiUrl: api.url });
     await pageLoad();
     expect(readStoredProcess('pro-1')!.id).not.toBe('expired-token');
@@ -93,7 +93,7 @@ describe('start-up against the real server', () => {
 });
 
 describe('actions against the real server', () => {
-  it('[spec 4.process-update] signs up with an e-mail code: completion clears the process and stores both session tokens', async () => {
+  it('[spec 4.process-update] [spec 7.screen-operations] signs up with an e-mail code: completion clears the process and stores both session tokens', async () => {
     const app = await pageLoad();
     const completions: string[] = [];
     app.flow.onComplete(({ authType }) => completions.push(authType));
@@ -111,7 +111,7 @@ describe('actions against the real server', () => {
     expect(app.session.$authState.get()).toBe(1);
   });
 
-  it('[spec 4.email-edit] an unchanged identifier returns to the code screen without a call; a changed one sends a new code', async () => {
+  it('[spec 4.email-edit] [spec 7.screen-operations] an unchanged identifier returns to the code screen without a call; a changed one sends a new code', async () => {
     const app = await pageLoad();
     app.flow.switchToAlternative('signup-init');
     const email = `edit-${Date.now()}@example.com`;
@@ -133,7 +133,7 @@ describe('actions against the real server', () => {
     expect(await latestCode(api.url, changed)).toMatch(/^\d{6}$/);
   });
 
-  it('[spec 4.abort-reset] abort resets the process: a new one is stored and the entered data is gone', async () => {
+  it('[spec 4.abort-reset] [spec 7.screen-operations] abort resets the process: a new one is stored and the entered data is gone', async () => {
     const app = await pageLoad();
     app.flow.switchToAlternative('signup-init');
     await app.flow.submitSignup({ fullName: 'Ada', email: `abort-${Date.now()}@example.com` });

@@ -270,7 +270,7 @@ describe('the simulator', () => {
 });
 
 describe('sign-up and log-in with a provider', () => {
-  it('consent -> callback -> finish creates the user with the social account', async () => {
+  it('[spec 7.social-callback] [spec 7.social-finish] [spec 3.full-user] consent -> callback -> finish creates the user with the social account', async () => {
     const email = uniqueEmail('social-new');
     const { client, finished } = await socialSignIn('pro-1', { email, name: 'Ada Social' });
     expect(finished.block).toBe('completed');

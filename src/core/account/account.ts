@@ -8,7 +8,7 @@ import type { IdentifierType, MeIdentifier, MeResponse, Passkey, UserDetailsConf
 import { passkeyAlreadyExists, passkeysNotSupported, CorbadoError, unhandledFrontendError } from '../errors';
 import type { Session } from '../session/session';
 import { clientInformation, createPasskey } from '../webauthn/webauthn';
-import { readItem, storageKeys } from '../storage';
+import { readItem, storageKeys, writeItem } from '../storage';
 import { RecentLogin } from './recentLogin';
 
 export type Loadable<T> = { state: 'idle' | 'loading' } | { state: 'ready'; value: T } | { state: 'failed'; error: CorbadoError };
@@ -88,6 +88,8 @@ export class Account {
       await this.#session.ready();
       const info = await clientInformation(readItem(storageKeys.clientHandle));
       const start = await this.#api.mePasskeyAppendStart(info);
+      // the server may issue a new client handle, as web-js 3.5 keeps it
+      if (start.newClientEnvHandle) writeItem(storageKeys.clientHandle, start.newClientEnvHandle);
       if (start.appendNotAllowedReason === 'passkey_already_exists') throw passkeyAlreadyExists();
       if (start.appendNotAllowedReason === 'passkeys_not_supported') throw passkeysNotSupported();
       if (start.appendNotAllowedReason) return;

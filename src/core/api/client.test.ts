@@ -150,7 +150,7 @@ describe('ApiClient', () => {
     await expect(client(50).getProcess()).rejects.toMatchObject({ kind: 'unhandledBackendError', type: 'timeout' });
   });
 
-  it('reports a cancelled request as RequestCancelled, which callers ignore', async () => {
+  it('[spec 7.cancelled] reports a cancelled request as RequestCancelled, which callers ignore', async () => {
     answer = { status: 200, body: '{}', delay: 300 };
     const controller = new AbortController();
     const pending = client().verifyStatus(controller.signal);

@@ -219,8 +219,9 @@ export class ApiClient {
     return this.#process('post', 'v2/auth/block/skip');
   }
 
-  passkeyAppendStart() {
-    return this.#process('post', 'v2/auth/passkey/append/start', { json: { clientInformation: {} } });
+  /** SPEC §7 names the payload {clientInfo}: what the browser tells, as process/init sends it (web-js 3.5 sends `{}`). */
+  passkeyAppendStart(clientInformation: ClientInformation) {
+    return this.#process('post', 'v2/auth/passkey/append/start', { json: { clientInformation } });
   }
 
   passkeyAppendFinish(signedChallenge: string) {

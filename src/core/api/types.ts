@@ -206,6 +206,23 @@ export interface UserDetailsConfig {
   identifiers: { type: IdentifierType; loginIdentifier?: boolean; maxPerUser?: number }[];
 }
 
+/**
+ * POST /v2/component-config (SPEC §7): what a component can show of the project before any process.
+ * Neither the API reference nor web-js 3.5 defines or calls it; the widget does not call it either
+ * (its views learn all this from the process), it is there for host code that draws its own UI.
+ */
+export interface ComponentConfig {
+  appName: string;
+  environment: 'dev' | 'prod';
+  language: 'en' | 'de';
+  hideBadge: boolean;
+  publicSignup: boolean;
+  fullNameRequired: boolean;
+  passkeys: boolean;
+  identifiers: { type: IdentifierType; loginIdentifier: boolean; verification: VerificationMethod | 'none' }[];
+  socialProviders: SocialProvider[];
+}
+
 /** GET /v2/process-config: version 3 of Corbado's client asks it before its first process. */
 export interface ProcessConfig {
   useServerSideProcessId: boolean;

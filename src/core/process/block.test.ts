@@ -16,10 +16,11 @@ const signup = (email = '', status = 'initial'): BlockBody => ({
 });
 
 describe('parseBlock', () => {
-  it('[spec 2.continue-reasons] turns continueOnOtherDevice into the continue-on-other-env block, whatever the block says', () => {
+  it('[spec 2.continue-reasons] [spec 3.continue-on-other-env-data] turns continueOnOtherDevice into the continue-on-other-env block, whatever the block says', () => {
     const block = parseBlock({ ...signup(), block: 'email-verify', continueOnOtherDevice: { reason: 'email-link-verified' } });
     expect(block.type).toBe('continue-on-other-env');
     expect(block.continueReason).toBe('email-link-verified');
+    expect(block.data).toEqual({ reason: 'email-link-verified' });
   });
 
   it('[spec 2.continue-reasons] treats an unknown continue reason as process-already-completed', () => {

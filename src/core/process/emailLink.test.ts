@@ -13,8 +13,12 @@ const payload = (authType: number) =>
   );
 
 describe('readEmailLink', () => {
-  it('[spec 5.email-link-params] [spec 2.email-link-params] reads the process and token from both parameters', () => {
+  it('[spec 5.email-link-params] [spec 2.email-link-params] [spec 3.email-link-payload] reads the process and token from both parameters', () => {
     const link = readEmailLink(`?corbadoEmailLinkID=${payload(1)}&corbadoToken=secret`)!;
+    expect(link.process).toEqual({ id: 'tok', expires: 2_000_000_000, frontendApiUrl: 'http://api' });
+    expect(link.blockData).toEqual({ identifier: 'a@b.de', retryNotBefore: 1, verificationMethod: 'email-link' });
+    // 0 means login, anything else sign-up
+    expect(readEmailLink(`?corbadoEmailLinkID=${payload(2)}&corbadoToken=x`)!.authType).toBe('signup');
     expect(link.process.id).toBe('tok');
     expect(link.token).toBe('secret');
     expect(link.authType).toBe('signup');

@@ -2,7 +2,8 @@
 // without one ("Maybe later", continue, the fallback buttons).
 import type { BlockType, IdentifierType, ProcessResponse, VerificationMethod } from '../api/types';
 import { CorbadoError, noPasskeyAvailable, passkeyChallengeCancelled } from '../errors';
-import { createPasskey, getPasskey } from '../webauthn/webauthn';
+import { readItem, storageKeys } from '../storage';
+import { clientInformation, createPasskey, getPasskey } from '../webauthn/webauthn';
 import { applyAnswer } from './applyAnswer';
 import { verificationMethodOf, type FlowBlock } from './block';
 import { stopConditionalUi } from './conditionalUi';
@@ -33,7 +34,9 @@ export function canSkip(block: FlowBlock | undefined): boolean {
 
 export function appendPasskey(ctx: FlowContext): Promise<void> {
   return runAction(ctx, async () => {
-    const options = await fetchChallenge(ctx, 'passkey-append', () => ctx.api.passkeyAppendStart());
+    const options = await fetchChallenge(ctx, 'passkey-append', async () =>
+      ctx.api.passkeyAppendStart(await clientInformation(readItem(storageKeys.clientHandle))),
+    );
     if (options === undefined) return;
     let signed: string;
     try {

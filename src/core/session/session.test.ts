@@ -158,7 +158,7 @@ describe('Session: log-out', () => {
 });
 
 describe('Session: the server answers', () => {
-  it('keeps the session through 500s, retrying with backoff, and is refreshed once the server is back', async () => {
+  it('[spec 7.me-refresh-failure] keeps the session through 500s, retrying with backoff, and is refreshed once the server is back', async () => {
     signedIn(50);
     const { api, answers, session: s, ended } = start();
     answers.push(failure(500), failure(503), failure(429), new Error('network'));
@@ -221,7 +221,7 @@ describe('Session: the server answers', () => {
     expect(s.$authState.get()).toBe(1);
   });
 
-  it('only logs an answer without a short session', async () => {
+  it('[spec 7.me-refresh-failure] only logs an answer without a short session', async () => {
     signedIn(50);
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const { answers, session: s } = start();
@@ -294,7 +294,18 @@ describe('Session: the cookie', () => {
     expect(second.session.$authState.get()).toBe(0);
   });
 
-  it('is neither read nor written when it is off (the default)', async () => {
+  it('[spec 3.short-session-cookie] takes domain, secure, sameSite, path and lifetimeSeconds from the session configuration', async () => {
+    const writes: string[] = [];
+    const page = { document: { get cookie() { return ''; }, set cookie(value: string) { writes.push(value); } } } as unknown as Window & typeof globalThis;
+    const config = { domain: 'example.test', secure: true, sameSite: 'strict' as const, path: '/app', lifetimeSeconds: 777 };
+    const s = new Session(fakeApi().client, Promise.resolve({ useSessionManagement: true, shortSessionCookieConfig: config }), true, page);
+    await s.ready();
+    const token1 = session(300);
+    s.setSession(token1, 'long-1');
+    expect(writes.at(-1)!.split('; ').sort()).toEqual([`cbo_short_session=${token1}`, 'SameSite=strict', 'domain=example.test', 'max-age=777', 'path=/app', 'secure'].sort());
+  });
+
+  it('[spec 3.short-session-cookie] is neither read nor written when it is off (the default)', async () => {
     document.cookie = `cbo_short_session=${session(300)}; path=/`;
     const { session: s } = start();
     expect(s.$authState.get()).toBe(0);

@@ -76,22 +76,42 @@ interface UserAgentData {
 interface Capabilities {
   uvpa: boolean;
   conditional: boolean;
+  /** whether Bluetooth is there for a phone as passkey (cross-device); undefined where the browser cannot tell */
+  bluetooth?: boolean;
   entropy?: ClientInformation['javaScriptHighEntropy'];
 }
 
-const userAgentData = () => (globalThis.navigator as (Navigator & { userAgentData?: UserAgentData }) | undefined)?.userAgentData;
+type BrowserNavigator = Navigator & { userAgentData?: UserAgentData; bluetooth?: { getAvailability(): Promise<boolean> } };
+const browserNavigator = () => globalThis.navigator as BrowserNavigator | undefined;
+const userAgentData = () => browserNavigator()?.userAgentData;
+
+/**
+ * Web Bluetooth's answer (Chromium); Firefox and Safari have no navigator.bluetooth, and there, as in
+ * web-js 3.5, the value is left out rather than guessed.
+ */
+function bluetoothAvailable(): Promise<boolean | undefined> {
+  const bluetooth = browserNavigator()?.bluetooth;
+  if (typeof bluetooth?.getAvailability !== 'function') return Promise.resolve(undefined);
+  try {
+    return withTimeout(bluetooth.getAvailability().then((available) => available === true), undefined);
+  } catch {
+    return Promise.resolve(undefined);
+  }
+}
 
 /** Asks the browser (each answer can take a while: it comes from another process) and remembers the answers for the next visit. */
 async function measure(): Promise<Capabilities> {
   const uaData = userAgentData();
-  const [uvpa, conditional, entropy] = await Promise.all([
+  const [uvpa, conditional, bluetooth, entropy] = await Promise.all([
     platformAuthenticatorAvailable(),
     conditionalMediationAvailable(),
+    bluetoothAvailable(),
     uaData ? withTimeout(uaData.getHighEntropyValues(['platform', 'platformVersion']), undefined) : undefined,
   ]);
   const measured: Capabilities = {
     uvpa,
     conditional,
+    bluetooth,
     entropy: entropy && { platform: entropy.platform ?? '', platformVersion: entropy.platformVersion ?? '', mobile: !!uaData?.mobile },
   };
   writeItem(storageKeys.clientCapabilities, toJson(measured));
@@ -101,7 +121,7 @@ async function measure(): Promise<Capabilities> {
 /**
  * What can be told without waiting: the answers measured on an earlier visit, else a guess from what the
  * browser shows at once (a platform authenticator on the systems that ship one; conditional mediation
- * where the browser has the call). The high-entropy values are only sent once measured.
+ * where the browser has the call). Bluetooth and the high-entropy values are only sent once measured.
  */
 function known(): Capabilities {
   try {
@@ -120,6 +140,7 @@ function known(): Capabilities {
 
 function toClientInformation(capabilities: Capabilities, clientEnvHandle?: string): ClientInformation {
   return {
+    bluetoothAvailable: capabilities.bluetooth,
     clientEnvHandle,
     canUsePasskeys: capabilities.uvpa,
     isUserVerifyingPlatformAuthenticatorAvailable: capabilities.uvpa,
