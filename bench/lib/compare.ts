@@ -27,8 +27,12 @@ export interface CompareRun {
   preflightsBeforeInput: number;
   /** longest chain of exchanges on the wire before the input, each starting after the previous ended (preflights count) */
   wireRoundTrips: number;
-  /** start of GET /v2/session-config → start of POST /v2/auth/process/init (Resource Timing; NaN when one is missing) */
-  sessionConfigToProcessInitMs: number;
+  /**
+   * start of GET /v2/session-config → start of the first process request before the field: POST
+   * /v2/auth/process/init (fresh visitor) or GET /v2/auth/process (a returning one's stored process).
+   * Resource Timing; NaN when one of them is missing.
+   */
+  sessionConfigToProcessMs: number;
   /** which check noticed the field: the MutationObserver, or the 50 ms safety-net timer */
   via: string;
   requests: string[];
@@ -118,10 +122,10 @@ async function oneRun(browser: Browser, stack: CompareStack, client: Client, sce
     const inputEpoch = figures.timeOrigin + figures.input + 1;
     const exchanges = [...stack.proxy.log].sort((a, b) => a.start - b.start);
     const before = exchanges.filter((e) => e.end <= inputEpoch);
-    // both started before the field (a returning visitor's process/init is background work after it)
-    const startedBefore = (path: string) => figures.api.find((f) => f.path === path && f.start <= figures.input);
-    const sessionConfig = startedBefore('/v2/session-config');
-    const processInit = startedBefore('/v2/auth/process/init');
+    // both started before the field (a returning visitor's process/init is background work: not this one)
+    const startedBefore = figures.api.filter((f) => f.start <= figures.input).sort((a, b) => a.start - b.start);
+    const sessionConfig = startedBefore.find((f) => f.path === '/v2/session-config');
+    const processRequest = startedBefore.find((f) => f.path === '/v2/auth/process/init' || f.path === '/v2/auth/process');
     return {
       toInputMs: figures.input,
       loadToInputMs: figures.input - figures.loadCall,
@@ -130,7 +134,7 @@ async function oneRun(browser: Browser, stack: CompareStack, client: Client, sce
       apiRequestsBeforeInput: before.filter((e) => e.method !== 'OPTIONS').length,
       preflightsBeforeInput: before.filter((e) => e.method === 'OPTIONS').length,
       wireRoundTrips: longestChain(before).length,
-      sessionConfigToProcessInitMs: sessionConfig && processInit ? processInit.start - sessionConfig.start : Number.NaN,
+      sessionConfigToProcessMs: sessionConfig && processRequest ? processRequest.start - sessionConfig.start : Number.NaN,
       via: figures.via,
       requests: exchanges.map((e) => `${label(e.method, e.path)}${e.end <= inputEpoch ? '' : ' (after)'}`),
     };
