@@ -197,9 +197,10 @@ if (compare) {
   say(
     table(
       `Start-up beside ${CLIENT_NAMES['web-js']}: ms from navigation start to the usable identifier field, median (min–max) of ${COMPARE_RUNS} runs each; Chromium ${compare.chromium}`,
-      ['scenario', 'ours', 'web-js', 'ours / web-js', 'load()→input ours / web-js', 'API req before', 'preflights before', 'wire RTs', 'script run ours / web-js', 'session-config→process req (ours)'],
+      ['scenario', 'load avg', 'ours', 'web-js', 'ours / web-js', 'load()→input ours / web-js', 'API req before', 'preflights before', 'wire RTs', 'script run ours / web-js', 'session-config→process req (ours)'],
       compare.scenarios.map((s) => [
         s.name,
+        s.loadAverage.toFixed(1),
         spread(own(s).spread.toInputMs),
         spread(web(s).spread.toInputMs),
         `${s.ratio.toInput.toFixed(2)}x`,

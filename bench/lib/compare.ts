@@ -2,6 +2,7 @@
 // one proxy: time to the first usable identifier field, requests and preflights before it, bytes, and
 // the time the bundle takes to run. Runs of the two clients alternate, so that load on the machine
 // falls on both alike.
+import { loadavg } from 'node:os';
 import type { Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './browser.ts';
 import { CLIENTS, HOSTED_API, clientFiles, startCompareStack, type Client, type CompareStack, type ShippedBytes } from './compareStack.ts';
@@ -49,6 +50,8 @@ export interface Spread {
 export interface CompareResult extends CompareScenario {
   runs: number;
   clients: Record<Client, { median: Numbers; spread: Record<keyof Numbers, Spread>; all: Numbers[]; via: string[]; requests: string[] }>;
+  /** the 1-minute load average when the scenario started (the machine may be shared) */
+  loadAverage: number;
   /** ours / official, of the medians */
   ratio: { toInput: number; loadToInput: number };
 }
@@ -167,6 +170,7 @@ export async function compareBench(root: string, tmp: string, runs: number, say:
       for (const client of CLIENTS) for (let i = 0; i < 2; i++) await oneRun(browser, stack, client, COMPARE_SCENARIOS[0]!);
       const scenarios: CompareResult[] = [];
       for (const scenario of COMPARE_SCENARIOS) {
+        const loadAverage = Math.round(loadavg()[0]! * 100) / 100;
         const runsOf: Record<Client, CompareRun[]> = { own: [], 'web-js': [] };
         for (let i = 0; i < runs; i++) {
           // alternate which client goes first
@@ -178,8 +182,8 @@ export async function compareBench(root: string, tmp: string, runs: number, say:
           toInput: clients.own.median.toInputMs / clients['web-js'].median.toInputMs,
           loadToInput: clients.own.median.loadToInputMs / clients['web-js'].median.loadToInputMs,
         };
-        scenarios.push({ ...scenario, runs, clients, ratio });
-        say(`  ${scenario.name}: first input ${clients.own.median.toInputMs.toFixed(0)} ms (ours) vs ${clients['web-js'].median.toInputMs.toFixed(0)} ms (web-js), ${ratio.toInput.toFixed(2)}x`);
+        scenarios.push({ ...scenario, runs, loadAverage, clients, ratio });
+        say(`  ${scenario.name}: first input ${clients.own.median.toInputMs.toFixed(0)} ms (ours) vs ${clients['web-js'].median.toInputMs.toFixed(0)} ms (web-js), ${ratio.toInput.toFixed(2)}x (load average ${loadAverage} at its start)`);
       }
       return { chromium: browser.version(), shipped: stack.shipped, scenarios };
     } finally {
