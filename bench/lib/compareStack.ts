@@ -227,6 +227,7 @@ export async function startCompareStack(root: string, tmp: string): Promise<Comp
   const proxy = await startDelayProxy({ tls: { key: tls.key, cert: tls.cert }, host: '127.0.0.1' });
   const api = await startApi({
     port: 0,
+    host: '127.0.0.1',
     database: databasePath,
     publicUrl: HOSTED_API,
     demoOrigin: pages.url,
