@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './lib/browser.ts';
 import { compareBench, type CompareResults } from './lib/compare.ts';
-import { CLIENT_NAMES } from './lib/compareStack.ts';
+import { CLIENT_NAMES, compareMissing } from './lib/compareStack.ts';
 import { machineInfo } from './lib/machine.ts';
 import { memoryBench, type ViewMemory } from './lib/memory.ts';
 import { serverBench, type ServerResults } from './lib/serverLoad.ts';
@@ -101,7 +101,9 @@ if (ONLY.has('startup') || ONLY.has('memory')) {
   }
 }
 
-if (ONLY.has('compare')) {
+const compareSkipped = ONLY.has('compare') ? compareMissing(ROOT) : undefined;
+if (compareSkipped) say(`3/5 start-up beside ${CLIENT_NAMES['web-js']} skipped: ${compareSkipped}`);
+else if (ONLY.has('compare')) {
   mark('compare');
   say(`3/5 start-up beside ${CLIENT_NAMES['web-js']}, ${COMPARE_RUNS} runs per client and scenario … (${elapsed()})`);
   compare = await compareBench(ROOT, TMP, COMPARE_RUNS, say);
@@ -307,7 +309,7 @@ const results = {
     views: memory.views,
     leakCheck: memory.leakCheck,
   },
-  compare: compare && {
+  compare: compareSkipped ? { skipped: compareSkipped } : compare && {
     page: 'an empty page with one <div id="w">: a watcher script, the client\'s CSS (web-js) in the head, its <script src> after the div, then Corbado.load({projectId:"pro-1",darkMode:"off"}).then(() => Corbado.mountAuthUI(#w)); both clients call https://pro-1.frontendapi.corbado.io, mapped by Chromium to the local TLS proxy',
     input: 'the identifier field (ours: input[name="identifier"] in the shadow root; web-js: input[name="email"]) present, enabled, not read-only, with a box and visible, noticed by a MutationObserver (a 50 ms timer as a safety net); timed from navigation start',
     ...compare,

@@ -5,7 +5,7 @@
 // pages and the bundles come from a small static server of their own (one origin, the one the API allows).
 import { execFileSync } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -141,13 +141,23 @@ Corbado.load({ projectId: '${PROJECT_ID}', darkMode: 'off' }).then(function () {
   ].join('\n');
 }
 
+const opensslPath = () => process.env.OPENSSL_PATH ?? '/usr/bin/openssl';
+const webJsBundle = (root: string) => join(root, 'node_modules', '@corbado', 'web-js', 'dist', 'bundle');
+
+/** Why the comparison cannot run here (no openssl, web-js not installed), or undefined. */
+export function compareMissing(root: string): string | undefined {
+  if (!existsSync(opensslPath())) return `no openssl at ${opensslPath()} (install Debian's openssl, or set OPENSSL_PATH)`;
+  if (!existsSync(join(webJsBundle(root), 'index.js'))) return '@corbado/web-js is not installed (npm install)';
+  return undefined;
+}
+
 /** A self-signed certificate for *.frontendapi.corbado.io (openssl, into `tmp`, read and removed) and its SPKI pin. */
 function makeCertificate(tmp: string): { key: string; cert: string; spkiSha256: string } {
   const keyPath = join(tmp, `compare-${process.pid}.key`);
   const certPath = join(tmp, `compare-${process.pid}.crt`);
   try {
     execFileSync(
-      process.env.OPENSSL_PATH ?? '/usr/bin/openssl',
+      opensslPath(),
       ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyPath, '-out', certPath, '-days', '1', '-subj', `/CN=${HOSTED_PATTERN}`, '-addext', `subjectAltName=DNS:${HOSTED_PATTERN}`],
       { stdio: ['ignore', 'ignore', 'pipe'] },
     );
@@ -163,7 +173,7 @@ function makeCertificate(tmp: string): { key: string; cert: string; spkiSha256: 
 
 /** The static server: the two pages, this widget's bundle, web-js's bundle and CSS (br or gzip when accepted; cacheable for an hour). */
 function startPageServer(root: string): Promise<{ server: Server; url: string; files: Map<string, ServedFile> }> {
-  const webJs = join(root, 'node_modules', '@corbado', 'web-js', 'dist', 'bundle');
+  const webJs = webJsBundle(root);
   const files = new Map<string, ServedFile>(
     [
       serve('/own/corbado.js', join(root, 'dist', 'corbado.js'), 'text/javascript; charset=utf-8'),
