@@ -2,14 +2,17 @@
 // Prints tables and writes bench/results.json. See bench/README.md for what each figure means.
 //
 // Knobs (for trying things out; the committed results use the defaults):
-//   BENCH_RUNS (start-up runs per scenario, default 7), BENCH_CYCLES (mount cycles, default 200),
-//   BENCH_SECONDS (server window per endpoint, default 10), BENCH_ONLY (e.g. "size,server"),
+//   BENCH_RUNS (start-up runs per scenario, default 7), BENCH_COMPARE_RUNS (runs per client and
+//   scenario beside web-js, default 5), BENCH_CYCLES (mount cycles, default 200),
+//   BENCH_SECONDS (server window per endpoint, default 10), BENCH_ONLY (e.g. "size,compare,server"),
 //   BENCH_OUT (results file, default bench/results.json), CHROMIUM_PATH.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './lib/browser.ts';
+import { compareBench, type CompareResults } from './lib/compare.ts';
+import { CLIENT_NAMES, compareMissing } from './lib/compareStack.ts';
 import { machineInfo } from './lib/machine.ts';
 import { memoryBench, type ViewMemory } from './lib/memory.ts';
 import { serverBench, type ServerResults } from './lib/serverLoad.ts';
@@ -35,9 +38,10 @@ async function freshDatabase(clusterUrl: string, name: string): Promise<string> 
 }
 const TMP = join(ROOT, 'bench', 'tmp');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const COMPARE_RUNS = Number(process.env.BENCH_COMPARE_RUNS ?? 5);
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,startup,memory,server').split(',').map((part) => part.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,startup,compare,memory,server').split(',').map((part) => part.trim()));
 const OUT = process.env.BENCH_OUT ?? join(ROOT, 'bench', 'results.json');
 /** the leak check: no JIT code, feedback allocated on first call, so only retained objects can grow */
 const LEAK_CHECK_FLAGS = '--jitless --no-lazy-feedback-allocation';
@@ -54,13 +58,14 @@ const playwrightVersion = (JSON.parse(readFileSync(join(ROOT, 'node_modules', '@
 
 let size: SizeResults | undefined;
 let startup: ScenarioResult[] | undefined;
+let compare: CompareResults | undefined;
 let memory: { views: ViewMemory[]; leakCheck: ViewMemory[] } | undefined;
 const servers: ServerResults[] = [];
 let chromiumVersion = 'not launched';
 
 if (ONLY.has('size')) {
   mark('size');
-  say('1/4 bundle size …');
+  say('1/5 bundle size …');
   size = sizeBench(ROOT, TMP);
 }
 
@@ -72,12 +77,12 @@ if (ONLY.has('startup') || ONLY.has('memory')) {
     try {
       if (ONLY.has('startup')) {
         mark('startup');
-        say(`2/4 start-up, ${RUNS} runs per scenario … (${elapsed()})`);
+        say(`2/5 start-up, ${RUNS} runs per scenario … (${elapsed()})`);
         startup = await startupBench(browser, stack, RUNS, say);
       }
       if (ONLY.has('memory')) {
         mark('memory');
-        say(`3/4 memory, ${CYCLES} mount/unmount cycles per view … (${elapsed()})`);
+        say(`4/5 memory, ${CYCLES} mount/unmount cycles per view … (${elapsed()})`);
         const views = await memoryBench(browser, stack, CYCLES, say);
         await browser.close();
         say(`    leak check with ${LEAK_CHECK_FLAGS} … (${elapsed()})`);
@@ -96,10 +101,19 @@ if (ONLY.has('startup') || ONLY.has('memory')) {
   }
 }
 
+const compareSkipped = ONLY.has('compare') ? compareMissing(ROOT) : undefined;
+if (compareSkipped) say(`3/5 start-up beside ${CLIENT_NAMES['web-js']} skipped: ${compareSkipped}`);
+else if (ONLY.has('compare')) {
+  mark('compare');
+  say(`3/5 start-up beside ${CLIENT_NAMES['web-js']}, ${COMPARE_RUNS} runs per client and scenario … (${elapsed()})`);
+  compare = await compareBench(ROOT, TMP, COMPARE_RUNS, say);
+  if (chromiumVersion === 'not launched') chromiumVersion = compare.chromium;
+}
+
 if (ONLY.has('server')) {
   mark('server');
   const load = { durationMs: SECONDS * 1000, concurrency: 20, calibration: 1500, maxPool: 40_000 };
-  say(`4/4 server on SQLite, 20 clients, ${SECONDS} s per endpoint … (${elapsed()})`);
+  say(`5/5 server on SQLite, 20 clients, ${SECONDS} s per endpoint … (${elapsed()})`);
   servers.push(await serverBench(load));
   const found = postgresBin();
   if ('missing' in found) say(`    PostgreSQL figures skipped: ${found.missing}`);
@@ -176,6 +190,56 @@ if (startup) {
   }
 }
 
+if (compare) {
+  const own = (s: CompareResults['scenarios'][number]) => s.clients.own;
+  const web = (s: CompareResults['scenarios'][number]) => s.clients['web-js'];
+  const spread = (value: { median: number; min: number; max: number }) =>
+    Number.isFinite(value.median) ? `${Math.round(value.median)} (${Math.round(value.min)}–${Math.round(value.max)})` : '-';
+  say();
+  say(
+    table(
+      `Start-up beside ${CLIENT_NAMES['web-js']}: ms from navigation start to the usable identifier field, median (min–max) of ${COMPARE_RUNS} runs each; Chromium ${compare.chromium}`,
+      ['scenario', 'load avg', 'ours', 'web-js', 'ours / web-js', 'load()→input ours / web-js', 'API req before', 'preflights before', 'wire RTs', 'script run ours / web-js', 'session-config→process req (ours)'],
+      compare.scenarios.map((s) => [
+        s.name,
+        s.loadAverage.toFixed(1),
+        spread(own(s).spread.toInputMs),
+        spread(web(s).spread.toInputMs),
+        `${s.ratio.toInput.toFixed(2)}x`,
+        `${ms(own(s).median.loadToInputMs)} / ${ms(web(s).median.loadToInputMs)}`,
+        `${own(s).median.apiRequestsBeforeInput} / ${web(s).median.apiRequestsBeforeInput}`,
+        `${own(s).median.preflightsBeforeInput} / ${web(s).median.preflightsBeforeInput}`,
+        `${own(s).median.wireRoundTrips} / ${web(s).median.wireRoundTrips}`,
+        `${spread(own(s).spread.scriptRunMs)} / ${spread(web(s).spread.scriptRunMs)}`,
+        spread(own(s).spread.sessionConfigToProcessMs),
+      ]),
+    ),
+  );
+  const fresh = compare.scenarios.find((s) => s.visitor === 'fresh' && s.latencyMs === 0 && s.cpuSlowdown === 1);
+  say();
+  say(
+    table(
+      'What each client ships (script + CSS; brotli 11 and gzip -9 computed here, transferred = Resource Timing transferSize of a fresh visit, the page server compresses as the browser accepts)',
+      ['client', 'files', 'raw', 'gzip -9', 'brotli 11', 'transferred'],
+      compare.shipped.map((shipped) => [
+        CLIENT_NAMES[shipped.client],
+        shipped.files.map((file) => file.path).join(' + '),
+        kb(shipped.raw),
+        kb(shipped.gzip),
+        kb(shipped.brotli),
+        fresh ? kb(fresh.clients[shipped.client].median.filesTransferredBytes) : '-',
+      ]),
+    ),
+  );
+  const [ours, theirs] = [compare.shipped.find((s) => s.client === 'own')!, compare.shipped.find((s) => s.client === 'web-js')!];
+  say(`  brotli, ours / web-js: ${(ours.brotli / theirs.brotli).toFixed(3)}x`);
+  for (const s of compare.scenarios) {
+    if (s.cpuSlowdown !== 1) continue;
+    say(`  ${s.name}, ours: ${own(s).requests.join(' · ')}`);
+    say(`  ${s.name}, web-js: ${web(s).requests.join(' · ')}`);
+  }
+}
+
 if (memory) {
   say();
   const check = new Map(memory.leakCheck.map((view) => [view.view, view]));
@@ -244,6 +308,11 @@ const results = {
     leakCheckFlags: LEAK_CHECK_FLAGS,
     views: memory.views,
     leakCheck: memory.leakCheck,
+  },
+  compare: compareSkipped ? { skipped: compareSkipped } : compare && {
+    page: 'an empty page with one <div id="w">: a watcher script, the client\'s CSS (web-js) in the head, its <script src> after the div, then Corbado.load({projectId:"pro-1",darkMode:"off"}).then(() => Corbado.mountAuthUI(#w)); both clients call https://pro-1.frontendapi.corbado.io, mapped by Chromium to the local TLS proxy',
+    input: 'the identifier field (ours: input[name="identifier"] in the shadow root; web-js: input[name="email"]) present, enabled, not read-only, with a box and visible, noticed by a MutationObserver (a 50 ms timer as a safety net); timed from navigation start',
+    ...compare,
   },
   server: servers,
   totalSeconds: (performance.now() - started) / 1000,

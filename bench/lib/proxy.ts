@@ -1,7 +1,8 @@
 // A delaying HTTP proxy in front of the Frontend API: it reads the whole upstream answer, waits
 // `delayMs`, then relays it (CORS preflights included), and logs every exchange with wall-clock
 // times so that the browser runs can count requests, preflights and sequential round trips.
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface Exchange {
@@ -41,7 +42,14 @@ function readBody(message: IncomingMessage): Promise<Buffer> {
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade']);
 
-export async function startDelayProxy(): Promise<DelayProxy> {
+export interface ProxyOptions {
+  /** listen with TLS (PEM key and certificate) instead of plain HTTP */
+  tls?: { key: string; cert: string };
+  /** the address to listen on (default localhost) */
+  host?: string;
+}
+
+export async function startDelayProxy(options: ProxyOptions = {}): Promise<DelayProxy> {
   const agent = new Agent({ keepAlive: true, maxSockets: 32 });
   const log: Exchange[] = [];
   let pending = 0;
@@ -73,7 +81,7 @@ export async function startDelayProxy(): Promise<DelayProxy> {
       }),
   };
 
-  const server: Server = createServer(async (req, res) => {
+  const handler: RequestListener = async (req, res) => {
     const start = epochNow();
     pending += 1;
     lastActivity = start;
@@ -116,13 +124,14 @@ export async function startDelayProxy(): Promise<DelayProxy> {
       pending -= 1;
       log.push(entry);
     }
-  });
+  };
+  const server: Server = options.tls ? createTlsServer(options.tls, handler) : createServer(handler);
   server.keepAliveTimeout = 60_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, 'localhost', () => resolve());
+    server.listen(0, options.host ?? 'localhost', () => resolve());
   });
-  proxy.url = `http://localhost:${(server.address() as AddressInfo).port}`;
+  proxy.url = `${options.tls ? 'https' : 'http'}://localhost:${(server.address() as AddressInfo).port}`;
   return proxy;
 }

@@ -1,0 +1,195 @@
+// This widget beside Corbado's official client (@corbado/web-js 3.5.0) in one Chromium, one server,
+// one proxy: time to the first usable identifier field, requests and preflights before it, bytes, and
+// the time the bundle takes to run. Runs of the two clients alternate, so that load on the machine
+// falls on both alike.
+import { loadavg } from 'node:os';
+import type { Browser } from '@playwright/test';
+import { CHROMIUM_ARGS, chromiumPath } from './browser.ts';
+import { CLIENTS, HOSTED_API, clientFiles, startCompareStack, type Client, type CompareStack, type ShippedBytes } from './compareStack.ts';
+import { ensureBuilt } from './size.ts';
+import { longestChain, SCENARIOS, type Scenario } from './startup.ts';
+import { median } from './stats.ts';
+import { chromium } from '@playwright/test';
+
+/** the start-up section's scenarios: fresh and returning visitor, at 0 and +150 ms, and with 4x CPU slowdown */
+export type CompareScenario = Scenario;
+export const COMPARE_SCENARIOS: readonly CompareScenario[] = SCENARIOS;
+
+export interface CompareRun {
+  /** navigation start → the identifier field usable */
+  toInputMs: number;
+  /** load() call → the identifier field usable */
+  loadToInputMs: number;
+  /** the end of the last of the client's files (script, CSS) arriving → the script after the client's tag running: parse + evaluate */
+  scriptRunMs: number;
+  /** Resource Timing transferSize of the client's files (0 when they came from the HTTP cache) */
+  filesTransferredBytes: number;
+  apiRequestsBeforeInput: number;
+  preflightsBeforeInput: number;
+  /** longest chain of exchanges on the wire before the input, each starting after the previous ended (preflights count) */
+  wireRoundTrips: number;
+  /**
+   * start of GET /v2/session-config → start of the first process request before the field: POST
+   * /v2/auth/process/init (fresh visitor) or GET /v2/auth/process (a returning one's stored process).
+   * Resource Timing; NaN when one of them is missing.
+   */
+  sessionConfigToProcessMs: number;
+  /** which check noticed the field: the MutationObserver, or the 50 ms safety-net timer */
+  via: string;
+  requests: string[];
+}
+
+type Numbers = Omit<CompareRun, 'via' | 'requests'>;
+
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+export interface CompareResult extends CompareScenario {
+  runs: number;
+  clients: Record<Client, { median: Numbers; spread: Record<keyof Numbers, Spread>; all: Numbers[]; via: string[]; requests: string[] }>;
+  /** the 1-minute load average when the scenario started (the machine may be shared) */
+  loadAverage: number;
+  /** ours / official, of the medians */
+  ratio: { toInput: number; loadToInput: number };
+}
+
+export interface CompareResults {
+  chromium: string;
+  shipped: ShippedBytes[];
+  scenarios: CompareResult[];
+}
+
+interface PageFigures {
+  timeOrigin: number;
+  input: number;
+  loadCall: number;
+  scriptDone: number;
+  via: string;
+  files: { path: string; responseEnd: number; transferSize: number }[];
+  api: { path: string; start: number }[];
+}
+
+const label = (method: string, path: string) => `${method} ${path.replace(/\?.*$/, '')}`;
+
+async function oneRun(browser: Browser, stack: CompareStack, client: Client, scenario: CompareScenario): Promise<CompareRun> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    const url = `${stack.pageUrl}/${client}.html`;
+    // the page's origin first, so that the measured navigation stays in this renderer (and its throttling)
+    await page.goto(`${stack.pageUrl}/empty.html`);
+    if (scenario.visitor === 'returning') {
+      stack.proxy.delayMs = 0;
+      await page.goto(url);
+      await page.evaluate(() => (window as unknown as { __bench: { ready: Promise<number> } }).__bench.ready);
+      await stack.proxy.idle(300);
+      await page.goto(`${stack.pageUrl}/empty.html`);
+    }
+    await stack.proxy.idle(50);
+    stack.proxy.clear();
+    stack.proxy.delayMs = scenario.latencyMs;
+    if (scenario.cpuSlowdown !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: scenario.cpuSlowdown });
+    await page.goto(url, { timeout: 60_000 });
+    const times = await page.evaluate(async () => {
+      const bench = (window as unknown as { __bench: { ready: Promise<number>; input: number; loadCall: number; scriptDone: number; via: string } }).__bench;
+      await Promise.race([bench.ready, new Promise((_, reject) => setTimeout(() => reject(new Error(`no usable identifier field after 30 s: ${document.body.innerText.slice(0, 200)}`)), 30_000))]);
+      return { timeOrigin: performance.timeOrigin, input: bench.input, loadCall: bench.loadCall, scriptDone: bench.scriptDone, via: bench.via };
+    });
+    // the work after the field (web-js's events, a returning visitor's replacement process) ends first
+    await stack.proxy.idle(Math.max(400, scenario.latencyMs * 3));
+    if (scenario.cpuSlowdown !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    stack.proxy.delayMs = 0;
+    // Resource Timing entries appear once a body has been read: read them after the network is quiet
+    const files = [...clientFiles(client).scripts, ...clientFiles(client).styles];
+    const figures: PageFigures = {
+      ...times,
+      ...(await page.evaluate(
+        ({ files, api }) => {
+          const entries = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+          return {
+            files: entries
+              .filter((entry) => files.includes(new URL(entry.name).pathname))
+              .map((entry) => ({ path: new URL(entry.name).pathname, responseEnd: entry.responseEnd, transferSize: entry.transferSize })),
+            api: entries.filter((entry) => entry.name.startsWith(api)).map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime })),
+          };
+        },
+        { files, api: HOSTED_API },
+      )),
+    };
+
+    // the proxy's clock is the epoch: page time + timeOrigin (1 ms allowed between the two clocks)
+    const inputEpoch = figures.timeOrigin + figures.input + 1;
+    const exchanges = [...stack.proxy.log].sort((a, b) => a.start - b.start);
+    const before = exchanges.filter((e) => e.end <= inputEpoch);
+    // both started before the field (a returning visitor's process/init is background work: not this one)
+    const startedBefore = figures.api.filter((f) => f.start <= figures.input).sort((a, b) => a.start - b.start);
+    const sessionConfig = startedBefore.find((f) => f.path === '/v2/session-config');
+    const processRequest = startedBefore.find((f) => f.path === '/v2/auth/process/init' || f.path === '/v2/auth/process');
+    return {
+      toInputMs: figures.input,
+      loadToInputMs: figures.input - figures.loadCall,
+      scriptRunMs: figures.scriptDone - Math.max(...figures.files.map((f) => f.responseEnd)),
+      filesTransferredBytes: figures.files.reduce((sum, f) => sum + f.transferSize, 0),
+      apiRequestsBeforeInput: before.filter((e) => e.method !== 'OPTIONS').length,
+      preflightsBeforeInput: before.filter((e) => e.method === 'OPTIONS').length,
+      wireRoundTrips: longestChain(before).length,
+      sessionConfigToProcessMs: sessionConfig && processRequest ? processRequest.start - sessionConfig.start : Number.NaN,
+      via: figures.via,
+      requests: exchanges.map((e) => `${label(e.method, e.path)}${e.end <= inputEpoch ? '' : ' (after)'}`),
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+function summarise(all: CompareRun[]): CompareResult['clients'][Client] {
+  const numbers: Numbers[] = all.map(({ via: _v, requests: _r, ...rest }) => rest);
+  const keys = Object.keys(numbers[0]!) as (keyof Numbers)[];
+  const spread = Object.fromEntries(
+    keys.map((key) => {
+      const values = numbers.map((n) => n[key]).filter((value) => Number.isFinite(value));
+      return [key, values.length ? { median: median(values), min: Math.min(...values), max: Math.max(...values) } : { median: Number.NaN, min: Number.NaN, max: Number.NaN }];
+    }),
+  ) as Record<keyof Numbers, Spread>;
+  const med = Object.fromEntries(keys.map((key) => [key, spread[key].median])) as Numbers;
+  return { median: med, spread, all: numbers, via: all.map((run) => run.via), requests: all[0]!.requests };
+}
+
+/** The comparison section: its own stack and its own Chromium (the hosted name mapped to the proxy). */
+export async function compareBench(root: string, tmp: string, runs: number, say: (line: string) => void): Promise<CompareResults> {
+  ensureBuilt(root);
+  const stack = await startCompareStack(root, tmp);
+  try {
+    const browser = await chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_ARGS, ...stack.chromiumArgs], headless: true });
+    try {
+      // unrecorded warm-up visits: the server, the browser, both bundles
+      for (const client of CLIENTS) for (let i = 0; i < 2; i++) await oneRun(browser, stack, client, COMPARE_SCENARIOS[0]!);
+      const scenarios: CompareResult[] = [];
+      for (const scenario of COMPARE_SCENARIOS) {
+        const loadAverage = Math.round(loadavg()[0]! * 100) / 100;
+        const runsOf: Record<Client, CompareRun[]> = { own: [], 'web-js': [] };
+        for (let i = 0; i < runs; i++) {
+          // alternate which client goes first
+          const order = i % 2 ? [...CLIENTS].reverse() : CLIENTS;
+          for (const client of order) runsOf[client].push(await oneRun(browser, stack, client, scenario));
+        }
+        const clients = { own: summarise(runsOf.own), 'web-js': summarise(runsOf['web-js']) };
+        const ratio = {
+          toInput: clients.own.median.toInputMs / clients['web-js'].median.toInputMs,
+          loadToInput: clients.own.median.loadToInputMs / clients['web-js'].median.loadToInputMs,
+        };
+        scenarios.push({ ...scenario, runs, loadAverage, clients, ratio });
+        say(`  ${scenario.name}: first input ${clients.own.median.toInputMs.toFixed(0)} ms (ours) vs ${clients['web-js'].median.toInputMs.toFixed(0)} ms (web-js), ${ratio.toInput.toFixed(2)}x (load average ${loadAverage} at its start)`);
+      }
+      return { chromium: browser.version(), shipped: stack.shipped, scenarios };
+    } finally {
+      await browser.close();
+    }
+  } finally {
+    await stack.close();
+  }
+}
