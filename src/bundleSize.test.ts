@@ -37,4 +37,19 @@ describe('dist/corbado.js', () => {
     expect(text).not.toMatch(/country_calling_codes:\{/);
     expect(text).not.toMatch(/\{common:\{or:/);
   });
+  it('is compiled once: the CommonJS wrappers (React, ReactDOM, the scheduler) are parenthesized function expressions, which V8 compiles with the script instead of scanning them with it and parsing them again on their first require', (ctx) => {
+    ctx.skip(!existsSync(file), NOT_BUILT);
+    const text = readFileSync(file, 'utf8');
+    // e.g. `Ur=e((function(e,t){t.exports=Hr()}))`, the wrapper of react/index.js (vite.config.ts, eagerCommonJsWrappers)
+    expect(text).toMatch(/=[\w$]+\(\(function\([\w$]+,[\w$]+\)\{[\w$]+\.exports=[\w$]+\(\)\}\)\)/);
+    expect(text).not.toMatch(/=[\w$]+\(\(\([\w$]+,[\w$]+\)=>\{[\w$]+\.exports=/);
+  });
+
+  it('carries no long internal names: the fiber fields of React and the private ones of ky are mangled, class fields are native (es2022), not helper calls', (ctx) => {
+    ctx.skip(!existsSync(file), NOT_BUILT);
+    const text = readFileSync(file, 'utf8');
+    for (const name of ['memoizedState', 'stateNode', 'pendingProps', 'updateQueue', 'childLanes']) expect(text).not.toContain(name);
+    // what a lowered private field needs: a WeakMap per field and this helper's message
+    expect(text).not.toContain('Cannot initialize the same private elements twice');
+  });
 });
