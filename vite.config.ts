@@ -32,7 +32,25 @@ function jsonTextModule(value: unknown): string {
   return /`|\$\{|\\$/.test(text) ? `export default ${JSON.stringify(text)};` : `export default String.raw\`${text}\`;`;
 }
 
-/** The translations (imported as text, see src/core/i18n/i18n.ts) without the file's whitespace. */
+type TextTree = { [key: string]: string | TextTree };
+
+/** The texts of a tree in the order of the English tree's keys, null where the language has none. */
+export function textsInEnglishOrder(english: TextTree, tree: TextTree, path = ''): (string | null)[] {
+  for (const key of Object.keys(tree)) {
+    if (!(key in english)) throw new Error(`translation key ${path}${key} is not in en.json: add it there first`);
+  }
+  return Object.entries(english).flatMap(([key, value]) => {
+    const own = tree[key];
+    if (typeof value === 'string') return [typeof own === 'string' ? own : null];
+    return textsInEnglishOrder(value, typeof own === 'object' ? own : {}, `${path}${key}.`);
+  });
+}
+
+/**
+ * The translations (imported as text, see src/core/i18n/i18n.ts) without the file's whitespace; every
+ * language but English as its texts alone, in the order of en.json's keys (the keys once in the bundle:
+ * about 0.5 KB brotli less).
+ */
 function compactJsonText(): Plugin {
   return {
     name: 'compact-json-text',
@@ -40,7 +58,10 @@ function compactJsonText(): Plugin {
     transform(_code, id) {
       const [file, query] = id.split('?');
       if (query !== 'raw' || !file!.endsWith('.json') || file!.includes('libphonenumber-js')) return null;
-      return { code: jsonTextModule(JSON.parse(readFileSync(file!, 'utf8'))), map: null };
+      const tree = JSON.parse(readFileSync(file!, 'utf8')) as TextTree;
+      const english = join(file!, '..', 'en.json');
+      if (file === english) return { code: jsonTextModule(tree), map: null };
+      return { code: jsonTextModule(textsInEnglishOrder(JSON.parse(readFileSync(english, 'utf8')) as TextTree, tree)), map: null };
     },
   };
 }
