@@ -115,11 +115,11 @@ function walk(node: Node, visit: (node: Node, scope: Node | null) => void, scope
   }
 }
 
-/** Whether the arrow's own body (not its nested non-arrow functions) reads `this` or `arguments`. */
+/** Whether the arrow's own body (not its nested non-arrow functions) reads `this`, `arguments`, `super` or `new.target`. */
 function usesOwnThis(arrow: Node): boolean {
   let found = false;
   const look = (node: Node) => {
-    if (node.type === 'ThisExpression' || (node.type === 'Identifier' && node.name === 'arguments')) found = true;
+    if (['ThisExpression', 'Super', 'MetaProperty'].includes(node.type) || (node.type === 'Identifier' && node.name === 'arguments')) found = true;
     for (const value of Object.values(node)) {
       for (const child of Array.isArray(value) ? value : [value]) {
         if (isNode(child) && child.type !== 'FunctionExpression' && child.type !== 'FunctionDeclaration') look(child);
