@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, parseAst, type Plugin } from 'vite';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -32,7 +32,25 @@ function jsonTextModule(value: unknown): string {
   return /`|\$\{|\\$/.test(text) ? `export default ${JSON.stringify(text)};` : `export default String.raw\`${text}\`;`;
 }
 
-/** The translations (imported as text, see src/core/i18n/i18n.ts) without the file's whitespace. */
+type TextTree = { [key: string]: string | TextTree };
+
+/** The texts of a tree in the order of the English tree's keys, null where the language has none. */
+export function textsInEnglishOrder(english: TextTree, tree: TextTree, path = ''): (string | null)[] {
+  for (const key of Object.keys(tree)) {
+    if (!(key in english)) throw new Error(`translation key ${path}${key} is not in en.json: add it there first`);
+  }
+  return Object.entries(english).flatMap(([key, value]) => {
+    const own = tree[key];
+    if (typeof value === 'string') return [typeof own === 'string' ? own : null];
+    return textsInEnglishOrder(value, typeof own === 'object' ? own : {}, `${path}${key}.`);
+  });
+}
+
+/**
+ * The translations (imported as text, see src/core/i18n/i18n.ts) without the file's whitespace; every
+ * language but English as its texts alone, in the order of en.json's keys (the keys once in the bundle:
+ * about 0.5 KB brotli less).
+ */
 function compactJsonText(): Plugin {
   return {
     name: 'compact-json-text',
@@ -40,7 +58,10 @@ function compactJsonText(): Plugin {
     transform(_code, id) {
       const [file, query] = id.split('?');
       if (query !== 'raw' || !file!.endsWith('.json') || file!.includes('libphonenumber-js')) return null;
-      return { code: jsonTextModule(JSON.parse(readFileSync(file!, 'utf8'))), map: null };
+      const tree = JSON.parse(readFileSync(file!, 'utf8')) as TextTree;
+      const english = join(file!, '..', 'en.json');
+      if (file === english) return { code: jsonTextModule(tree), map: null };
+      return { code: jsonTextModule(textsInEnglishOrder(JSON.parse(readFileSync(english, 'utf8')) as TextTree, tree)), map: null };
     },
   };
 }
@@ -81,6 +102,73 @@ function slimPhoneMetadata(): Plugin {
   };
 }
 
+type Node = { type: string; start: number; end: number; [key: string]: unknown };
+const isNode = (value: unknown): value is Node => typeof value === 'object' && value !== null && typeof (value as Node).type === 'string';
+const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
+
+/** Every node under `node`, with the function it runs in (null: the script's top level). */
+function walk(node: Node, visit: (node: Node, scope: Node | null) => void, scope: Node | null = null): void {
+  visit(node, scope);
+  const inner = FUNCTIONS.has(node.type) ? node : scope;
+  for (const value of Object.values(node)) {
+    for (const child of Array.isArray(value) ? value : [value]) if (isNode(child)) walk(child, visit, inner);
+  }
+}
+
+/** Whether the arrow's own body (not its nested non-arrow functions) reads `this`, `arguments`, `super` or `new.target`. */
+function usesOwnThis(arrow: Node): boolean {
+  let found = false;
+  const look = (node: Node) => {
+    if (['ThisExpression', 'Super', 'MetaProperty'].includes(node.type) || (node.type === 'Identifier' && node.name === 'arguments')) found = true;
+    for (const value of Object.values(node)) {
+      for (const child of Array.isArray(value) ? value : [value]) {
+        if (isNode(child) && child.type !== 'FunctionExpression' && child.type !== 'FunctionDeclaration') look(child);
+      }
+    }
+  };
+  look(arrow.body as Node);
+  return found;
+}
+
+/**
+ * The bundler wraps each CommonJS module (React, ReactDOM, the scheduler) in an arrow function that
+ * runs on its first require, which for these is while the bundle is evaluated. V8 compiles a function
+ * only when it is first called unless it looks immediately invoked, so each wrapper's body (ReactDOM's
+ * is 200 KB) was scanned once with the script and parsed again when called. Written as a
+ * parenthesized `function` expression, V8 compiles it once, with the script. Same behaviour: the
+ * wrappers use neither `this` nor `arguments` (checked), and they are still called only on first require.
+ */
+export function eagerCommonJsWrappers(code: string): string {
+  const program = parseAst(code) as unknown as Node;
+  let helper: { name: string; scope: Node | null } | undefined;
+  const calls: { arrow: Node; scope: Node | null }[] = [];
+  walk(program, (node, scope) => {
+    if (node.type === 'VariableDeclarator' && isNode(node.init) && node.init.type === 'ArrowFunctionExpression' && isNode(node.id)) {
+      if (/^\([\w$]+,[\w$]+\)=>\(\)=>\([\w$]+\|\|\([\w$]+\(\([\w$]+=\{exports:\{\}\}\)\.exports/.test(code.slice(node.init.start, node.init.end).replace(/\s+/g, ''))) {
+        helper = { name: node.id.name as string, scope };
+      }
+    }
+    if (node.type !== 'CallExpression' || !isNode(node.callee) || node.callee.type !== 'Identifier') return;
+    const [arrow, ...rest] = node.arguments as Node[];
+    if (rest.length || !arrow || arrow.type !== 'ArrowFunctionExpression' || arrow.async || (arrow.body as Node).type !== 'BlockStatement') return;
+    calls.push({ arrow: Object.assign(arrow, { callee: node.callee.name }), scope });
+  });
+  if (!helper) throw new Error('eager-commonjs-wrappers: the CommonJS wrapper helper was not found in the bundle');
+  const found = helper;
+  const wrappers = calls.filter(({ arrow, scope }) => arrow.callee === found.name && scope === found.scope);
+  if (!wrappers.length) throw new Error('eager-commonjs-wrappers: no CommonJS module wrappers found');
+  let result = code;
+  for (const { arrow } of wrappers.sort((a, b) => b.arrow.start - a.arrow.start)) {
+    if (usesOwnThis(arrow)) throw new Error('eager-commonjs-wrappers: a wrapper reads this or arguments');
+    const params = (arrow.params as Node[]).map((param) => code.slice(param.start, param.end)).join(',');
+    const body = code.slice((arrow.body as Node).start, arrow.end);
+    const parenthesized = code[arrow.start - 1] === '(' && code[arrow.end] === ')' && code[arrow.start - 2] === '(';
+    const fn = `function(${params})${body}`;
+    result = result.slice(0, arrow.start) + (parenthesized ? fn : `(${fn})`) + result.slice(arrow.end);
+  }
+  return result;
+}
+
 /**
  * Beside each bundle, its Subresource Integrity value (sha384, as browsers and CDNs' snippets use):
  * dist/corbado.js.sri holds what a script tag's `integrity` attribute takes. Read from the written
@@ -94,12 +182,46 @@ function writeIntegrity(): Plugin {
       for (const name of Object.keys(bundle)) {
         if (!/\.m?js$/.test(name)) continue;
         const file = join(options.dir ?? 'dist', name);
+        // after minification, which would turn the wrappers back into arrows
+        writeFileSync(file, eagerCommonJsWrappers(readFileSync(file, 'utf8')));
         const hash = createHash('sha384').update(readFileSync(file)).digest('base64');
         writeFileSync(`${file}.sri`, `sha384-${hash}\n`);
       }
     },
   };
 }
+
+/**
+ * Property names the minifier shortens: fields of React's own objects (fibers, roots, hooks, update
+ * queues) and ky's private ones, which only the bundled copies of those libraries read and write, always
+ * as `object.name` or `{ name: … }` (none of them appears quoted or as a DOM or JavaScript built-in
+ * name). About 1.3 KB brotli. React DevTools cannot read the widget's component tree any more; in a
+ * production build it shows little of it anyway.
+ */
+const MANGLED_PROPERTIES = [
+  'memoizedState', 'stateNode', 'memoizedProps', 'alternate', 'sibling', 'child', 'updateQueue',
+  'pendingProps', 'subtreeFlags', 'containerInfo', '_fragmentFiber', 'childLanes', 'lanes',
+  'pendingLanes', 'dependencies', 'cancelPendingCommit', 'dehydrated', 'suspendedLanes',
+  '_currentValue', 'callbackNode', 'baseState', 'cachePool', '_visibility', 'elementType',
+  '_eventListeners', 'callbackPriority', 'errorRecoveryDisabledLanes', 'lastBaseUpdate', 'deletions',
+  'timeoutHandle', 'blockedOn', 'pingedLanes', 'firstBaseUpdate', 'entanglements', 'entangledLanes',
+  'isDehydrated', 'shellSuspendCounter', 'pendingContext', 'refCleanup', 'lastEffect', 'retryLane',
+  'hasEagerState', 'pooledCache', 'expirationTimes', 'hiddenCallbacks', 'lastRenderedReducer',
+  'firstContext', 'renderingStartTime', 'lastRenderedState', 'warmLanes', 'pooledCacheLanes',
+  'expiredLanes', 'eagerState', 'retryQueue', 'memoCache', 'baseQueue', 'hiddenUpdates',
+  'treeForkCount', 'baseLanes', 'pingCache', '_retryCache', 'revertLane', 'incompleteTransitions',
+  'treeContext', 'memoizedValue', 'pendingChildren', 'eventSystemFlags',
+  '_reactInternals', 'unsuspend', 'attachedListener', 'transitionTypes', 'reactFragments',
+  '_observers', 'hoistableScripts', 'hoistableStyles', 'tailMode', 'sortIndex', 'enqueueReplaceState',
+  'enqueueSetState', 'enqueueForceUpdate', '_selector', 'fragmentInstance', 'waitingForImages',
+  'targetContainers', '_stashedDisplay', 'suspenseyImages', 'imgCount', 'imgBytes',
+  'waitingForViewTransition', '_stashedText', 'passiveEffectDuration', 'isBackwards', 'foundSelf',
+  'nextImpl', 'priorityLevel', '_valueTracker', '_internalRoot', '_status', '_result', '_payload',
+  '_init', '_context',
+  // ky
+  '_options', '_input', '_retryCount', '_decorateResponse', '_calculateRetryDelay', '_retry', '_fetch',
+];
+const mangledProperties = new RegExp(`^(?:${MANGLED_PROPERTIES.join('|')})$`);
 
 // Library build: dist/corbado.js (a script tag: one global, Corbado) and dist/corbado.mjs (default export).
 export default defineConfig(({ command }) => ({
@@ -110,7 +232,7 @@ export default defineConfig(({ command }) => ({
   },
   plugins: [noNanostoresGlobal(), slimPhoneMetadata(), compactJsonText(), writeIntegrity()],
   build: {
-    target: 'es2020',
+    target: 'es2022',
     minify: true,
     sourcemap: false,
     reportCompressedSize: false,
@@ -122,6 +244,6 @@ export default defineConfig(({ command }) => ({
       formats: ['iife', 'es'],
       fileName: (format) => (format === 'es' ? 'corbado.mjs' : 'corbado.js'),
     },
-    rolldownOptions: { output: { exports: 'default', minify: true } },
+    rolldownOptions: { output: { exports: 'default', minify: { mangleProps: { include: mangledProperties } } } },
   },
 }));

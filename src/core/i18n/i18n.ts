@@ -16,7 +16,28 @@ export type CustomTranslations = Partial<Record<string, Tree>>;
 
 const texts: Record<Language, string> = { en, de };
 const parsed: Partial<Record<Language, Tree>> = {};
-const bundled = (language: Language): Tree => (parsed[language] ??= JSON.parse(texts[language]) as Tree);
+
+/** English's tree with each text replaced by the next of `values` (null: none in this language). */
+export function inEnglishOrder(english: Tree, values: (string | null)[]): Tree {
+  const tree: Tree = {};
+  for (const [key, value] of Object.entries(english)) {
+    if (typeof value === 'string') {
+      const text = values.shift();
+      if (typeof text === 'string') tree[key] = text;
+    } else {
+      tree[key] = inEnglishOrder(value, values);
+    }
+  }
+  return tree;
+}
+
+// The bundle holds every language but English as its texts alone, in en.json's key order
+// (vite.config.ts, compactJsonText); unbundled (tests) each is its whole file.
+const bundled = (language: Language): Tree => {
+  if (parsed[language]) return parsed[language];
+  const value = JSON.parse(texts[language]) as Tree | (string | null)[];
+  return (parsed[language] = Array.isArray(value) ? inEnglishOrder(bundled('en'), value) : value);
+};
 
 export const $language = atom<Language>('en');
 let custom: CustomTranslations = {};
