@@ -77,7 +77,13 @@ export const rules: SpecRule[] = [
   { id: '4.session-startup', rule: 'At start-up the stored short session is used if still valid; otherwise a refresh is attempted.' },
   { id: '4.session-check', rule: 'A session check runs every 10 s and when the page becomes visible again.' },
   { id: '4.session-refresh-threshold', rule: 'A refresh happens only if a user is logged in and the short session has fewer than 60 s of validity left.' },
-  { id: '4.session-refresh-failure', rule: 'On a refresh failure (exception) the user is logged out.' },
+  {
+    id: '4.session-refresh-failure',
+    // SPEC §7 says a non-200 refresh answer is only logged; the two rules together, and the session
+    // surviving server trouble (ARCHITECTURE.md), give: a refusal of the session logs out, an outage does not
+    rule:
+      'On a refresh failure (exception) the user is logged out. Read with 7.me-refresh-failure: the failure that logs out is the server refusing the session (401/403); a server error or no answer keeps the visitor logged in and is retried.',
+  },
   { id: '4.logout', rule: 'Logout calls the server, clears stored sessions and emits a logged-out state.' },
   { id: '4.auth-state', rule: 'Auth state is 1 when logged in and 0 when not.' },
   // Passkey list
