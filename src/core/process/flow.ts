@@ -15,7 +15,7 @@ import { appendPasskey, canSkip, confirmPasskeyExists, fallbacks, loginWithPassk
 import { dismissError } from './recovery';
 import type { ScreenName } from './screens';
 import { collectPhone, collectUsername, prefer, submitLogin, submitSignup, switchToAlternative } from './signupAndLogin';
-import { finishSocial, leaveSocialVerify, startSocial } from './social';
+import { finishSocial, leaveSocialVerify, socialProviderUnderWay, startSocial } from './social';
 import { restartIfCompleted, retry, start } from './startUp';
 import { continueAfterLink, resend, submitCode, updateIdentifier } from './verification';
 
@@ -135,6 +135,11 @@ export class Flow {
 
   startSocial(provider: SocialProvider): Promise<void> {
     return startSocial(this.#ctx, provider);
+  }
+
+  /** the provider named on the social-verify screen */
+  socialProvider(): SocialProvider | undefined {
+    return socialProviderUnderWay();
   }
 
   leaveSocialVerify(): Promise<void> | void {

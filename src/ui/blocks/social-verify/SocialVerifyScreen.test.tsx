@@ -3,6 +3,7 @@ import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CorbadoApp } from '../../../core/app';
 import type { FlowBlock } from '../../../core/process/block';
+import { socialProviderUnderWay } from '../../../core/process/social';
 import { storageKeys, writeItem } from '../../../core/storage';
 import { ErrorPopup } from '../../components/ErrorPopup';
 import { AppContext } from '../../context';
@@ -19,6 +20,8 @@ function render(block: FlowBlock, busy: boolean) {
     $screen: atom('social-verify'),
     $error: atom(undefined),
     leaveSocialVerify: vi.fn(),
+    // the core's reading of the provider kept across the provider's page
+    socialProvider: socialProviderUnderWay,
   };
   const view = renderInShadow(
     <AppContext.Provider value={{ flow, options: {} } as unknown as CorbadoApp}>

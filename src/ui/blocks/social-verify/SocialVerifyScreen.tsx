@@ -1,5 +1,4 @@
-import type { RequestError, SocialProvider } from '../../../core/api/types';
-import { readItem, storageKeys } from '../../../core/storage';
+import type { RequestError } from '../../../core/api/types';
 import { Button } from '../../components/Button';
 import { failureText } from '../../components/ErrorPopup';
 import { Header } from '../../components/Header';
@@ -15,7 +14,7 @@ export function SocialVerifyScreen() {
   const { flow, options } = useApp();
   const t = useT();
   const { block, data, busy } = useBlock<{ error?: RequestError }>();
-  const provider = readItem(storageKeys.socialLogin) as SocialProvider | undefined;
+  const provider = flow.socialProvider();
   const error = busy ? undefined : failureText(t, block.error ?? data.error, block.failure, options.customerSupportEmail);
   if (!error) {
     return (
