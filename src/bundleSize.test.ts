@@ -10,14 +10,14 @@ const NOT_BUILT = 'dist/corbado.js is not built: run `npm run build` first (npm 
 // Read inside the tests, not in the describe body: vitest runs a skipped describe's body too, to
 // collect its tests, so reading there fails instead of skipping when dist/ is missing.
 describe('dist/corbado.js', () => {
-  it('stays under its budget of 106 KB brotli (quality 11), React, both languages, CSS and icons included, so growth is a decision and not an accident', (ctx) => {
+  it('stays under its budget of 90 KB brotli (quality 11), React, both languages, CSS and icons included, so growth is a decision and not an accident', (ctx) => {
     ctx.skip(!existsSync(file), NOT_BUILT);
     const brotli = brotliCompressSync(readFileSync(file), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
-    // 108 KB from issue 8 (accessibility, isolation, provider marks) on; 106 KB since issue 15's byte
-    // work (107,267 B = 104.8 KiB when set): 1.2 KB of room for what the branches in flight add when
-    // they merge, so that a few hundred bytes of new text do not fail them; React 19 alone takes 54 KB
-    // of it (README, "Performance")
-    expect(brotli).toBeLessThan(106 * KB);
+    // 108 KB from issue 8 (accessibility, isolation, provider marks) on; 106 KB after issue 15's byte
+    // work; 90 KB since the move to React 18.3 (89,386 B = 87.3 KiB when set; issue 15 asks for at most
+    // 100 KB): 2.7 KB of room, so that a few hundred bytes of new text do not fail it. React, ReactDOM and
+    // the scheduler take about 40 KB of it (README, "Performance")
+    expect(brotli).toBeLessThan(90 * KB);
   });
 
   it('holds everything: the CSS and both languages are inside, nothing is fetched', (ctx) => {
