@@ -1,10 +1,12 @@
-// `npm run bench`: bundle size, start-up in Chromium, heap growth over mount cycles, server throughput.
+// `npm run bench`: bundle size, start-up in Chromium (alone and beside web-js), heap growth over mount cycles,
+// server throughput, and the bundle's evaluation time.
 // Prints tables and writes bench/results.json. See bench/README.md for what each figure means.
 //
 // Knobs (for trying things out; the committed results use the defaults):
 //   BENCH_RUNS (start-up runs per scenario, default 7), BENCH_COMPARE_RUNS (runs per client and
 //   scenario beside web-js, default 5), BENCH_CYCLES (mount cycles, default 200),
-//   BENCH_SECONDS (server window per endpoint, default 10), BENCH_ONLY (e.g. "size,compare,server"),
+//   BENCH_SECONDS (server window per endpoint, default 10), BENCH_EVALUATE_RUNS (default 31),
+//   BENCH_EVALUATE_BESIDE (other bundle files to measure beside dist/corbado.js), BENCH_ONLY (e.g. "size,compare,server"),
 //   BENCH_OUT (results file, default bench/results.json), CHROMIUM_PATH.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -12,11 +14,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchChromium } from './lib/browser.ts';
 import { compareBench, type CompareResults } from './lib/compare.ts';
+import { evaluateBench, type EvaluateFigures } from './lib/evaluate.ts';
 import { CLIENT_NAMES, compareMissing } from './lib/compareStack.ts';
 import { machineInfo } from './lib/machine.ts';
 import { memoryBench, type ViewMemory } from './lib/memory.ts';
 import { serverBench, type ServerResults } from './lib/serverLoad.ts';
-import { sizeBench, type SizeResults } from './lib/size.ts';
+import { ensureBuilt, sizeBench, type SizeResults } from './lib/size.ts';
 import { startStack } from './lib/stack.ts';
 import { startupBench, type ScenarioResult } from './lib/startup.ts';
 import { postgresBin, startPostgresCluster } from '../scripts/postgresCluster.ts';
@@ -40,8 +43,11 @@ const TMP = join(ROOT, 'bench', 'tmp');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const COMPARE_RUNS = Number(process.env.BENCH_COMPARE_RUNS ?? 5);
 const CYCLES = Number(process.env.BENCH_CYCLES ?? 200);
+const EVALUATE_RUNS = Number(process.env.BENCH_EVALUATE_RUNS ?? 31);
+/** other builds of the bundle to measure beside dist/corbado.js, comma-separated paths (e.g. a base commit's) */
+const EVALUATE_BESIDE = (process.env.BENCH_EVALUATE_BESIDE ?? '').split(',').map((part) => part.trim()).filter(Boolean);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,startup,compare,memory,server').split(',').map((part) => part.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,startup,compare,memory,server,evaluate').split(',').map((part) => part.trim()));
 const OUT = process.env.BENCH_OUT ?? join(ROOT, 'bench', 'results.json');
 /** the leak check: no JIT code, feedback allocated on first call, so only retained objects can grow */
 const LEAK_CHECK_FLAGS = '--jitless --no-lazy-feedback-allocation';
@@ -59,13 +65,14 @@ const playwrightVersion = (JSON.parse(readFileSync(join(ROOT, 'node_modules', '@
 let size: SizeResults | undefined;
 let startup: ScenarioResult[] | undefined;
 let compare: CompareResults | undefined;
+let evaluation: EvaluateFigures[] | undefined;
 let memory: { views: ViewMemory[]; leakCheck: ViewMemory[] } | undefined;
 const servers: ServerResults[] = [];
 let chromiumVersion = 'not launched';
 
 if (ONLY.has('size')) {
   mark('size');
-  say('1/5 bundle size …');
+  say('1/6 bundle size …');
   size = sizeBench(ROOT, TMP);
 }
 
@@ -77,12 +84,12 @@ if (ONLY.has('startup') || ONLY.has('memory')) {
     try {
       if (ONLY.has('startup')) {
         mark('startup');
-        say(`2/5 start-up, ${RUNS} runs per scenario … (${elapsed()})`);
+        say(`2/6 start-up, ${RUNS} runs per scenario … (${elapsed()})`);
         startup = await startupBench(browser, stack, RUNS, say);
       }
       if (ONLY.has('memory')) {
         mark('memory');
-        say(`4/5 memory, ${CYCLES} mount/unmount cycles per view … (${elapsed()})`);
+        say(`4/6 memory, ${CYCLES} mount/unmount cycles per view … (${elapsed()})`);
         const views = await memoryBench(browser, stack, CYCLES, say);
         await browser.close();
         say(`    leak check with ${LEAK_CHECK_FLAGS} … (${elapsed()})`);
@@ -102,10 +109,10 @@ if (ONLY.has('startup') || ONLY.has('memory')) {
 }
 
 const compareSkipped = ONLY.has('compare') ? compareMissing(ROOT) : undefined;
-if (compareSkipped) say(`3/5 start-up beside ${CLIENT_NAMES['web-js']} skipped: ${compareSkipped}`);
+if (compareSkipped) say(`3/6 start-up beside ${CLIENT_NAMES['web-js']} skipped: ${compareSkipped}`);
 else if (ONLY.has('compare')) {
   mark('compare');
-  say(`3/5 start-up beside ${CLIENT_NAMES['web-js']}, ${COMPARE_RUNS} runs per client and scenario … (${elapsed()})`);
+  say(`3/6 start-up beside ${CLIENT_NAMES['web-js']}, ${COMPARE_RUNS} runs per client and scenario … (${elapsed()})`);
   compare = await compareBench(ROOT, TMP, COMPARE_RUNS, say);
   if (chromiumVersion === 'not launched') chromiumVersion = compare.chromium;
 }
@@ -113,7 +120,7 @@ else if (ONLY.has('compare')) {
 if (ONLY.has('server')) {
   mark('server');
   const load = { durationMs: SECONDS * 1000, concurrency: 20, calibration: 1500, maxPool: 40_000 };
-  say(`5/5 server on SQLite, 20 clients, ${SECONDS} s per endpoint … (${elapsed()})`);
+  say(`5/6 server on SQLite, 20 clients, ${SECONDS} s per endpoint … (${elapsed()})`);
   servers.push(await serverBench(load));
   const found = postgresBin();
   if ('missing' in found) say(`    PostgreSQL figures skipped: ${found.missing}`);
@@ -127,6 +134,19 @@ if (ONLY.has('server')) {
     } finally {
       cluster.stop();
     }
+  }
+}
+
+if (ONLY.has('evaluate')) {
+  mark('evaluate');
+  ensureBuilt(ROOT); // builds dist/ when it is missing or older than the sources
+  say(`6/6 bundle evaluation at 4x CPU slowdown, ${EVALUATE_RUNS} runs per bundle … (${elapsed()})`);
+  const browser = await launchChromium();
+  if (chromiumVersion === 'not launched') chromiumVersion = browser.version();
+  try {
+    evaluation = await evaluateBench(browser, [join(ROOT, 'dist', 'corbado.js'), ...EVALUATE_BESIDE], EVALUATE_RUNS, say);
+  } finally {
+    await browser.close();
   }
 }
 
@@ -240,6 +260,28 @@ if (compare) {
   }
 }
 
+if (evaluation) {
+  say();
+  say(
+    table(
+      `Bundle evaluation before anything is mounted: inline script on a fresh page, 4x CPU slowdown, ${EVALUATE_RUNS} runs per bundle, interleaved`,
+      ['bundle', 'raw', 'thread ms (EvaluateScript), median', 'p25–p75', 'min–max', 'wall ms, median'],
+      evaluation.map((figures) => [
+        figures.file,
+        kb(figures.bytes),
+        figures.threadMs.median.toFixed(1),
+        `${figures.threadMs.p25.toFixed(1)}–${figures.threadMs.p75.toFixed(1)}`,
+        `${figures.threadMs.min.toFixed(1)}–${figures.threadMs.max.toFixed(1)}`,
+        figures.wallMs.median.toFixed(1),
+      ]),
+    ),
+  );
+  for (const other of evaluation.slice(1)) {
+    const change = evaluation[0]!.threadMs.median / other.threadMs.median - 1;
+    say(`  dist/corbado.js against ${other.file}: ${change >= 0 ? '+' : ''}${(change * 100).toFixed(1)} % thread time`);
+  }
+}
+
 if (memory) {
   say();
   const check = new Map(memory.leakCheck.map((view) => [view.view, view]));
@@ -293,7 +335,7 @@ if (servers.length) {
 
 const results = {
   machine,
-  settings: { startupRuns: RUNS, mountCycles: CYCLES, serverSeconds: SECONDS, sections: [...ONLY] },
+  settings: { startupRuns: RUNS, mountCycles: CYCLES, serverSeconds: SECONDS, evaluateRuns: EVALUATE_RUNS, sections: [...ONLY] },
   loadAverageAtSectionStart: loadAverage,
   size,
   startup: startup && {
@@ -301,6 +343,11 @@ const results = {
     scriptStart: 'performance.now() right before the inline <script> with the bundle is appended (it executes synchronously)',
     interactive: 'input[name="identifier"] exists in the shadow root and is not disabled (MutationObserver)',
     scenarios: startup,
+  },
+  evaluate: evaluation && {
+    page: 'a new browser context per run, a page with <div id="w">, CDP Emulation.setCPUThrottlingRate(4), a devtools.timeline trace; the bundle appended as an inline script with a unique trailing comment (no code cache); the first round is a warm-up',
+    threadMs: 'tdur of the longest EvaluateScript trace event: main-thread CPU time compiling and running the bundle',
+    bundles: evaluation,
   },
   memory: memory && {
     cycles: CYCLES,
