@@ -82,7 +82,8 @@ interface Range {
 }
 
 /**
- * Bytes the source map cannot name: the translation JSON (inlined as JSON text or object literals) and the CSS
+ * Bytes the source map cannot name: the translation JSON (inlined as JSON text or object literals, other
+ * languages than English as an array of their texts) and the CSS
  * (inlined as one string literal). Found by content: each JSON file's first key, the CSS's first selector.
  */
 function inlinedRanges(code: string, root: string, notes: string[]): Range[] {
@@ -115,6 +116,15 @@ function inlinedRanges(code: string, root: string, notes: string[]): Range[] {
         ranges.push({ start: at, end, label: `src/core/i18n/${file}` });
         found = true;
         break;
+      }
+    }
+    if (!found) {
+      // a language other than English ships as its texts alone, a JSON array in en.json's key order
+      // (vite.config.ts, compactJsonText): found by its first text
+      const at = code.indexOf(`\`[${JSON.stringify(firstValue)},`);
+      if (at >= 0 && code.indexOf(`\`[${JSON.stringify(firstValue)},`, at + 1) < 0) {
+        ranges.push({ start: at, end: stringEnd(code, at), label: `src/core/i18n/${file}` });
+        found = true;
       }
     }
     if (!found) notes.push(`could not find the inlined ${file} in the bundle; its bytes count as unattributed`);
