@@ -9,12 +9,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Corbado from '../Corbado';
 import type { ClientInformation } from './api/types';
+import { WARM_UP_DEADLINE_MS } from './process/preflightWarmUp';
 import { storageKeys } from './storage';
 
 let server: Server;
 let base = '';
 /** what the server received, in order */
-let received: { call: string; body: unknown }[] = [];
+let received: { call: string; body: unknown; processId?: string }[] = [];
 /** requests as fetch saw them, with the timer turn they were issued in (0: the task that called load()) */
 let issued: { call: string; turn: number }[] = [];
 let turn = 0;
@@ -47,7 +48,8 @@ beforeAll(async () => {
       return response.end();
     }
     const call = `${request.method} ${new URL(request.url ?? '/', base).pathname}`;
-    received.push({ call, body: await readBody(request) });
+    const processId = request.headers['x-corbado-process-id'];
+    received.push({ call, body: await readBody(request), ...(typeof processId === 'string' ? { processId } : {}) });
     const body =
       call === 'GET /v2/session-config'
         ? { useSessionManagement: true }
@@ -193,5 +195,63 @@ describe('load()', () => {
       delete nav.bluetooth;
       delete nav.userAgentData;
     }
+  });
+});
+
+describe('a returning visitor pays no preflight', () => {
+  /** requestIdleCallback as Chromium and Firefox have it (happy-dom does not): the test runs the callbacks */
+  let idle: { callback: () => void; timeout?: number }[] = [];
+  beforeEach(() => {
+    idle = [];
+    (window as { requestIdleCallback?: unknown }).requestIdleCallback = (callback: () => void, options?: { timeout: number }) =>
+      idle.push({ callback, timeout: options?.timeout });
+  });
+  afterEach(() => {
+    delete (window as { requestIdleCallback?: unknown }).requestIdleCallback;
+  });
+  const loads = () => received.filter((r) => r.call === 'GET /v2/auth/process');
+
+  it('a first visit, once the browser is idle, loads its process once through the URL a returning visit resumes with', async () => {
+    platform = { uvpa: false, conditional: true };
+    loadInOneTask();
+    await until(() => idle.length > 0, 'the idle callback');
+    expect(idle).toHaveLength(1);
+    expect(idle[0]!.timeout).toBe(WARM_UP_DEADLINE_MS);
+    // nothing before the browser is idle
+    expect(issued.filter((r) => r.call === 'GET /v2/auth/process')).toEqual([]);
+    const token = localStorage.getItem(storageKeys.authProcess('pro-1'));
+    idle[0]!.callback();
+    await until(() => loads().length > 0, 'the process loaded again');
+    // with the process the page holds: the same URL and headers the next visit's resume will send
+    expect(loads()).toEqual([{ call: 'GET /v2/auth/process', body: undefined, processId: (JSON.parse(token!) as { id: string }).id }]);
+    // and once: a replacement (the capability guess contradicted) or a later answer asks no more
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(idle).toHaveLength(1);
+  });
+
+  it('a visit that resumed its stored process has used the URL already: nothing more is asked', async () => {
+    const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+    localStorage.setItem(storageKeys.authProcess('pro-1'), JSON.stringify({ id: 'proc-stored', expiresAt, frontendApiUrl: '' }));
+    loadInOneTask();
+    await until(() => loads().length > 0, 'the resume');
+    // the untouched stored process is replaced in the background by a new one (SPEC section 4)
+    await until(() => received.some((r) => r.call === 'POST /v2/auth/process/init'), 'the replacement');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(idle).toEqual([]);
+    expect(loads()).toHaveLength(1);
+  });
+
+  it('a widget loaded again before the browser was idle: the first one asks nothing', async () => {
+    loadInOneTask();
+    await until(() => idle.length > 0, 'the idle callback');
+    // the host calls load() again (another project here, so the new widget starts its own process)
+    void Corbado.load({ projectId: 'pro-2', frontendApiUrl: base, darkMode: 'off' });
+    await until(() => idle.length > 1, "the new widget's idle callback");
+    idle[0]!.callback();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(loads()).toEqual([]);
+    // the new widget's own one still does
+    idle[1]!.callback();
+    await until(() => loads().length > 0, "the new widget's process loaded again");
   });
 });

@@ -111,6 +111,8 @@ export class ApiClient {
   processId: string | undefined;
   processBaseUrl: string | undefined;
   sessionBaseUrl: string | undefined;
+  /** whether this page has called GET /v2/auth/process without a preferred block (process/preflightWarmUp.ts) */
+  resumeUrlUsed = false;
   longSession: () => string | undefined = () => undefined;
 
   constructor(options: ApiOptions) {
@@ -196,6 +198,7 @@ export class ApiClient {
   }
 
   getProcess(preferredBlock?: string) {
+    if (!preferredBlock) this.resumeUrlUsed = true;
     return this.#process('get', 'v2/auth/process', preferredBlock ? { searchParams: { preferredBlock } } : {});
   }
 

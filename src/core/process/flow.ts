@@ -208,6 +208,7 @@ export class Flow {
   }
 
   dispose(): void {
+    this.#ctx.disposed = true;
     stopPolling(this.#ctx);
     stopConditionalUi(this.#ctx);
     detachHistory(this.#ctx);

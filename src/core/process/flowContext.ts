@@ -54,6 +54,8 @@ export class FlowContext {
   readonly onComplete = new Set<(completion: Completion) => void>();
   /** history.ts: how many views keep the address bar in step, their popstate listener, the screen a confirmation covers */
   historyAttached = 0;
+  /** the widget was loaded again or let go: nothing more is started for this flow */
+  disposed = false;
   declare onPopState: (() => void) | undefined;
   declare screenBeforeAbort: ScreenName | undefined;
   /** emailLinkPolling.ts: the status poll */

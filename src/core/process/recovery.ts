@@ -11,6 +11,7 @@ import { clientInformationNow } from '../webauthn/webauthn';
 import { isInitialBlock } from './block';
 import { adopt, applyAnswer } from './applyAnswer';
 import { INIT_BLOCKS, type FlowContext } from './flowContext';
+import { warmResumeUrl } from './preflightWarmUp';
 
 /** One user intent at a time; it clears the error shown, unless it is not the visitor's (`keepError`). */
 export async function runAction(ctx: FlowContext, action: () => Promise<void>, keepError = false): Promise<void> {
@@ -50,6 +51,7 @@ export async function initProcess(ctx: FlowContext, preferredBlock: string | und
   adopt(ctx, response.token, response.expiresAt, response.processResponse.common.frontendApiUrl);
   applyAnswer(ctx, response.processResponse, { stayOn: stayOn?.() });
   ctx.$initState.set(2);
+  warmResumeUrl(ctx);
   const started = ctx.api.processId;
   // a guess the browser contradicts: the process is replaced by one that knows, while nothing was entered on it
   void agreed.then((same) => {

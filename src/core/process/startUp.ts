@@ -9,6 +9,7 @@ import { isInitialBlock } from './block';
 import { readEmailLink } from './emailLink';
 import { startFromEmailLink } from './emailLinkStart';
 import type { FlowContext } from './flowContext';
+import { warmResumeUrl } from './preflightWarmUp';
 import { initProcess, replaceInitial, runAction } from './recovery';
 import { blockFromHash } from './routes';
 
@@ -54,6 +55,8 @@ async function startUp(ctx: FlowContext): Promise<void> {
       const block = ctx.$block.get();
       if (block && isInitialBlock(block)) ctx.replacing = replaceInitial(ctx);
       ctx.$initState.set(2);
+      // resumed for a block the address named: the next visit may come without one
+      warmResumeUrl(ctx);
       return;
     } catch (error) {
       if (error instanceof RequestCancelled) return;
