@@ -15,7 +15,7 @@ import { storageKeys } from './storage';
 let server: Server;
 let base = '';
 /** what the server received, in order */
-let received: { call: string; body: unknown; processId?: string }[] = [];
+let received: { call: string; body: unknown; processId?: string; query?: string }[] = [];
 /** requests as fetch saw them, with the timer turn they were issued in (0: the task that called load()) */
 let issued: { call: string; turn: number }[] = [];
 let turn = 0;
@@ -49,7 +49,8 @@ beforeAll(async () => {
     }
     const call = `${request.method} ${new URL(request.url ?? '/', base).pathname}`;
     const processId = request.headers['x-corbado-process-id'];
-    received.push({ call, body: await readBody(request), ...(typeof processId === 'string' ? { processId } : {}) });
+    const query = new URL(request.url ?? '/', base).search;
+    received.push({ call, body: await readBody(request), ...(typeof processId === 'string' ? { processId } : {}), ...(query ? { query } : {}) });
     const body =
       call === 'GET /v2/session-config'
         ? { useSessionManagement: true }
@@ -253,5 +254,46 @@ describe('a returning visitor pays no preflight', () => {
     // the new widget's own one still does
     idle[1]!.callback();
     await until(() => loads().length > 0, "the new widget's process loaded again");
+  });
+
+  describe('a reload, with the address naming a block', () => {
+    afterEach(() => history.replaceState(null, '', location.pathname));
+    const stored = (block?: string) =>
+      localStorage.setItem(
+        storageKeys.authProcess('pro-1'),
+        JSON.stringify({ id: 'proc-stored', expiresAt: Math.floor(Date.now() / 1000) + 3600, frontendApiUrl: '', ...(block ? { block } : {}) }),
+      );
+
+    it('the block the server is on already: resumed through the plain URL, whose preflight the first visit left answered', async () => {
+      stored('login-init');
+      history.replaceState(null, '', `${location.pathname}#login-init`);
+      loadInOneTask();
+      await until(() => loads().length > 0, 'the resume');
+      expect(loads()[0]).toEqual({ call: 'GET /v2/auth/process', body: undefined, processId: 'proc-stored' });
+    });
+
+    it('[spec 7.process-get] another block (the visitor had switched to it on the page, or followed a link to it): asked for, as SPEC section 4 says', async () => {
+      stored('login-init');
+      history.replaceState(null, '', `${location.pathname}#signup-init`);
+      loadInOneTask();
+      await until(() => loads().length > 0, 'the resume');
+      expect(loads()[0]).toEqual({ call: 'GET /v2/auth/process', body: undefined, processId: 'proc-stored', query: '?preferredBlock=signup-init' });
+    });
+
+    it('a process stored without its block (by an earlier version, or web-js): asked for', async () => {
+      stored();
+      history.replaceState(null, '', `${location.pathname}#login-init`);
+      loadInOneTask();
+      await until(() => loads().length > 0, 'the resume');
+      expect(loads()[0]!.query).toBe('?preferredBlock=login-init');
+    });
+
+    it("each answer notes the server's block with the stored process", async () => {
+      platform = { uvpa: false, conditional: true };
+      loadInOneTask();
+      await until(() => received.some((r) => r.call === 'POST /v2/auth/process/init'), 'process/init');
+      await until(() => localStorage.getItem(storageKeys.authProcess('pro-1'))?.includes('"block"') === true, 'the block stored');
+      expect(JSON.parse(localStorage.getItem(storageKeys.authProcess('pro-1'))!)).toMatchObject({ block: 'login-init' });
+    });
   });
 });

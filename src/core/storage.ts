@@ -6,6 +6,8 @@ export interface StoredProcess {
   /** seconds since epoch */
   expiresAt: number;
   frontendApiUrl: string;
+  /** the block the server last answered for it (process/startUp.ts: a resume asks for no other block needlessly) */
+  block?: string;
 }
 
 export const storageKeys = {
@@ -55,7 +57,12 @@ export function readStoredProcess(projectId: string): StoredProcess | undefined 
   try {
     const value = JSON.parse(raw) as Partial<StoredProcess>;
     if (typeof value.id !== 'string' || typeof value.expiresAt !== 'number') return undefined;
-    return { id: value.id, expiresAt: value.expiresAt, frontendApiUrl: value.frontendApiUrl ?? '' };
+    return {
+      id: value.id,
+      expiresAt: value.expiresAt,
+      frontendApiUrl: value.frontendApiUrl ?? '',
+      ...(typeof value.block === 'string' ? { block: value.block } : {}),
+    };
   } catch {
     return undefined;
   }

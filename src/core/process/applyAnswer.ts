@@ -1,7 +1,7 @@
 // Shows what the server answered: the block and its first screen, a new process to keep, or the
 // completed block that hands over the session.
 import type { BlockType, CompletedData, ProcessResponse, SocialData } from '../api/types';
-import { nowSeconds, storageKeys, writeItem, writeStoredProcess } from '../storage';
+import { nowSeconds, readStoredProcess, storageKeys, writeItem, writeStoredProcess } from '../storage';
 import { parseBlock, switchTo, verificationMethodOf, type FlowBlock } from './block';
 import { INIT_BLOCKS, type FlowContext } from './flowContext';
 import { mirrorHash } from './hashMirror';
@@ -21,6 +21,7 @@ export function adopt(ctx: FlowContext, token: string, expiresAt: number, fronte
 export function applyAnswer(ctx: FlowContext, response: ProcessResponse, options: { keepScreen?: boolean; stayOn?: BlockType } = {}): void {
   applyProcess(ctx, response);
   let block = parseBlock(response.blockBody);
+  rememberBlock(ctx, block.type);
   if (options.stayOn && INIT_BLOCKS.includes(block.type)) block = switchTo(block, options.stayOn) ?? block;
   if (block.type === 'completed') return complete(ctx, block);
   if (block.type === 'passkey-append' && block.authType === 'login') {
@@ -29,6 +30,12 @@ export function applyAnswer(ctx: FlowContext, response: ProcessResponse, options
   setBlock(ctx, block, options.keepScreen);
   const social = block.data.socialData as SocialData | undefined;
   if (social?.status === 'finished' && !block.data.error && !ctx.socialFinishing) void ctx.hooks.finishSocial();
+}
+
+/** Notes the server's block with the stored process it belongs to (not a block the visitor switched to locally). */
+function rememberBlock(ctx: FlowContext, type: BlockType): void {
+  const stored = readStoredProcess(ctx.projectId);
+  if (stored && stored.id === ctx.api.processId && stored.block !== type) writeStoredProcess(ctx.projectId, { ...stored, block: type });
 }
 
 /** What an answer says beyond its block: the project's common settings, and a new process to adopt. */

@@ -48,14 +48,16 @@ async function startUp(ctx: FlowContext): Promise<void> {
     ctx.api.processId = stored.id;
     ctx.api.processBaseUrl = stored.frontendApiUrl || undefined;
     try {
-      const pending = ctx.api.getProcess(preferred);
+      // the block the address names, unless the server is on it already: the same URL on every
+      // resume, whose CORS preflight the browser has then kept (preflightWarmUp.ts)
+      const pending = ctx.api.getProcess(preferred === stored.block ? undefined : preferred);
       ctx.markRequested();
       const response = await pending;
       applyAnswer(ctx, response);
       const block = ctx.$block.get();
       if (block && isInitialBlock(block)) ctx.replacing = replaceInitial(ctx);
       ctx.$initState.set(2);
-      // resumed for a block the address named: the next visit may come without one
+      // resumed for another block than the server's: the next visit resumes without one
       warmResumeUrl(ctx);
       return;
     } catch (error) {
