@@ -264,28 +264,32 @@ describe('a returning visitor pays no preflight', () => {
         JSON.stringify({ id: 'proc-stored', expiresAt: Math.floor(Date.now() / 1000) + 3600, frontendApiUrl: '', ...(block ? { block } : {}) }),
       );
 
-    it('the block the server is on already: resumed through the plain URL, whose preflight the first visit left answered', async () => {
-      stored('login-init');
-      history.replaceState(null, '', `${location.pathname}#login-init`);
+    /** A page load with a stored process (the block the server last answered, if noted) and the address's hash: the resume request. */
+    async function resume(hash: string, server?: string) {
+      stored(server);
+      history.replaceState(null, '', `${location.pathname}${hash}`);
+      received = [];
       loadInOneTask();
       await until(() => loads().length > 0, 'the resume');
-      expect(loads()[0]).toEqual({ call: 'GET /v2/auth/process', body: undefined, processId: 'proc-stored' });
+      return loads()[0];
+    }
+    const plain = { call: 'GET /v2/auth/process', body: undefined, processId: 'proc-stored' };
+
+    it('sign-up or log-in: resumed through the plain URL, whose preflight the first visit left answered, and switched to locally', async () => {
+      expect(await resume('#login-init', 'login-init')).toEqual(plain);
+      expect(await resume('#signup-init', 'login-init')).toEqual(plain);
+      expect(await resume('#register', 'login-init')).toEqual(plain);
+      expect(await resume('#login', 'signup-init')).toEqual(plain);
     });
 
-    it('[spec 7.process-get] another block (the visitor had switched to it on the page, or followed a link to it): asked for, as SPEC section 4 says', async () => {
-      stored('login-init');
-      history.replaceState(null, '', `${location.pathname}#signup-init`);
-      loadInOneTask();
-      await until(() => loads().length > 0, 'the resume');
-      expect(loads()[0]).toEqual({ call: 'GET /v2/auth/process', body: undefined, processId: 'proc-stored', query: '?preferredBlock=signup-init' });
+    it('another block the server is on already: resumed through the plain URL', async () => {
+      expect(await resume('#email-verify', 'email-verify')).toEqual(plain);
     });
 
-    it('a process stored without its block (by an earlier version, or web-js): asked for', async () => {
-      stored();
-      history.replaceState(null, '', `${location.pathname}#login-init`);
-      loadInOneTask();
-      await until(() => loads().length > 0, 'the resume');
-      expect(loads()[0]!.query).toBe('?preferredBlock=login-init');
+    it('[spec 7.process-get] another block the server is not on (or not known to be on): asked for, as SPEC section 4 says', async () => {
+      expect(await resume('#email-verify', 'login-init')).toEqual({ ...plain, query: '?preferredBlock=email-verify' });
+      // stored without its block, by an earlier version or web-js
+      expect(await resume('#email-verify')).toEqual({ ...plain, query: '?preferredBlock=email-verify' });
     });
 
     it("each answer notes the server's block with the stored process", async () => {

@@ -265,6 +265,27 @@ describe('start-up', () => {
     expect(storedProcessId()).toBe(`proc-${tokens}`);
   });
 
+  it('[spec 4.stored-process] a resume shows the sign-up or log-in screen the address names by switching to it, as the server would', async () => {
+    // a process with something entered on both screens: not initial, so not replaced in the background
+    const entered: BlockBody = {
+      ...filled(loginInit, { identifierValue: 'ada@example.com' }),
+      alternatives: [{ ...signupInit, data: { ...signupInit.data, identifiers: [{ type: 'email', identifier: 'ada@example.com' }] } }],
+    };
+    for (const [address, shown] of [
+      ['/#register', 'signup-init'],
+      ['/#signup-init', 'signup-init'],
+      ['/#login', 'login-init'],
+    ] as const) {
+      storeProcess('proc-stored');
+      script['GET /v2/auth/process'] = [{ body: { blockBody: entered, common } }];
+      seen = [];
+      const flow = await pageLoad(address);
+      expect(seen).toEqual(['GET /v2/auth/process']);
+      expect(flow.$block.get()?.type).toBe(shown);
+      flow.dispose();
+    }
+  });
+
   it('[spec 4.init-state] is 0 while loading, 2 once ready, and 1 (the component-unavailable page) when start-up fails', async () => {
     script['POST /v2/auth/process/init'] = [{ delay: 200, body: started(loginInit) }, { status: 500, body: envelope(500, 'internal_error') }];
     const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 600_000, preview: false });

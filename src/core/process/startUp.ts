@@ -48,12 +48,15 @@ async function startUp(ctx: FlowContext): Promise<void> {
     ctx.api.processId = stored.id;
     ctx.api.processBaseUrl = stored.frontendApiUrl || undefined;
     try {
-      // the block the address names, unless the server is on it already: the same URL on every
-      // resume, whose CORS preflight the browser has then kept (preflightWarmUp.ts)
-      const pending = ctx.api.getProcess(preferred === stored.block ? undefined : preferred);
+      // The block the address names: sign-up and log-in are each other's alternatives, so the one
+      // named is shown by switching to it here, as the page's own link does; any other block is asked
+      // for, unless the server is on it already. Most resumes thus go through the one URL whose CORS
+      // preflight the browser has kept (preflightWarmUp.ts).
+      const local = preferred === 'signup-init' || preferred === 'login-init' ? preferred : undefined;
+      const pending = ctx.api.getProcess(local || preferred === stored.block ? undefined : preferred);
       ctx.markRequested();
       const response = await pending;
-      applyAnswer(ctx, response);
+      applyAnswer(ctx, response, { stayOn: local });
       const block = ctx.$block.get();
       if (block && isInitialBlock(block)) ctx.replacing = replaceInitial(ctx);
       ctx.$initState.set(2);
