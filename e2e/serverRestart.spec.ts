@@ -31,7 +31,7 @@ test('the API is killed after the code was sent and restarted: the same tab fini
     // the database is replaced: the stored process means nothing to the server any more
     await api.kill();
     api = await startApi(join(folder, 'corbado.sqlite'), baseURL!);
-    const loaded = page.waitForResponse((response) => response.url().startsWith(`${api.url}/v2/auth/process?`));
+    const loaded = page.waitForResponse((response) => response.url() === `${api.url}/v2/auth/process`);
     await page.reload();
     expect((await loaded).status()).toBe(404);
     await expect(signupHeading).toBeVisible();
