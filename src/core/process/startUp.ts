@@ -60,7 +60,7 @@ async function startUp(ctx: FlowContext): Promise<void> {
       const block = ctx.$block.get();
       if (block && isInitialBlock(block)) ctx.replacing = replaceInitial(ctx);
       ctx.$initState.set(2);
-      // resumed for another block than the server's: the next visit resumes without one
+      // resumed with ?preferredBlock=: the plain URL a next visit resumes with is still to be asked once
       warmResumeUrl(ctx);
       return;
     } catch (error) {
