@@ -9,6 +9,20 @@ export const API_URL = process.env.E2E_API_URL ?? 'http://localhost:3102';
 
 export type { OutboxMessage };
 
+/**
+ * Waits until the page has loaded its process once through GET /v2/auth/process, which a first visit does
+ * once the browser is idle after the first screen (src/core/process/preflightWarmUp.ts), so that a test
+ * watching the calls a visitor's action makes does not count it. Read from Resource Timing, so it does not
+ * matter whether it happened before this call.
+ */
+export async function afterPreflightWarmUp(page: Page): Promise<void> {
+  await expect
+    .poll(() => page.evaluate(() => performance.getEntriesByType('resource').some((entry) => new URL(entry.name).pathname === '/v2/auth/process')), {
+      timeout: 10_000,
+    })
+    .toBe(true);
+}
+
 /** The messages the dev outbox of an API (the shared one by default) holds for an address, newest first. */
 export function messagesTo(to: string, api = API_URL): Promise<OutboxMessage[]> {
   return kit.outboxMessages(to, { apiUrl: api });

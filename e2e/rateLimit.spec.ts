@@ -1,5 +1,5 @@
 import type { Page, Request } from '@playwright/test';
-import { API_URL, createProject, expect, fulfillApiError, latestMessage, startSignUpByEmail, test, uniqueEmail, widget } from './fixtures';
+import { afterPreflightWarmUp, API_URL, createProject, expect, fulfillApiError, latestMessage, startSignUpByEmail, test, uniqueEmail, widget } from './fixtures';
 
 // "Too many attempts": the Frontend API refuses a call with HTTP 429, Retry-After and its error
 // envelope. The widget says how long to wait, in the visitor's language, on the screen where they
@@ -19,8 +19,9 @@ function refuseNext(page: Page, endpoint: string, retryAfter: string, exposed = 
   );
 }
 
-/** Process calls that would start or load the process again, from now on. */
-function watchProcessReloads(page: Page): Request[] {
+/** Process calls that would start or load the process again, from now on (after the first visit's preflight warm-up). */
+async function watchProcessReloads(page: Page): Promise<Request[]> {
+  await afterPreflightWarmUp(page);
   const reloads: Request[] = [];
   page.on('request', (request) => {
     const path = new URL(request.url()).pathname;
@@ -36,7 +37,7 @@ test.describe('too many attempts', () => {
     const identifier = view.getByRole('textbox', { name: 'Email address' });
     const submit = view.getByRole('button', { name: 'Continue', exact: true });
     await expect(identifier).toBeVisible();
-    const reloads = watchProcessReloads(page);
+    const reloads = await watchProcessReloads(page);
     const email = uniqueEmail('limited');
     await identifier.fill(email);
 
@@ -66,7 +67,7 @@ test.describe('too many attempts', () => {
     const address = view.getByRole('textbox', { name: 'E-Mail-Adresse' });
     const submit = view.getByRole('button', { name: 'Weiter', exact: true });
     await expect(fullName).toBeVisible();
-    const reloads = watchProcessReloads(page);
+    const reloads = await watchProcessReloads(page);
     const email = uniqueEmail('limited-signup');
     await fullName.fill('Ada Lovelace');
     await address.fill(email);
@@ -105,7 +106,7 @@ test.describe('too many attempts on a code screen', () => {
     await page.goto('/signup.html');
     const view = widget(page);
     await expect(view.getByRole('textbox', { name: 'Full name' })).toBeVisible();
-    const reloads = watchProcessReloads(page);
+    const reloads = await watchProcessReloads(page);
     // a Gmail address: the code screen offers its inbox (the address is only ever "sent" to the dev outbox)
     const email = uniqueEmail('limited-code').replace('@example.com', '@gmail.com');
     await view.getByRole('textbox', { name: 'Full name' }).fill('Ada Lovelace');

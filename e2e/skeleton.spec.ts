@@ -1,4 +1,4 @@
-import { API_URL, expect, test, widget } from './fixtures';
+import { afterPreflightWarmUp, API_URL, expect, test, widget } from './fixtures';
 
 test.describe('walking skeleton', () => {
   test('[spec 1.view-auth] the auth view renders inside a shadow root, on the log-in screen the server chose', async ({ page }) => {
@@ -50,6 +50,7 @@ test.describe('walking skeleton', () => {
     await page.goto('/');
     const view = widget(page);
     await expect(view.getByRole('heading', { name: 'Log in' })).toBeVisible();
+    await afterPreflightWarmUp(page);
     const calls: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/v2/')) calls.push(request.url());
