@@ -1,4 +1,4 @@
-import type { CDPSession, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expect, test, widget } from './fixtures';
 
 // Returning visitors pay no CORS preflight (issue 15). Every API call carries the X-Corbado headers,
@@ -8,21 +8,22 @@ import { expect, test, widget } from './fixtures';
 // through that same URL (src/core/process/startUp.ts). Chromium reports preflights to DevTools as
 // requests of their own, with the initiator type "preflight".
 
-async function preflightsOf(page: Page): Promise<{ cdp: CDPSession; seen: string[] }> {
+/** The preflights the page's requests cause from now on, as "OPTIONS /path". */
+async function preflightsOf(page: Page): Promise<string[]> {
   const cdp = await page.context().newCDPSession(page);
   const seen: string[] = [];
   cdp.on('Network.requestWillBeSent', (event) => {
     if (event.initiator.type === 'preflight' || event.request.method === 'OPTIONS') seen.push(`${event.request.method} ${new URL(event.request.url).pathname}`);
   });
   await cdp.send('Network.enable');
-  return { cdp, seen };
+  return seen;
 }
 
 const processLoad = (page: Page) =>
   page.waitForResponse((response) => new URL(response.url()).pathname === '/v2/auth/process' && response.request().method() === 'GET');
 
 test('a returning visitor pays no CORS preflight before the first screen, on a reload or a new visit', async ({ page }) => {
-  const { seen } = await preflightsOf(page);
+  const seen = await preflightsOf(page);
   const heading = widget(page).getByRole('heading', { name: 'Create your account' });
 
   // first visit: a preflight for each start-up request, then, once idle, the resume URL is used once

@@ -17,7 +17,8 @@ export type EvaluateFigures = {
   runs: number;
 };
 
-type TraceEvent = { name: string; ph: string; dur?: number; tdur?: number; args?: { data?: { url?: string } } };
+/** the fields of a trace event read here (tdur: thread time in µs) */
+type TraceEvent = { name: string; ph: string; tdur?: number };
 
 /** A file inside the repository by its relative path, any other by its name alone (no machine paths in results). */
 const label = (file: string) => {

@@ -8,7 +8,7 @@ import { applyAnswer } from './applyAnswer';
 import { isInitialBlock } from './block';
 import { readEmailLink } from './emailLink';
 import { startFromEmailLink } from './emailLinkStart';
-import type { FlowContext } from './flowContext';
+import { INIT_BLOCKS, type FlowContext } from './flowContext';
 import { warmResumeUrl } from './preflightWarmUp';
 import { initProcess, replaceInitial, runAction } from './recovery';
 import { blockFromHash } from './routes';
@@ -52,7 +52,7 @@ async function startUp(ctx: FlowContext): Promise<void> {
       // named is shown by switching to it here, as the page's own link does; any other block is asked
       // for, unless the server is on it already. Most resumes thus go through the one URL whose CORS
       // preflight the browser has kept (preflightWarmUp.ts).
-      const local = preferred === 'signup-init' || preferred === 'login-init' ? preferred : undefined;
+      const local = INIT_BLOCKS.find((type) => type === preferred);
       const pending = ctx.api.getProcess(local || preferred === stored.block ? undefined : preferred);
       ctx.markRequested();
       const response = await pending;
