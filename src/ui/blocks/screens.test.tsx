@@ -2,7 +2,7 @@
 // with a flow whose actions are recorded (the flow itself is tested in src/core/process).
 import { atom } from 'nanostores';
 import { act, type ReactNode } from 'react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CorbadoApp } from '../../core/app';
 import type { FlowBlock } from '../../core/process/block';
 import type { ScreenName } from '../../core/process/screens';
@@ -176,6 +176,9 @@ describe('signup-init', () => {
 });
 
 describe('email-verify and phone-verify', () => {
+  // the resend countdown reads the clock: frozen, so a slow render on a loaded machine cannot show 29s
+  beforeEach(() => vi.useFakeTimers({ now: Date.now(), toFake: ['Date'] }));
+  afterEach(() => vi.useRealTimers());
   const emailVerify = (method: string) => block('email-verify', { identifier: 'ada@gmail.com', verificationMethod: method });
 
   it('[spec 2.email-link-sent] email-link-sent: the address with an edit button, resend, and a button opening the mail app', () => {
