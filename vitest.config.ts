@@ -19,7 +19,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['demo/server/**/*.test.ts', 'src/bundleSize.test.ts', 'src/publishing.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'src/bundleSize.test.ts', 'src/publishing.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
           testTimeout: 20_000,
         },
       },

@@ -1,7 +1,7 @@
 // The Frontend API as a child process for the server load test, so that the load generator does not
 // share an event loop (or a core) with the server. Prints one JSON line {"url": …} once listening.
 // Usage: tsx bench/apiServer.ts <database: SQLite path or postgres:// URL> <demoOrigin>
-import { startApi } from '../demo/server/app.ts';
+import { startApi } from '../server/app.ts';
 
 const [database, demoOrigin] = process.argv.slice(2);
 if (!database || !demoOrigin) {

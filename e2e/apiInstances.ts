@@ -1,4 +1,4 @@
-// Frontend API instances the test starts itself (`tsx demo/server/main.ts` child processes), and a
+// Frontend API instances the test starts itself (`tsx server/main.ts` child processes), and a
 // round-robin load balancer in front of them that records which instance answered each request.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -17,11 +17,11 @@ export interface ApiInstance {
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * Starts `demo/server/main.ts` with `env` (API_PORT 0 picks a free port) and waits until it listens.
+ * Starts `server/main.ts` with `env` (API_PORT 0 picks a free port) and waits until it listens.
  * Node runs it with tsx as its loader, so that the child's process id is the server's.
  */
 export async function startApiInstance(env: Record<string, string>): Promise<ApiInstance> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, API_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

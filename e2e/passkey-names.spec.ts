@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { SoftAuthenticator } from '../demo/server/test/helpers/softAuthenticator.ts';
+import { SoftAuthenticator } from '../server/test/helpers/softAuthenticator.ts';
 import { addAuthenticator, API_URL, expect, signUpByEmailCode, test, uniqueEmail, widget } from './fixtures';
 
 // The passkey list names each passkey's authenticator and shows its icon for the page's light or dark
@@ -15,7 +15,7 @@ import { addAuthenticator, API_URL, expect, signUpByEmailCode, test, uniqueEmail
 // other (e2e/engines/passkeyUser.ts makes passkeys the same way).
 
 const GOOGLE_PASSWORD_MANAGER = 'ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4';
-const catalogue = JSON.parse(readFileSync(new URL('../demo/server/aaguids/catalogue.json', import.meta.url), 'utf8')) as Record<
+const catalogue = JSON.parse(readFileSync(new URL('../server/aaguids/catalogue.json', import.meta.url), 'utf8')) as Record<
   string,
   { name: string; icon_light: string; icon_dark: string }
 >;

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { addAuthenticator, createProject, expect, latestMessage, signUpByEmailCode, test, uniqueEmail } from './fixtures';
 
-// What cannot be undone needs a recent log-in (demo/server README, "Recent log-in"). These projects allow
+// What cannot be undone needs a recent log-in (server README, "Recent log-in"). These projects allow
 // 1 second, so the account page is past the window as soon as it shows: the widget asks "Confirm it's
 // you" in place, and repeats the action once the proof is accepted.
 

@@ -5,7 +5,7 @@ import { startApiInstance, type ApiInstance } from './apiInstances';
 import { expect, latestMessage, messagesTo, test, uniqueEmail, widget } from './fixtures';
 
 // The Frontend API goes away mid-flow and comes back: this test runs its own API instance as a child
-// process (demo/server/main.ts, run by node with tsx as its loader, so that one process id is the
+// process (server/main.ts, run by node with tsx as its loader, so that one process id is the
 // server), kills it without warning and starts it again on the same port and database file. The
 // demo page points the widget at that instance with ?api=.
 

@@ -1,10 +1,10 @@
-// Writes demo/server/aaguids/catalogue.json, the project's own AAGUID catalogue, from the known
+// Writes server/aaguids/catalogue.json, the project's own AAGUID catalogue, from the known
 // authenticators in aaguids.tsv: each name with a light and a dark tile of its initials (icons.ts).
 // `npx tsx scripts/draw-aaguid-catalogue.ts` after a change to the table or the drawing.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { letterIcons } from '../demo/server/aaguids/icons.ts';
+import { letterIcons } from '../server/aaguids/icons.ts';
 
-const folder = new URL('../demo/server/aaguids/', import.meta.url);
+const folder = new URL('../server/aaguids/', import.meta.url);
 
 /** The letters on each tile; a name left out ("Chromium Browser", a generic browser entry) has no icon. */
 const LETTERS: Record<string, string> = {
@@ -47,4 +47,4 @@ for (const line of readFileSync(new URL('aaguids.tsv', folder), 'utf8').split('\
   catalogue[aaguid] = { name, icon_light: icons.light, icon_dark: icons.dark };
 }
 writeFileSync(new URL('catalogue.json', folder), `${JSON.stringify(catalogue, null, 2)}\n`);
-console.info(`${Object.keys(catalogue).length} authenticators written to demo/server/aaguids/catalogue.json`);
+console.info(`${Object.keys(catalogue).length} authenticators written to server/aaguids/catalogue.json`);

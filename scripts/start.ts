@@ -1,7 +1,7 @@
 // `npm start`: the local Frontend API and the demo pages, on two origins on purpose.
 // Ports: API_PORT (default 3001) and DEMO_PORT (default 5173); DATABASE_PATH (SQLite) or DATABASE_URL (PostgreSQL) picks the database.
-import { startApi } from '../demo/server/app.ts';
-import { databaseFromEnv } from '../demo/server/settings.ts';
+import { startApi } from '../server/app.ts';
+import { databaseFromEnv } from '../server/settings.ts';
 import { startDemo } from '../demo/demoServer.ts';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);

@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { startApi } from '../../demo/server/app.ts';
+import { startApi } from '../../server/app.ts';
 import { startDelayProxy, type DelayProxy } from './proxy.ts';
 
 export type Client = 'own' | 'web-js';

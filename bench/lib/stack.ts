@@ -3,7 +3,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startApi } from '../../demo/server/app.ts';
+import { startApi } from '../../server/app.ts';
 import { startDemo } from '../../demo/demoServer.ts';
 import { startDelayProxy, type DelayProxy } from './proxy.ts';
 

@@ -1,7 +1,7 @@
 // A pro-1 account with a passkey made on another device: signed up over the Frontend API itself, as a
 // browser with a platform authenticator would, the passkey created by the server tests' software
 // authenticator (real attestation, verified by the server).
-import { SoftAuthenticator } from '../../demo/server/test/helpers/softAuthenticator.ts';
+import { SoftAuthenticator } from '../../server/test/helpers/softAuthenticator.ts';
 import { latestMessage } from '../kit/corbadoKit';
 
 interface BlockBody {

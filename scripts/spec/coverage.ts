@@ -14,7 +14,7 @@ export const repoRoot = join(fileURLToPath(new URL('.', import.meta.url)), '..',
 export const coverageFile = join(repoRoot, 'SPEC-COVERAGE.md');
 
 /** Where tests live: unit and component tests, the server's, the end-to-end and cross-engine suites. */
-const testRoots = ['src', 'demo/server/test', 'e2e', 'scripts'];
+const testRoots = ['src', 'server/test', 'e2e', 'scripts'];
 const isTestFile = (path: string) =>
   /\.test\.tsx?$/.test(path) || /\.spec\.ts$/.test(path) || /^e2e[\\/]engines[\\/]journeys\.ts$/.test(path);
 

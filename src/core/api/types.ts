@@ -1,5 +1,5 @@
 // Wire types of the Frontend API v2 (reference/frontend-api-v2.yaml): the one definition, used by the
-// widget that reads and sends them and by the local Frontend API (demo/server) that produces them.
+// widget that reads and sends them and by the local Frontend API (server) that produces them.
 // Type-only: importing this file adds nothing to the bundle. Block data are type aliases (not
 // interfaces) so that each is also a plain JSON record.
 

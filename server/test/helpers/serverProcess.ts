@@ -1,4 +1,4 @@
-// The real API as a separate process (`node --import tsx demo/server/main.ts`), for tests that assert
+// The real API as a separate process (`node --import tsx server/main.ts`), for tests that assert
 // the process does not exit: a crash of the server must not be able to take the test runner with it,
 // nor hide in it. Listens on 127.0.0.1 on a free port; killed at stop(), and by the test's end at the latest.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -19,10 +19,10 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'demo/server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, API_PORT: '0', API_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,7 +11,7 @@ import type {
   MeReauthCodeFinishRequest,
   MeReauthOptions,
   MeReauthPasskeyStartResponse,
-} from '../../../src/core/api/types.ts';
+} from '../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
 import { RESEND_COOLDOWN } from '../metrics/Metrics.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';

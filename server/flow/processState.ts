@@ -1,5 +1,5 @@
 // The server-side state of one auth process, kept as JSON in the processes table.
-import type { AuthType, BlockType, PasskeyOperation } from '../../../src/core/api/types.ts';
+import type { AuthType, BlockType, PasskeyOperation } from '../../src/core/api/types.ts';
 import type { IdentifierType, SocialProvider } from '../config/projectConfig.ts';
 
 export type { AuthType };

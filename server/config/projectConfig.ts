@@ -1,5 +1,5 @@
 // A project's configuration: its type, defaults, validation and the ${DEMO_ORIGIN} placeholder.
-import type { IdentifierType, SocialProvider, VerificationMethod } from '../../../src/core/api/types.ts';
+import type { IdentifierType, SocialProvider, VerificationMethod } from '../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
 import { arr, bool, int, obj, oneOf, optional, str, type Issue } from '../schema.ts';
 import { rateLimitsSchema, resolveRateLimits, type RateLimits } from './rateLimits.ts';

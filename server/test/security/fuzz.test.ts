@@ -409,7 +409,7 @@ describe('fuzzing every route', () => {
       // bounded too, so that the test reports it rather than timing out
       await fc.assert(property, { numRuns: RUNS_PER_ROUTE, seed: SEED + index, verbose: 1, interruptAfterTimeLimit: 20_000 });
     } catch (error) {
-      throw new Error(`${name} failed with FUZZ_SEED=${SEED}; replay: FUZZ_SEED=${SEED} npx vitest run demo/server/test/security/fuzz.test.ts -t '${name}:'`, { cause: error });
+      throw new Error(`${name} failed with FUZZ_SEED=${SEED}; replay: FUZZ_SEED=${SEED} npx vitest run server/test/security/fuzz.test.ts -t '${name}:'`, { cause: error });
     }
   }, 40_000);
 });

@@ -3,8 +3,8 @@
 // the real local Frontend API over HTTP. Each test makes one call of SPEC's table as the widget makes
 // it, checks what went over the wire (method, path, payload, headers) and that our server answers it.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../../src/core/api/client';
-import type { ClientInformation, ProcessResponse } from '../../../src/core/api/types';
+import { ApiClient } from '../../src/core/api/client';
+import type { ClientInformation, ProcessResponse } from '../../src/core/api/types';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
 import { latestCode, latestLink, outbox, serverForThisFile, uniqueEmail, uniquePhone, uniqueUsername } from './helpers/testServer.ts';
 

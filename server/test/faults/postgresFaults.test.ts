@@ -4,7 +4,7 @@
 // away), readiness follows the database, and service resumes without anybody restarting the API.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgresCluster, type PostgresCluster } from '../../../../scripts/postgresCluster.ts';
+import { startPostgresCluster, type PostgresCluster } from '../../../scripts/postgresCluster.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/serverProcess.ts';
 import { Client, DEMO_ORIGIN, POSTGRES_URL } from '../helpers/testServer.ts';
 

@@ -3,7 +3,7 @@
 // one of its type (where the project allows more than one), change the username, and remove one, never
 // the last verified identifier the user can log in with. Codes go through the same send and attempt
 // limits as the codes of the auth process.
-import type { MeIdentifierCreateRequest, MeIdentifierUpdateRequest, MeIdentifierVerifyFinishRequest } from '../../../src/core/api/types.ts';
+import type { MeIdentifierCreateRequest, MeIdentifierUpdateRequest, MeIdentifierVerifyFinishRequest } from '../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
 import { RESEND_COOLDOWN } from '../metrics/Metrics.ts';
 import { logsIn, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunningApi } from '../app.ts';
 import { latestCode, outbox, startTestServer, type TestServer } from './helpers/testServer.ts';
-import { CorbadoApp } from '../../../src/core/app';
-import { readStoredProcess, storageKeys, writeStoredProcess } from '../../../src/core/storage';
+import { CorbadoApp } from '../../src/core/app';
+import { readStoredProcess, storageKeys, writeStoredProcess } from '../../src/core/storage';
 
 let server: TestServer;
 let api: RunningApi;
@@ -14,7 +14,7 @@ const apps: CorbadoApp[] = [];
 
 beforeAll(async () => {
   // happy-dom's import.meta.url is not a file URL: name the projects file by path
-  server = await startTestServer({ api: { demoOrigin: 'http://localhost:5199', seedFile: join(process.cwd(), 'demo/server/projects.json') } });
+  server = await startTestServer({ api: { demoOrigin: 'http://localhost:5199', seedFile: join(process.cwd(), 'server/projects.json') } });
   api = server.api;
 });
 afterAll(async () => {

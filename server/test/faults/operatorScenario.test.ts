@@ -15,7 +15,7 @@
 import http from 'node:http';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startPostgresCluster, type PostgresCluster } from '../../../../scripts/postgresCluster.ts';
+import { startPostgresCluster, type PostgresCluster } from '../../../scripts/postgresCluster.ts';
 import { startServerProcess, type ServerProcess } from '../helpers/serverProcess.ts';
 import { DEMO_ORIGIN, POSTGRES_URL } from '../helpers/testServer.ts';
 

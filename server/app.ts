@@ -76,7 +76,7 @@ export interface ApiOptions {
   trustedProxies?: number;
   /** the limits across all projects (default DEFAULT_SERVER_RATE_LIMITS; each one given replaces its default) */
   serverLimits?: Partial<ServerRateLimits>;
-  /** projects file (default demo/server/projects.json); development only */
+  /** projects file (default server/projects.json); development only */
   seedFile?: string | URL;
   logger?: Logger;
   /** one JSON line per request through `logger.info` (default: on in production, off in development) */

@@ -12,13 +12,13 @@ import type {
   SignupInitData,
   SocialData,
   VerifyIdentifierData,
-} from '../../../src/core/api/types.ts';
+} from '../../src/core/api/types.ts';
 import { IDENTIFIER_TYPES, logsIn, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
 import { loginVerifications, passkeyAppendSkippable, passkeyIdentifier, pendingVerifications } from './nextStep.ts';
 import type { AuthType, PasskeyOperation, ProcessState, VerifiableType } from './processState.ts';
 import { RETRY_DELAY_SECONDS, verificationMethodFor } from './sendVerification.ts';
 
-export type { BlockBody, ProcessResponse } from '../../../src/core/api/types.ts';
+export type { BlockBody, ProcessResponse } from '../../src/core/api/types.ts';
 
 /** Errors and one-off values shown with a block; never stored in the process. */
 export interface BlockExtras {

@@ -1,6 +1,6 @@
 // Project-level configuration the client reads before any process exists.
 import type { Hono } from 'hono';
-import type { ComponentConfig, ProcessConfig, SessionConfig, UserDetailsConfig } from '../../../src/core/api/types.ts';
+import type { ComponentConfig, ProcessConfig, SessionConfig, UserDetailsConfig } from '../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
 import { IDENTIFIER_TYPES, PROJECT_ID_PATTERN } from '../config/projectConfig.ts';
 import type { TokenSigner } from '../session/TokenSigner.ts';

@@ -1,6 +1,6 @@
 // The process itself: start, read, switch between the init blocks, reset, and the two ways on from a
 // passkey step that every flow shares ("Maybe later" / continue).
-import type { ProcessInitRequest } from '../../../src/core/api/types.ts';
+import type { ProcessInitRequest } from '../../src/core/api/types.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import { newId, newSecretToken, sha256Hex } from '../randomValues.ts';
 import type { ProcessRecord } from '../store/ProcessesRepo.ts';

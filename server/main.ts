@@ -1,4 +1,4 @@
-// Runs the local Frontend API: `tsx demo/server/main.ts [--production]`. Settings come from the
+// Runs the local Frontend API: `tsx server/main.ts [--production]`. Settings come from the
 // environment (README.md, "Environment"); production mode refuses to start without what it needs.
 import { startApi } from './app.ts';
 import { startOptionsFromEnv } from './settings.ts';

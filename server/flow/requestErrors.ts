@@ -1,5 +1,5 @@
 // In-band business errors (`requestError` {code, message}) in the project's language.
-import type { RequestError } from '../../../src/core/api/types.ts';
+import type { RequestError } from '../../src/core/api/types.ts';
 import type { IdentifierType } from '../config/projectConfig.ts';
 import type { Language } from '../senders/messageTexts.ts';
 

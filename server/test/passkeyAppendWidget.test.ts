@@ -6,14 +6,14 @@
 // ceremony itself is not reached (happy-dom has no navigator.credentials).
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { CorbadoApp } from '../../../src/core/app';
-import type { ClientInformation } from '../../../src/core/api/types';
-import { readStoredProcess, storageKeys } from '../../../src/core/storage';
+import { CorbadoApp } from '../../src/core/app';
+import type { ClientInformation } from '../../src/core/api/types';
+import { readStoredProcess, storageKeys } from '../../src/core/storage';
 import { Client, latestCode, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ api: { demoOrigin: 'http://localhost:5199', seedFile: join(process.cwd(), 'demo/server/projects.json') } });
+  server = await startTestServer({ api: { demoOrigin: 'http://localhost:5199', seedFile: join(process.cwd(), 'server/projects.json') } });
 });
 afterAll(() => server.stop());
 

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AaguidDetails } from '../../../src/core/api/types.ts';
+import type { AaguidDetails } from '../../src/core/api/types.ts';
 import { DEFAULT_ICONS } from './icons.ts';
 
 // a path, not a URL object: under a browser-like test environment (happy-dom) the global URL is not Node's

@@ -4,14 +4,14 @@
 // and the storage as a page would find it afterwards.
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CorbadoApp } from '../../../src/core/app';
-import { storageKeys, writeStoredProcess } from '../../../src/core/storage';
+import { CorbadoApp } from '../../src/core/app';
+import { storageKeys, writeStoredProcess } from '../../src/core/storage';
 import { Client, latestCode, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
 
 let server: TestServer;
 const apps: CorbadoApp[] = [];
 beforeAll(async () => {
-  server = await startTestServer({ api: { demoOrigin: 'http://localhost:5199', seedFile: join(process.cwd(), 'demo/server/projects.json') } });
+  server = await startTestServer({ api: { demoOrigin: 'http://localhost:5199', seedFile: join(process.cwd(), 'server/projects.json') } });
 });
 afterAll(async () => {
   apps.forEach((app) => app.dispose());

@@ -1,6 +1,6 @@
 // What a logged-in user can do with their session: read and change their profile, delete the account,
 // read, add and delete passkeys, refresh the short session and log out. (Identifiers: AccountIdentifiers.)
-import type { MeResponse, Passkey, PasskeyListResponse, RefreshResponse } from '../../../src/core/api/types.ts';
+import type { MeResponse, Passkey, PasskeyListResponse, RefreshResponse } from '../../src/core/api/types.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import type { AaguidCatalogue } from '../aaguids/AaguidCatalogue.ts';
 import {
