@@ -6,13 +6,16 @@
 //   projects show <id>                  one project's full configuration
 //   projects create <file.json | ->     a new project from a (partial) configuration; prints its id
 //   projects update <id> <file.json | -> replaces a project's configuration (the same keys as create)
+//   keys rotate <id> [--now]             a new signing key for the project (signing after 15 minutes, or at once)
 import { readFileSync } from 'node:fs';
 import { ApiError } from './ApiError.ts';
 import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig } from './config/projectConfig.ts';
+import { KeyRing } from './session/KeyRing.ts';
+import { KeyStore } from './session/KeyStore.ts';
 import { databaseFromEnv } from './settings.ts';
 import { Store } from './store/Store.ts';
 
-const USAGE = `usage: admin projects list | projects show <id> | projects create <file.json|-> | projects update <id> <file.json|->`;
+const USAGE = `usage: admin projects list | projects show <id> | projects create <file.json|-> | projects update <id> <file.json|-> | keys rotate <id> [--now]`;
 
 class UsageError extends Error {}
 
@@ -33,9 +36,19 @@ function projectId(value: string | undefined): string {
 
 export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, now = Date.now()): Promise<unknown> {
   const [area, command, first, second] = args;
-  if (area !== 'projects' || !command) throw new UsageError(USAGE);
+  if ((area !== 'projects' && area !== 'keys') || !command) throw new UsageError(USAGE);
   const store = await Store.open(databaseFromEnv(env));
   try {
+    if (area === 'keys') {
+      if (command !== 'rotate' || (second !== undefined && second !== '--now')) throw new UsageError(USAGE);
+      const id = projectId(first);
+      const config = await store.projects.get(id);
+      if (!config) throw new UsageError(`there is no project ${id}`);
+      // sealed under the secret the server uses: KEY_ENCRYPTION_SECRET
+      const sealer = new KeyStore(store, env.KEY_ENCRYPTION_SECRET || undefined);
+      await sealer.secret('verification-hmac', now); // stops here when the secret is missing or not the server's
+      return await new KeyRing(store, sealer, () => now).rotate(config, second === '--now' ? 0 : undefined);
+    }
     switch (command) {
       case 'list':
         return (await store.projects.list()).map(({ config, source }) => ({
