@@ -32,7 +32,7 @@ const devices = (page: Page) => page.locator('#user-details').getByRole('listite
 
 test.describe('the devices a person is signed in on', () => {
   test('the account page lists them; signing one out signs THAT browser out within seconds; then everywhere else', async ({ page, browser }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(120_000);
     const projectId = await createProject({ passkeys: false });
     const email = uniqueEmail('devices');
     await signUpByEmailCode(page, email, { url: `/?project=${projectId}#register` });
