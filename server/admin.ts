@@ -6,13 +6,22 @@
 //   projects show <id>                  one project's full configuration
 //   projects create <file.json | ->     a new project from a (partial) configuration; prints its id
 //   projects update <id> <file.json | -> replaces a project's configuration (the same keys as create)
+//   webhooks add <projectId> <url> [--events a,b]  a webhook endpoint; prints its signing secret, once
+//   webhooks list [projectId]           the endpoints (no secrets), with their waiting and given-up deliveries
+//   webhooks remove <id>                removes an endpoint and what still waits for it
 import { readFileSync } from 'node:fs';
 import { ApiError } from './ApiError.ts';
 import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig } from './config/projectConfig.ts';
-import { databaseFromEnv } from './settings.ts';
+import { parseEventTypes } from './events/eventTypes.ts';
+import { addWebhookEndpoint } from './events/webhookEndpoints.ts';
+import { KeyStore } from './session/KeyStore.ts';
+import { databaseFromEnv, isProduction, webhookSettingsFromEnv } from './settings.ts';
 import { Store } from './store/Store.ts';
 
-const USAGE = `usage: admin projects list | projects show <id> | projects create <file.json|-> | projects update <id> <file.json|->`;
+const USAGE = [
+  'usage: admin projects list | projects show <id> | projects create <file.json|-> | projects update <id> <file.json|->',
+  '       admin webhooks add <projectId> <url> [--events a,b] | webhooks list [projectId] | webhooks remove <id>',
+].join('\n');
 
 class UsageError extends Error {}
 
@@ -33,6 +42,7 @@ function projectId(value: string | undefined): string {
 
 export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, now = Date.now()): Promise<unknown> {
   const [area, command, first, second] = args;
+  if (area === 'webhooks' && command) return runWebhooks(args.slice(1), env, now);
   if (area !== 'projects' || !command) throw new UsageError(USAGE);
   const store = await Store.open(databaseFromEnv(env));
   try {
@@ -64,6 +74,44 @@ export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, 
       }
       default:
         throw new UsageError(USAGE);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function runWebhooks(args: readonly string[], env: NodeJS.ProcessEnv, now: number): Promise<unknown> {
+  const [command, ...rest] = args;
+  const eventsAt = rest.indexOf('--events');
+  const eventList = eventsAt >= 0 ? rest[eventsAt + 1] : undefined;
+  if (eventsAt >= 0 && eventList === undefined) throw new UsageError('--events needs a comma-separated list of event types');
+  const [first, second, extra] = eventsAt >= 0 ? [...rest.slice(0, eventsAt), ...rest.slice(eventsAt + 2)] : rest;
+  if (command === 'add' && (!first || !second || extra)) throw new UsageError(USAGE);
+  if (command === 'remove' && (!first || second)) throw new UsageError(USAGE);
+  if (command === 'list' && second) throw new UsageError(USAGE);
+  if (!['add', 'list', 'remove'].includes(command ?? '')) throw new UsageError(USAGE);
+  const production = isProduction(env, []);
+  if (command === 'add' && production && !env.KEY_ENCRYPTION_SECRET) {
+    throw new UsageError('KEY_ENCRYPTION_SECRET is needed to seal the signing secret: run the command with the environment of the server');
+  }
+  const events = eventList === undefined ? null : parseEventTypes(eventList);
+  const store = await Store.open(databaseFromEnv(env));
+  try {
+    switch (command) {
+      case 'add': {
+        const rules = { production, allowPrivateNetworks: webhookSettingsFromEnv(env).allowPrivateNetworks ?? false };
+        const keys = new KeyStore(store, env.KEY_ENCRYPTION_SECRET || undefined);
+        return await addWebhookEndpoint(store, keys, { projectId: projectId(first), url: second!, events, rules }, now);
+      }
+      case 'list':
+        return (await store.webhookEndpoints.summaries(first === undefined ? undefined : projectId(first))).map((e) => ({
+          ...e,
+          events: e.events ?? 'every event',
+          createdAt: new Date(e.createdAt).toISOString(),
+        }));
+      default:
+        if (!(await store.webhookEndpoints.remove(first!))) throw new UsageError(`there is no webhook endpoint ${first}`);
+        return { removed: first };
     }
   } finally {
     await store.close();

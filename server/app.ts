@@ -15,6 +15,7 @@ import { ApiError } from './ApiError.ts';
 import type { SocialProvider } from './config/projectConfig.ts';
 import { DEFAULT_SERVER_RATE_LIMITS, type ServerRateLimits } from './config/rateLimits.ts';
 import { DEFAULT_SEED_FILE, loadSeedProjects } from './config/seedProjects.ts';
+import { WebhookEvents, type WebhookSettings } from './events/WebhookEvents.ts';
 import { FlowEngine } from './flow/FlowEngine.ts';
 import { registerAccountRoutes } from './http/accountRoutes.ts';
 import type { AppEnv } from './http/AppEnv.ts';
@@ -72,6 +73,10 @@ export interface ApiOptions {
   delivery?: Partial<DeliverySettings>;
   /** called with the outcome of each delivery attempt (sent, retry, expired, failed): the hook for counters */
   onDelivery?: (event: DeliveryEvent) => void;
+  /** how webhook events go out (default DEFAULT_WEBHOOK_SETTINGS; each one given replaces its default) */
+  webhooks?: Partial<WebhookSettings>;
+  /** called with the outcome of each webhook attempt; `channel` is the endpoint's id */
+  onWebhookDelivery?: (event: DeliveryEvent<string>) => void;
   /** proxies in front that append to X-Forwarded-For (default 0: the socket address is the client) */
   trustedProxies?: number;
   /** the limits across all projects (default DEFAULT_SERVER_RATE_LIMITS; each one given replaces its default) */
@@ -149,12 +154,25 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       ...(options.delivery ? { delivery: options.delivery } : {}),
       ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
     });
+    const events = new WebhookEvents({
+      store,
+      keys,
+      log,
+      now,
+      metrics,
+      production,
+      ...(options.webhooks ? { settings: options.webhooks } : {}),
+      ...(options.onWebhookDelivery ? { onDelivery: options.onWebhookDelivery } : {}),
+    });
+    metrics.webhookBacklog(() => events.backlog());
+    const sealedSecrets = await events.sealStoredSecrets(options.keyEncryptionSecret !== undefined);
+    if (sealedSecrets > 0) log.info(`Encrypted ${sealedSecrets} webhook secret(s) that were stored in the clear`);
     const sessions = new Sessions(store, signer);
     const social = new ProviderClient(socialSettings(options.socialProviders));
     const limiter = new RateLimiter(store, now, { ...DEFAULT_SERVER_RATE_LIMITS, ...options.serverLimits });
-    const engine = new FlowEngine({ store, messenger, sessions, limiter, now, secretKey, social, log });
-    const account = new Account({ store, sessions, now, aaguids });
-    const identifiers = new AccountIdentifiers({ store, limiter, messenger, secretKey, now });
+    const engine = new FlowEngine({ store, messenger, sessions, limiter, now, secretKey, social, events, log });
+    const account = new Account({ store, sessions, now, aaguids, events });
+    const identifiers = new AccountIdentifiers({ store, limiter, messenger, secretKey, now, events });
     const reauth = new Reauthentication({ store, limiter, messenger, secretKey, now });
     const resolve = requestResolver(store, sessions, now, {
       production,
@@ -205,6 +223,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     });
 
     messenger.start();
+    await events.start();
     let closed = false;
     return {
       app,
@@ -213,7 +232,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       async close() {
         if (closed) return;
         closed = true;
-        await messenger.close();
+        await Promise.all([messenger.close(), events.close()]);
         await store.close();
       },
     };

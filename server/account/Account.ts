@@ -9,7 +9,9 @@ import {
   verifyRegistration,
 } from '../flow/passkeyCeremonies.ts';
 import { ApiError } from '../ApiError.ts';
-import { insertCredential } from '../flow/completion.ts';
+import { passkeyData } from '../events/eventTypes.ts';
+import type { EventRecorder } from '../events/WebhookEvents.ts';
+import { appendCredential } from '../flow/completion.ts';
 import { canonicalFullName, FULL_NAME_MAX, FULL_NAME_RULE } from '../flow/identifierRules.ts';
 import type { Sessions } from '../session/Sessions.ts';
 import { requireRecentLogin } from './recentLogin.ts';
@@ -23,6 +25,8 @@ export interface AccountDeps {
   now: () => number;
   /** names and icons of the authenticators, by AAGUID */
   aaguids: AaguidCatalogue;
+  /** webhook events, recorded in the transaction of the change */
+  events: EventRecorder;
 }
 
 /** yyyy-MM-dd'T'HH:mm:ss in UTC, the format of the spec's timestamps */
@@ -70,7 +74,11 @@ export class Account {
    */
   async deleteAccount(project: ProjectConfig, session: SessionRecord): Promise<void> {
     requireRecentLogin(project, session, this.deps.now());
-    await this.deps.store.users.deleteUser(session.userId);
+    const { store, events } = this.deps;
+    await store.transaction(async () => {
+      await store.users.deleteUser(session.userId);
+      await events.record(project.id, 'user.deleted', { userId: session.userId });
+    });
   }
 
   async passkeys(session: SessionRecord): Promise<PasskeyListResponse> {
@@ -100,9 +108,12 @@ export class Account {
     if (!challenge) throw failed;
     const credential = await verifyRegistration(project, response, challenge, userAgent, this.deps.now());
     if (!credential || (await this.deps.store.credentials.findByCredentialId(project.id, credential.credentialId))) throw failed;
-    const user = await this.deps.store.users.get(session.userId);
-    if (!user) throw ApiError.unauthorized();
-    await insertCredential(this.deps.store, project, user.id, user.userHandle, credential);
+    const { store, events } = this.deps;
+    await store.transaction(async () => {
+      const user = await store.users.get(session.userId);
+      if (!user) throw ApiError.unauthorized();
+      await appendCredential(store, events, project, user, credential);
+    });
   }
 
   /** Deletes one of the user's passkeys; the last one only after a recent log-in. */
@@ -112,9 +123,11 @@ export class Account {
       // two deletions at once must not both see another passkey left
       await store.db.lockKey(`passkeys:${session.userId}`);
       const held = await store.credentials.listByUser(session.userId);
-      if (!held.some((c) => c.id === id)) throw ApiError.notFound('No such passkey');
+      const passkey = held.find((c) => c.id === id);
+      if (!passkey) throw ApiError.notFound('No such passkey');
       if (held.length === 1) requireRecentLogin(project, session, this.deps.now());
       await store.credentials.deleteOwned(id, session.userId);
+      await this.deps.events.record(project.id, 'passkey.removed', { userId: session.userId, passkey: passkeyData(passkey) });
     });
     return { id };
   }

@@ -2,6 +2,7 @@
 // request tells about its origin. One context per request; the engine creates it inside the process
 // transaction, so nothing else changes the process while a module works on it.
 import { logsIn, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
+import type { EventRecorder } from '../events/WebhookEvents.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
 import type { Logger, Messenger } from '../senders/Messenger.ts';
 import type { Sessions } from '../session/Sessions.ts';
@@ -24,6 +25,8 @@ export interface FlowDeps {
   secretKey: string;
   /** OAuth providers (the local simulator unless configured otherwise) */
   social: ProviderClient;
+  /** webhook events, recorded in the transaction of the change */
+  events: EventRecorder;
   log?: Logger;
 }
 

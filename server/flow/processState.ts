@@ -1,6 +1,7 @@
 // The server-side state of one auth process, kept as JSON in the processes table.
 import type { AuthType, BlockType, PasskeyOperation } from '../../src/core/api/types.ts';
 import type { IdentifierType, SocialProvider } from '../config/projectConfig.ts';
+import type { LoginMethod } from '../events/eventTypes.ts';
 
 export type { AuthType };
 export type VerifiableType = 'email' | 'phone';
@@ -113,6 +114,8 @@ export interface ProcessState {
   passkeysOfProcess?: string[];
   /** passkey-append is the offer after a log-in with a passkey from another device */
   appendAfterHybrid?: boolean;
+  /** the last proof this process took (a code, a link, a passkey, a provider): the log-in event's method */
+  loginProof?: { method: LoginMethod; passkeyId?: string } | null;
 }
 
 export function initialState(

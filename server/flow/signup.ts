@@ -2,6 +2,7 @@
 // phone-collect), and changing an entered identifier on a verify or passkey screen.
 import { ApiError } from '../ApiError.ts';
 import type { IdentifierType } from '../config/projectConfig.ts';
+import { identifierData } from '../events/eventTypes.ts';
 import { collectBlock } from './blockBodies.ts';
 import type { FlowContext, FlowOutcome } from './FlowContext.ts';
 import { canonicalFullName, canonicalIdentifier, FULL_NAME_RULE, normalizedIdentifier } from './identifierRules.ts';
@@ -108,7 +109,12 @@ export async function updateIdentifier(ctx: FlowContext, body: IdentifierUpdateB
   if (problem) return respond(ctx, { error: problem.error });
   if (s.userId) {
     const stored = (await ctx.store.users.listIdentifiers(s.userId)).find((i) => i.type === type && i.value === s.identifiers[type]!.value);
-    if (stored) await ctx.store.users.updateIdentifierValue(stored.id, canonical!, normalizedIdentifier(type, canonical!));
+    if (stored) {
+      await ctx.store.users.updateIdentifierValue(stored.id, canonical!, normalizedIdentifier(type, canonical!));
+      // to a receiver, a changed address is the old one removed and the new one added (it keeps its id)
+      await ctx.deps.events.record(ctx.project.id, 'identifier.removed', { userId: s.userId, identifier: identifierData(stored) });
+      await ctx.deps.events.record(ctx.project.id, 'identifier.added', { userId: s.userId, identifier: identifierData({ ...stored, value: canonical! }) });
+    }
     if (s.orig?.type === type) s.orig = { type, value: canonical! };
   }
   s.identifiers[type] = { value: canonical!, verified: false };

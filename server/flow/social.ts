@@ -160,6 +160,7 @@ export async function socialFinish(ctx: FlowContext): Promise<FlowOutcome> {
     userId = (await store.users.findVerifiedIdentifier(project.id, 'email', normalizedIdentifier('email', identity.email)))?.userId;
   }
   s.socialAccount = identity;
+  s.loginProof = { method: `social:${identity.provider}` };
   if (userId) {
     s.authType = 'login';
     s.block = 'login-init';

@@ -8,7 +8,8 @@ import type { SigningKeyRecord } from '../store/KeysRepo.ts';
 import type { Store } from '../store/Store.ts';
 import { generateSigningKey } from './TokenSigner.ts';
 
-const PREFIX = 'enc:v1:';
+/** What a sealed value starts with. */
+export const PREFIX = 'enc:v1:';
 export const MIN_SECRET_LENGTH = 32;
 
 export class KeyStore {

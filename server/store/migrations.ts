@@ -316,6 +316,40 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX identifiers_value ON identifiers(project_id, type, normalized);
     `,
   },
+  {
+    version: 12,
+    name: 'webhooks: endpoints per project, and the events waiting to be delivered to them',
+    // An event is written to webhook_deliveries (one row per endpoint that wants it) in the transaction of
+    // the change it tells about; events/WebhookDelivery.ts sends and retries them like deliveries (migration 9).
+    sql: `
+      CREATE TABLE webhook_endpoints (
+        id          TEXT PRIMARY KEY,            -- whe-…
+        project_id  TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        url         TEXT NOT NULL,
+        events      TEXT,                        -- JSON array of event types; NULL: every event
+        secret      TEXT NOT NULL,               -- whsec_…, sealed with KEY_ENCRYPTION_SECRET
+        created_at  INTEGER NOT NULL
+      );
+      CREATE INDEX webhook_endpoints_project ON webhook_endpoints(project_id);
+      CREATE TABLE webhook_deliveries (
+        id              TEXT PRIMARY KEY,        -- evt-…: the webhook-id header, the same on every attempt
+        project_id      TEXT NOT NULL,
+        endpoint_id     TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+        payload         TEXT,                    -- the JSON body, sealed with KEY_ENCRYPTION_SECRET; NULL once given up
+        status          TEXT NOT NULL CHECK (status IN ('pending', 'expired', 'failed')),
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        claim           TEXT,
+        claimed_until   INTEGER,
+        last_error      TEXT,
+        created_at      INTEGER NOT NULL,
+        expires_at      INTEGER NOT NULL,        -- the give-up horizon: never attempted after it
+        finished_at     INTEGER
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
+      CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries(endpoint_id);
+    `,
+  },
 ];
 
 /** The schema version this code needs: the newest migration (readiness compares the database's with it). */
