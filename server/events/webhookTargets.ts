@@ -101,6 +101,8 @@ export function webhookUrlProblem(value: string, rules: TargetRules): string | u
   return undefined;
 }
 
+const RESOLVE_WAIT_MS = 3_000;
+
 /**
  * The URL's problem, or that of any address its host name resolves to now (the admin command's check
  * when an endpoint is added; a name that does not resolve yet is checked at each attempt).
@@ -111,7 +113,10 @@ export async function resolvedProblem(value: string, rules: TargetRules): Promis
   const url = new URL(value);
   const host = hostOf(url);
   if (isIP(host)) return undefined;
-  const addresses = await lookup(host, { all: true }).catch(() => []);
+  // bounded: a resolver that does not answer leaves the check to the attempts
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<[]>((resolve) => (timer = setTimeout(() => resolve([]), RESOLVE_WAIT_MS)));
+  const addresses = await Promise.race([lookup(host, { all: true }).catch(() => [] as []), gaveUp]).finally(() => clearTimeout(timer));
   for (const { address } of addresses) {
     const refused = addressProblem(address, url.protocol, rules);
     if (refused) return `${url.host}: ${refused}`;

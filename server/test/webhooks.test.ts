@@ -14,7 +14,19 @@ import type { DeliveryEvent } from '../senders/DeliveryWorker.ts';
 import { userWithPasskey } from './helpers/passkeyUser.ts';
 import { socialSignIn } from './helpers/socialSignIn.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
-import { Client, databaseEnv, latestCode, latestLink, PASSKEY_DEVICE, startTestServer, uniqueEmail, uniquePhone, type TestClock, type TestServer } from './helpers/testServer.ts';
+import {
+  Client,
+  databaseEnv,
+  latestCode,
+  latestLink,
+  PASSKEY_DEVICE,
+  startTestServer,
+  uniqueEmail,
+  uniquePhone,
+  uniqueUsername,
+  type TestClock,
+  type TestServer,
+} from './helpers/testServer.ts';
 import { startWebhookReceiver, type ReceiverMode, type WebhookReceiver } from './helpers/webhookReceiver.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -281,6 +293,38 @@ describe('webhook events', () => {
     expectVerifiedOnce(to);
   });
 
+  it('is recorded in the transaction of the change: a change refused half-way tells nothing', async () => {
+    const api = await server();
+    const to = await receiver();
+    await addEndpoint(api, to, 'pro-4');
+    const signUp = async (username: string) => {
+      const client = new Client(api.url, 'pro-4');
+      await client.init({}, 'signup-init');
+      const email = uniqueEmail('pro4');
+      const identifiers = [
+        { type: 'email', identifier: email },
+        { type: 'username', identifier: username },
+      ];
+      expect((await client.step('/v2/auth/signup/init', { identifiers })).block).toBe('email-verify');
+      expect((await codeFinish(client, await latestCode(api.url, email))).block).toBe('completed');
+      return client;
+    };
+    const taken = uniqueUsername('taken');
+    await signUp(taken);
+    const renaming = await signUp(uniqueUsername('renaming'));
+    const own = (await renaming.request('GET', '/v2/me')).body.identifiers.find((i: any) => i.type === 'username');
+    // a new username replaces the old one: the old one is deleted first, then the new one is refused
+    const refused = await renaming.request('PATCH', '/v2/me/identifier', { identifierID: own.id, identifierType: 'username', value: taken });
+    expect(refused.status).toBe(409);
+    const renamed = await renaming.request('PATCH', '/v2/me/identifier', { identifierID: own.id, identifierType: 'username', value: uniqueUsername('renamed') });
+    expect(renamed.status).toBe(200);
+    const events = await eventsAt(to, '/pro-4', 4);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(types(to.events())).toEqual(['identifier.added', 'identifier.removed', 'user.created', 'user.created']);
+    expect(ofType(events, 'identifier.removed')[0].data.identifier).toMatchObject({ id: own.id, value: own.value });
+    expectVerifiedOnce(to);
+  });
+
   it("a forged or replayed delivery fails verification; one endpoint's secret does not verify another's", async () => {
     const api = await server();
     const to = await receiver();
@@ -334,10 +378,12 @@ describe('webhook delivery', () => {
     await pro1Story(api.url);
     const count = PRO1_STORY.length;
     // every event has been tried and has failed: it waits
+    let waiting: string[] = [];
     await vi.waitFor(async () => {
-      const rows = await api.api.store.db.all<{ attempts: number; status: string; last_error: string }>('SELECT attempts, status, last_error FROM webhook_deliveries');
+      const rows = await api.api.store.db.all<{ id: string; attempts: number; status: string; last_error: string }>('SELECT id, attempts, status, last_error FROM webhook_deliveries');
       expect(rows).toHaveLength(count);
       for (const row of rows) expect(row).toMatchObject({ status: 'pending', last_error: expect.stringMatching(/ECONNREFUSED/) });
+      waiting = rows.map((r) => r.id).sort();
     }, { timeout: 20_000, interval: 100 });
     expect(await metric(api, 'fapi_webhook_backlog')).toBe(count);
 
@@ -354,6 +400,8 @@ describe('webhook delivery', () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(back.received).toHaveLength(count);
     expectVerifiedOnce(back);
+    // each event kept its webhook-id through every attempt
+    expect(back.received.map((r) => r.headers['webhook-id']).sort()).toEqual(waiting);
     expect(await metric(api, 'fapi_webhook_backlog')).toBe(0);
     expect(await metric(api, 'fapi_webhook_deliveries_total{outcome="sent"}')).toBe(count);
     expect(await metric(api, 'fapi_webhook_deliveries_total{outcome="retried"}')).toBeGreaterThanOrEqual(retried);
