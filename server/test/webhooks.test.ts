@@ -11,6 +11,7 @@ import { runAdmin } from '../admin.ts';
 import type { AddedEndpoint } from '../events/webhookEndpoints.ts';
 import type { StartOptions } from '../app.ts';
 import type { DeliveryEvent } from '../senders/DeliveryWorker.ts';
+import { startOptionsFromEnv } from '../settings.ts';
 import { userWithPasskey } from './helpers/passkeyUser.ts';
 import { socialSignIn } from './helpers/socialSignIn.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
@@ -205,7 +206,7 @@ function ofType(events: any[], type: string): any[] {
 }
 
 describe('webhook events', () => {
-  it('every event of the flows arrives once per id, verified with standardwebhooks, with its documented data', async () => {
+  it('every event of the flows arrives once per id, verified with standardwebhooks, with its documented data', { timeout: 60_000 }, async () => {
     const api = await server();
     const to = await receiver();
     const endpoint = await addEndpoint(api, to, 'pro-1');
@@ -270,7 +271,7 @@ describe('webhook events', () => {
     expect(await api.api.store.db.all('SELECT id FROM webhook_deliveries')).toEqual([]);
   });
 
-  it('an account that loses a pending address to someone who proves it is told identifier.removed', async () => {
+  it('an account that loses a pending address to someone who proves it is told identifier.removed', { timeout: 60_000 }, async () => {
     const api = await server();
     const to = await receiver();
     await addEndpoint(api, to, 'pro-1');
@@ -293,7 +294,7 @@ describe('webhook events', () => {
     expectVerifiedOnce(to);
   });
 
-  it('is recorded in the transaction of the change: a change refused half-way tells nothing', async () => {
+  it('is recorded in the transaction of the change: a change refused half-way tells nothing', { timeout: 60_000 }, async () => {
     const api = await server();
     const to = await receiver();
     await addEndpoint(api, to, 'pro-4');
@@ -325,7 +326,7 @@ describe('webhook events', () => {
     expectVerifiedOnce(to);
   });
 
-  it("a forged or replayed delivery fails verification; one endpoint's secret does not verify another's", async () => {
+  it("a forged or replayed delivery fails verification; one endpoint's secret does not verify another's", { timeout: 60_000 }, async () => {
     const api = await server();
     const to = await receiver();
     const first = await addEndpoint(api, to, 'pro-1');
@@ -436,7 +437,7 @@ describe('webhook delivery', () => {
     console.info(`sign-up completion answered in ${tookMs} ms while the receiver hung for ${SEND_TIMEOUT_MS} ms`);
   });
 
-  it('an event still undelivered at the give-up horizon is given up, counted, and its body dropped', async () => {
+  it('an event still undelivered at the give-up horizon is given up, counted, and its body dropped', { timeout: 60_000 }, async () => {
     const clock: TestClock = {
       now: Date.now(),
       advance(ms) {
@@ -457,6 +458,38 @@ describe('webhook delivery', () => {
     expect(await metric(api, 'fapi_webhook_deliveries_total{outcome="given_up"}')).toBe(1);
     expect(await metric(api, 'fapi_webhook_backlog')).toBe(0);
     expect(await runAdmin(['webhooks', 'list', 'pro-1'], databaseEnv(api.dir))).toEqual([expect.objectContaining({ pending: 0, givenUp: 1 })]);
+  });
+});
+
+describe('settings', () => {
+  it('reads WEBHOOK_* from the environment, refusing values out of range', () => {
+    const env = {
+      WEBHOOK_SEND_TIMEOUT_MS: '3000',
+      WEBHOOK_RETRY_BASE_MS: '1000',
+      WEBHOOK_RETRY_MAX_MS: '600000',
+      WEBHOOK_GIVE_UP_SECONDS: '86400',
+      WEBHOOK_BATCH_SIZE: '5',
+      WEBHOOK_POLL_MS: '250',
+      WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'on',
+    };
+    expect(startOptionsFromEnv(env, []).webhooks).toEqual({
+      sendTimeoutMs: 3000,
+      retryBaseMs: 1000,
+      retryMaxMs: 600_000,
+      giveUpMs: 86_400_000,
+      batchSize: 5,
+      pollMs: 250,
+      allowPrivateNetworks: true,
+    });
+    expect(startOptionsFromEnv({}, []).webhooks).toEqual({});
+    for (const [name, value, problem] of [
+      ['WEBHOOK_SEND_TIMEOUT_MS', '60001', 'must be a whole number from 1000 to 60000'],
+      ['WEBHOOK_GIVE_UP_SECONDS', '30', 'must be a whole number from 60'],
+      ['WEBHOOK_RETRY_BASE_MS', 'soon', 'must be a whole number'],
+      ['WEBHOOK_ALLOW_PRIVATE_NETWORKS', 'maybe', 'must be on or off'],
+    ]) {
+      expect(() => startOptionsFromEnv({ [name!]: value }, [])).toThrow(`${name} ${problem}`);
+    }
   });
 });
 
