@@ -6,7 +6,8 @@
 //   projects show <id>                  one project's full configuration
 //   projects create <file.json | ->     a new project from a (partial) configuration; prints its id
 //   projects update <id> <file.json | -> replaces a project's configuration (the same keys as create)
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { ApiError } from './ApiError.ts';
 import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig } from './config/projectConfig.ts';
 import { databaseFromEnv } from './settings.ts';
@@ -77,7 +78,8 @@ export function adminErrorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// run as a program (tsx, node, or the package's bin, which is a symlink), not when a test imports it
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     console.info(JSON.stringify(await runAdmin(process.argv.slice(2), process.env), null, 2));
   } catch (error) {
