@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderClient, SIMULATOR_CLIENT_SECRET, socialOverridesFromEnv, socialSettings } from '../social/providerClient.ts';
 import { simulatedSubject } from '../social/simulator.ts';
+import { consent, get, hiddenFields } from './helpers/oauthConsent.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
 import { Client, createProject, DEMO_ORIGIN, jwtPayload, latestCode, postProject, serverForThisFile, startTestServer, uniqueEmail, uniqueUsername } from './helpers/testServer.ts';
 
@@ -13,43 +14,6 @@ const WITH_PASSKEYS = { isUserVerifyingPlatformAuthenticatorAvailable: true, isC
 const WITHOUT_PASSKEYS = { isUserVerifyingPlatformAuthenticatorAvailable: false, isConditionalMediationAvailable: false };
 const RETURN_URL = `${DEMO_ORIGIN}/`;
 type Provider = 'google' | 'microsoft' | 'github';
-
-function unescapeHtml(value: string): string {
-  return value.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
-}
-
-/** The hidden fields of the consent form, as a browser would submit them. */
-function hiddenFields(html: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) fields[m[1]!] = unescapeHtml(m[2]!);
-  return fields;
-}
-
-async function get(url: string): Promise<{ status: number; text: string; headers: Headers }> {
-  const res = await fetch(url, { redirect: 'manual' });
-  return { status: res.status, text: await res.text(), headers: res.headers };
-}
-
-/** Opens the consent page and submits it; returns where the provider redirects the browser. */
-async function consent(oauthUrl: string, answer: { email?: string; name?: string; action?: 'allow' | 'deny' } = {}): Promise<URL> {
-  const page = await get(oauthUrl);
-  expect(page.status).toBe(200);
-  const form = new URLSearchParams({
-    ...hiddenFields(page.text),
-    email: answer.email ?? 'ada.lovelace@example.com',
-    name: answer.name ?? 'Ada Lovelace',
-    action: answer.action ?? 'allow',
-  });
-  const provider = new URL(oauthUrl).pathname.split('/')[3];
-  const res = await fetch(`${server.url}/_dev/oauth/${provider}/authorize`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-    redirect: 'manual',
-  });
-  expect(res.status).toBe(302);
-  return new URL(res.headers.get('location')!);
-}
 
 async function startSocial(client: Client, provider: Provider = 'google', authType: 'signup' | 'login' = 'signup'): Promise<any> {
   const block = await client.step('/v2/auth/social/verify/start', { providerType: provider, redirectUrl: RETURN_URL, authType });
