@@ -9,7 +9,8 @@
 //   webhooks add <projectId> <url> [--events a,b]  a webhook endpoint; prints its signing secret, once
 //   webhooks list [projectId]           the endpoints (no secrets), with their waiting and given-up deliveries
 //   webhooks remove <id>                removes an endpoint and what still waits for it
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { ApiError } from './ApiError.ts';
 import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig } from './config/projectConfig.ts';
 import { parseEventTypes } from './events/eventTypes.ts';
@@ -125,7 +126,8 @@ export function adminErrorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// run as a program (tsx, node, or the package's bin, which is a symlink), not when a test imports it
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     console.info(JSON.stringify(await runAdmin(process.argv.slice(2), process.env), null, 2));
   } catch (error) {

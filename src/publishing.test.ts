@@ -11,6 +11,7 @@ const built = () => existsSync(new URL('dist/corbado.js', root)) && existsSync(n
 
 interface PackageJson {
   private?: boolean;
+  dependencies?: Record<string, string>;
   version: string;
   exports: Record<string, string | Record<string, string>>;
   module: string;
@@ -30,6 +31,13 @@ describe('the npm package', () => {
   it('is publishable under a release version', () => {
     expect(pkg.private).toBeUndefined();
     expect(pkg.version).toMatch(/^[1-9]\d*\.\d+\.\d+$/);
+  });
+
+  it('makes an install pull in nothing: React and the rest are inside both bundles', (ctx) => {
+    expect(pkg.dependencies).toBeUndefined();
+    ctx.skip(!built(), NOT_BUILT);
+    // the ES module build imports nothing either (a bundler would otherwise need those packages)
+    expect(readFileSync(new URL('dist/corbado.mjs', root), 'utf8')).not.toMatch(/^\s*import\b|\bfrom\s*["'][^./]/m);
   });
 
   it('holds the two bundles, their integrity values and the types, and nothing of the sources, demo or tests', { timeout: 60_000 }, (ctx) => {

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderClient, SIMULATOR_CLIENT_SECRET, socialOverridesFromEnv, socialSettings } from '../social/providerClient.ts';
 import { simulatedSubject } from '../social/simulator.ts';
-import { consent, get, hiddenFields, RETURN_URL, socialSignIn as socialRoundTrip, startSocial, WITH_PASSKEYS, WITHOUT_PASSKEYS } from './helpers/socialSignIn.ts';
+import { consent, get, hiddenFields, RETURN_URL, socialSignIn as socialRoundTrip, startSocial, WITH_PASSKEYS, WITHOUT_PASSKEYS } from './helpers/oauthConsent.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
 import { Client, createProject, jwtPayload, latestCode, postProject, serverForThisFile, startTestServer, uniqueEmail, uniqueUsername } from './helpers/testServer.ts';
 

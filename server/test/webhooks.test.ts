@@ -13,7 +13,7 @@ import type { StartOptions } from '../app.ts';
 import type { DeliveryEvent } from '../senders/DeliveryWorker.ts';
 import { startOptionsFromEnv } from '../settings.ts';
 import { userWithPasskey } from './helpers/passkeyUser.ts';
-import { socialSignIn } from './helpers/socialSignIn.ts';
+import { socialSignIn } from './helpers/oauthConsent.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
 import {
   Client,

@@ -1,6 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
-// A social sign-in as a browser makes it against the local OAuth simulator: start, the provider's
-// consent page, the callback, back on the page, finish (social.test.ts, webhooks.test.ts).
+// The browser's part of a social sign-in against the server's OAuth simulator: the consent page, its
+// form submitted, plain GETs that do not follow redirects, and the whole round trip of a sign-in
+// (social.test.ts, webhooks.test.ts).
 import { expect } from 'vitest';
 import { Client, DEMO_ORIGIN } from './testServer.ts';
 
@@ -25,7 +26,7 @@ export async function get(url: string): Promise<{ status: number; text: string; 
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
 
-/** Opens the consent page and submits it; returns where the provider redirects the browser. */
+/** Opens the consent page (served by the API itself) and submits it; returns where the provider redirects the browser. */
 export async function consent(oauthUrl: string, answer: { email?: string; name?: string; action?: 'allow' | 'deny' } = {}): Promise<URL> {
   const page = await get(oauthUrl);
   expect(page.status).toBe(200);
@@ -35,8 +36,9 @@ export async function consent(oauthUrl: string, answer: { email?: string; name?:
     name: answer.name ?? 'Ada Lovelace',
     action: answer.action ?? 'allow',
   });
-  const provider = new URL(oauthUrl).pathname.split('/')[3];
-  const res = await fetch(`${new URL(oauthUrl).origin}/_dev/oauth/${provider}/authorize`, {
+  const url = new URL(oauthUrl);
+  const provider = url.pathname.split('/')[3];
+  const res = await fetch(`${url.origin}/_dev/oauth/${provider}/authorize`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: form.toString(),
