@@ -98,6 +98,8 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
     // proven in this sign-up (or by the provider of a social sign-up): the value is this user's now
     if (status === 'verified') await removeOtherHolders(store, project.id, type, normalized, userId);
   }
+  // the answers to the project's sign-up fields, as checked when they were given
+  for (const answer of s.signupFields ?? []) await store.users.insertSignupField(userId, answer);
   const pending = s.pendingCredential;
   if (pending && !(await store.credentials.findByCredentialId(project.id, pending.credentialId))) {
     await insertCredential(store, project, userId, userHandle, pending);
