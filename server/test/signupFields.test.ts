@@ -214,14 +214,15 @@ describe('sign-up with fields', () => {
       fc.record({ at: fc.nat(3), key: fc.constantFrom('id', 'value', 'accepted', 'version'), to: fc.option(someValue, { nil: undefined }) }),
       fc.record({ add: fc.record({ id: fc.constantFrom('company', 'terms', 'news', 'other', '__proto__', 'constructor'), value: someValue, accepted: someValue, version: someValue }, { requiredKeys: ['id'] }) }),
     );
-    const answersOf = (changes: fc.Infer<typeof change>[]) => {
+    const answersOf = (changes: (typeof change extends fc.Arbitrary<infer C> ? C : never)[]) => {
       const answers: Answer[] = [{ id: 'company', value: 'Acme' }, { id: 'terms', accepted: true, version: '2026-11' }];
       for (const c of changes) {
         if ('drop' in c) answers.splice(c.drop, 1);
         else if ('add' in c) answers.push(c.add);
         else if (answers[c.at]) {
-          if (c.to === undefined) delete answers[c.at]![c.key];
-          else answers[c.at]![c.key] = c.to;
+          const key = c.key as keyof Answer;
+          if (c.to === undefined) delete answers[c.at]![key];
+          else answers[c.at]![key] = c.to;
         }
       }
       return answers;
