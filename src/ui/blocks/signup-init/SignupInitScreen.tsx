@@ -63,7 +63,7 @@ export function SignupInitScreen() {
     setErrors(({ [field]: _, ...rest }) => rest);
   };
 
-  /** The answers to the project's fields, or undefined (with their errors shown) while one is wrong. */
+  /** What signup/init sends for the project's fields, and the errors the widget finds in them first. */
   const checkedAnswers = () => {
     const found: Errors = {};
     for (const field of data.signupFields ?? []) {
