@@ -1,6 +1,6 @@
 // What a logged-in user can do with their session: read and change their profile, delete the account,
 // read, add and delete passkeys, refresh the short session and log out. (Identifiers: AccountIdentifiers.)
-import type { MeResponse, Passkey, PasskeyListResponse, RefreshResponse } from '../../src/core/api/types.ts';
+import type { MeResponse, MeSignupField, Passkey, PasskeyListResponse, RefreshResponse } from '../../src/core/api/types.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import type { AaguidCatalogue } from '../aaguids/AaguidCatalogue.ts';
 import {
@@ -37,8 +37,9 @@ function timestamp(ms: number): string {
 export class Account {
   constructor(private readonly deps: AccountDeps) {}
 
-  async me(session: SessionRecord): Promise<MeResponse> {
+  async me(project: ProjectConfig, session: SessionRecord): Promise<MeResponse> {
     const user = (await this.deps.store.users.get(session.userId))!;
+    const signupFields = await this.signupFields(project, user.id);
     return {
       id: user.id,
       fullName: user.fullName,
@@ -55,7 +56,37 @@ export class Account {
         avatarUrl: a.avatarUrl,
         fullName: a.fullName,
       })),
+      ...(signupFields.length > 0 ? { signupFields } : {}),
     };
+  }
+
+  /**
+   * A user's answers to the project's sign-up fields: each text's value, each checkbox ticked or not
+   * with the version of the text it was shown, and when; the field's current label and link beside
+   * them, in the project's order (fields it has removed since last). `/v2/me` shows them, and this is
+   * what the host's backend reads of them.
+   */
+  async signupFields(project: ProjectConfig, userId: string): Promise<MeSignupField[]> {
+    const answers = await this.deps.store.users.listSignupFields(userId);
+    const position = (id: string) => {
+      const index = project.signupFields.findIndex((f) => f.id === id);
+      return index < 0 ? project.signupFields.length : index;
+    };
+    return answers
+      .sort((a, b) => position(a.id) - position(b.id))
+      .map((answer) => {
+        const field = project.signupFields.find((f) => f.id === answer.id && f.type === answer.type);
+        return {
+          id: answer.id,
+          type: answer.type,
+          ...(field ? { label: field.label } : {}),
+          ...(field?.url ? { url: field.url } : {}),
+          ...(answer.value !== undefined ? { value: answer.value } : {}),
+          ...(answer.accepted !== undefined ? { accepted: answer.accepted } : {}),
+          ...(answer.version !== undefined ? { version: answer.version } : {}),
+          answeredAt: timestamp(answer.answeredAt),
+        };
+      });
   }
 
   /** PATCH /v2/me: the full name, required where sign-up requires it, by the rules of sign-up's name. */

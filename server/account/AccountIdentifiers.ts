@@ -12,7 +12,7 @@ import { logsIn, type IdentifierType, type ProjectConfig } from '../config/proje
 import { acceptSecret } from '../flow/acceptSecret.ts';
 import { canonicalIdentifier, normalizedIdentifier } from '../flow/identifierRules.ts';
 import { claimIdentifier } from '../flow/ownership.ts';
-import { issueSecret, otpMethodOf, resendWaitMs, sendCode, takeSendLimits } from '../flow/sendVerification.ts';
+import { issueSecret, otpMethodOf, resendWaitMs, sendCode, takeSendLimits, type MessageRequest } from '../flow/sendVerification.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
 import { newId, newOtpCode } from '../randomValues.ts';
 import type { Messenger } from '../senders/Messenger.ts';
@@ -160,8 +160,8 @@ export class AccountIdentifiers {
     });
   }
 
-  /** Sends a one-time code to a pending e-mail address or phone number of the user; `origin`: the page's (SMS). */
-  async verifyStart(project: ProjectConfig, session: SessionRecord, identifierID: string, clientIp: string, origin?: string): Promise<void> {
+  /** Sends a one-time code to a pending e-mail address or phone number of the user; `page`: the page's origin (SMS) and the visitor's language. */
+  async verifyStart(project: ProjectConfig, session: SessionRecord, identifierID: string, clientIp: string, page: MessageRequest): Promise<void> {
     const identifier = await this.own(session, identifierID);
     const type = identifier.type;
     if (type === 'username' || identifier.status === 'verified') throw notAllowed('Only a pending e-mail address or phone number is verified');
@@ -177,7 +177,7 @@ export class AccountIdentifiers {
     // the code and its message in one transaction: neither is kept without the other
     await this.store.transaction(async () => {
       await issueSecret(this.store.identifierSecrets, this.deps.secretKey, { ownerId: identifier.id, method, type, value: identifier.value, secret: code, now });
-      await sendCode(this.deps.messenger, project, type, identifier.value, code, now, origin);
+      await sendCode(this.deps.messenger, project, type, identifier.value, code, now, page);
     });
   }
 

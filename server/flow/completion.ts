@@ -114,6 +114,8 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
     // proven in this sign-up (or by the provider of a social sign-up): the value is this user's now
     if (status === 'verified') await removeOtherHolders(store, ctx.deps.events, project.id, type, normalized, userId);
   }
+  // the answers to the project's sign-up fields, as checked when they were given
+  for (const answer of s.signupFields ?? []) await store.users.insertSignupField(userId, answer);
   const pending = s.pendingCredential;
   const passkeys: CredentialRecord[] = [];
   if (pending && !(await store.credentials.findByCredentialId(project.id, pending.credentialId))) {

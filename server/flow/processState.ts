@@ -2,6 +2,7 @@
 import type { AuthType, BlockType, PasskeyOperation } from '../../src/core/api/types.ts';
 import type { IdentifierType, SocialProvider } from '../config/projectConfig.ts';
 import type { LoginMethod } from '../events/eventTypes.ts';
+import type { StoredSignupAnswer } from '../config/signupFields.ts';
 
 export type { AuthType };
 export type VerifiableType = 'email' | 'phone';
@@ -77,6 +78,11 @@ export interface ProcessState {
   /** what the client told process/init (optOutAfterHybrid: absent in processes stored before it existed) */
   client: { platformAuthenticator: boolean; conditionalMediation: boolean; optOutAfterHybrid?: boolean };
   fullName: string;
+  /**
+   * sign-up: the answers to the project's sign-up fields as last entered (signup-init, or a social
+   * start from sign-up), stored with the user when it is created (absent in processes stored before them)
+   */
+  signupFields?: StoredSignupAnswer[];
   /** sign-up: what the user entered; log-in: the user's identifiers */
   identifiers: Partial<Record<IdentifierType, EnteredIdentifier>>;
   /** last login-init entry, echoed back with a field error */

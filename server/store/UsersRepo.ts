@@ -1,4 +1,5 @@
 import type { IdentifierType } from '../config/projectConfig.ts';
+import type { StoredSignupAnswer } from '../config/signupFields.ts';
 import type { Database } from './Database.ts';
 
 export interface UserRecord {
@@ -38,6 +39,15 @@ interface IdentifierRow {
   is_primary: number;
 }
 
+interface SignupFieldRow {
+  field_id: string;
+  field_type: 'text' | 'checkbox';
+  value: string | null;
+  accepted: number | string | null;
+  version: string | null;
+  answered_at: number | string;
+}
+
 /** e-mail, phone, username; within a type the primary one first, then the oldest */
 const IDENTIFIER_ORDER = `CASE type WHEN 'email' THEN 0 WHEN 'phone' THEN 1 ELSE 2 END, is_primary DESC, created_at, id`;
 
@@ -71,6 +81,27 @@ export class UsersRepo {
         now,
       ],
     );
+  }
+
+  /** A sign-up field's answer, stored with the user (one per field). */
+  async insertSignupField(userId: string, answer: StoredSignupAnswer): Promise<void> {
+    await this.db.run(
+      'INSERT INTO user_signup_fields (user_id, field_id, field_type, value, accepted, version, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [userId, answer.id, answer.type, answer.value ?? null, answer.accepted === undefined ? null : answer.accepted ? 1 : 0, answer.version ?? null, answer.answeredAt],
+    );
+  }
+
+  /** The user's answers to the sign-up fields, in the order they were stored. */
+  async listSignupFields(userId: string): Promise<StoredSignupAnswer[]> {
+    const rows = await this.db.all<SignupFieldRow>('SELECT * FROM user_signup_fields WHERE user_id = ? ORDER BY answered_at, field_id', [userId]);
+    return rows.map((row) => ({
+      id: row.field_id,
+      type: row.field_type,
+      ...(row.value !== null ? { value: row.value } : {}),
+      ...(row.accepted !== null ? { accepted: Number(row.accepted) === 1 } : {}),
+      ...(row.version !== null ? { version: row.version } : {}),
+      answeredAt: Number(row.answered_at),
+    }));
   }
 
   async updateFullName(userId: string, fullName: string): Promise<void> {

@@ -348,6 +348,22 @@ export const MIGRATIONS: Migration[] = [
       );
       CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
       CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries(endpoint_id);
+      `,
+    },
+    {
+    version: 13,
+    name: "sign-up fields: a user's answers to the project's own fields, with the version agreed to",
+    sql: `
+      CREATE TABLE user_signup_fields (
+        user_id     TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        field_id    TEXT NOT NULL,               -- the id in the project's signupFields
+        field_type  TEXT NOT NULL CHECK (field_type IN ('text', 'checkbox')),
+        value       TEXT,                        -- a text field's answer
+        accepted    INTEGER,                     -- a checkbox: 1 ticked, 0 not
+        version     TEXT,                        -- a checkbox: the version of the text shown (and agreed to when ticked)
+        answered_at INTEGER NOT NULL,            -- ms: when the sign-up form was sent
+        PRIMARY KEY (user_id, field_id)
+      );
     `,
   },
 ];

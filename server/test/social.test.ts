@@ -355,6 +355,45 @@ describe('sign-up and log-in with a provider', () => {
   });
 });
 
+describe('a project with sign-up fields', () => {
+  const TERMS = { id: 'terms', type: 'checkbox', label: { en: 'I accept the [terms]', de: 'Ich akzeptiere die [AGB]' }, url: 'https://shop.example/terms', version: 'v2', required: true };
+  const withTerms = () => createProject(server.url, { socialProviders: ['google'], signupFields: [TERMS] });
+
+  it('[security] does not create an account through a provider without the required answers', async () => {
+    const projectId = await withTerms();
+    const email = uniqueEmail('social-no-terms');
+    for (const authType of ['signup', 'login'] as const) {
+      const { client, finished } = await socialSignIn(projectId, { email }, { authType });
+      // back to the sign-up form, whose fields a new account needs
+      expect(finished.block).toBe('signup-init');
+      expect(finished.error.code).toBe('social_signup_fields_missing');
+      expect((await client.request('GET', '/v2/me')).status).toBe(401);
+    }
+    // a forged or outdated answer at the start is refused there, before the provider is asked
+    const client = new Client(server.url, projectId);
+    await client.init(WITHOUT_PASSKEYS, 'signup-init');
+    const refused = await client.step('/v2/auth/social/verify/start', {
+      providerType: 'google',
+      redirectUrl: RETURN_URL,
+      authType: 'signup',
+      signupFields: [{ id: 'terms', accepted: true, version: 'v1' }],
+    });
+    expect(refused.block).toBe('signup-init');
+    expect(refused.data.socialData.status).toBe('initial');
+    expect(refused.data.signupFields[0].error.code).toBe('signup_field_outdated');
+  });
+
+  it('creates the account with the answers given at the start, and lets it log in again without them', async () => {
+    const projectId = await withTerms();
+    const email = uniqueEmail('social-terms');
+    const { client, finished } = await socialSignIn(projectId, { email }, { signupFields: [{ id: 'terms', accepted: true, version: 'v2' }] });
+    expect(finished.block).toBe('completed');
+    expect((await me(client)).signupFields).toEqual([expect.objectContaining({ id: 'terms', accepted: true, version: 'v2' })]);
+    const again = await socialSignIn(projectId, { email }, { authType: 'login' });
+    expect(again.finished.block).toBe('completed');
+  });
+});
+
 describe('failures', () => {
   async function started(projectId = 'pro-1'): Promise<{ client: Client; oauthUrl: URL }> {
     const client = new Client(server.url, projectId);

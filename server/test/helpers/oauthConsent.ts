@@ -48,8 +48,8 @@ export async function consent(oauthUrl: string, answer: { email?: string; name?:
   return new URL(res.headers.get('location')!);
 }
 
-export async function startSocial(client: Client, provider: Provider = 'google', authType: 'signup' | 'login' = 'signup'): Promise<any> {
-  const block = await client.step('/v2/auth/social/verify/start', { providerType: provider, redirectUrl: RETURN_URL, authType });
+export async function startSocial(client: Client, provider: Provider = 'google', authType: 'signup' | 'login' = 'signup', signupFields?: unknown): Promise<any> {
+  const block = await client.step('/v2/auth/social/verify/start', { providerType: provider, redirectUrl: RETURN_URL, authType, signupFields });
   expect(block.data.socialData.status).toBe('started');
   return block;
 }
@@ -59,11 +59,11 @@ export async function socialSignIn(
   baseUrl: string,
   projectId: string,
   answer: { email: string; name?: string },
-  options: { provider?: Provider; authType?: 'signup' | 'login'; passkeys?: boolean } = {},
+  options: { provider?: Provider; authType?: 'signup' | 'login'; passkeys?: boolean; signupFields?: unknown } = {},
 ): Promise<{ client: Client; finished: any }> {
   const client = new Client(baseUrl, projectId);
   await client.init(options.passkeys ? WITH_PASSKEYS : WITHOUT_PASSKEYS, options.authType === 'login' ? 'login-init' : 'signup-init');
-  const started = await startSocial(client, options.provider, options.authType);
+  const started = await startSocial(client, options.provider, options.authType, options.signupFields);
   const callback = await get((await consent(started.data.socialData.oauthUrl, answer)).toString());
   expect(callback.status).toBe(302);
   expect(callback.headers.get('location')).toBe(RETURN_URL);

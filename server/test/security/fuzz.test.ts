@@ -107,7 +107,7 @@ const value: fc.Arbitrary<unknown> = fc.oneof(
 /** Every key any route reads, so that bodies get past the first check now and then. */
 const BODY_KEYS = [
   'clientInformation', 'passkeyAppendShown', 'optOutOfPasskeyAppendAfterHybrid', 'preferredBlock', 'identifiers', 'fullName',
-  'identifierValue', 'isPhone', 'identifierType', 'verificationType', 'code', 'isNewDevice', 'value', 'phone', 'username',
+  'signupFields', 'accepted', 'version', 'identifierValue', 'isPhone', 'identifierType', 'verificationType', 'code', 'isNewDevice', 'value', 'phone', 'username',
   'signedChallenge', 'eventType', 'challenge', 'providerType', 'redirectUrl', 'authType', 'identifierID', 'primary',
   'attestationResponse', '__proto__',
 ];
@@ -128,7 +128,11 @@ const shape = <T>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }) => fc.record(mo
  */
 const SHAPES: Record<string, fc.Arbitrary<string>> = {
   'POST /v2/auth/process/init': shape({ clientInformation, preferredBlock: text, passkeyAppendShown: fc.double(), optOutOfPasskeyAppendAfterHybrid: fc.boolean() }),
-  'POST /v2/auth/signup/init': shape({ identifiers: fc.array(fc.record({ type: identifierType, identifier: text }), { maxLength: 3 }), fullName: text }),
+  'POST /v2/auth/signup/init': shape({
+    identifiers: fc.array(fc.record({ type: identifierType, identifier: text }), { maxLength: 3 }),
+    fullName: text,
+    signupFields: fc.array(fc.record({ id: fc.oneof(fc.constant('terms'), text), value: text, accepted: fc.boolean(), version: text }, { requiredKeys: ['id'] }), { maxLength: 3 }),
+  }),
   'POST /v2/auth/login/init': shape({ identifierValue: text, isPhone: fc.boolean() }),
   'POST /v2/auth/identifier/verify/start': shape({ identifierType, verificationType }),
   'POST /v2/auth/identifier/verify/finish': shape({ code: text, identifierType, verificationType, isNewDevice: fc.boolean() }),

@@ -15,7 +15,7 @@ import { useAnnounce, useApp, useT } from '../context';
 import { failureText } from '../components/ErrorPopup';
 import { ConfirmItsYou } from './account/ConfirmItsYou';
 
-function formatDate(value: string, language: string): string {
+export function formatDate(value: string, language: string): string {
   const date = new Date(/Z|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
   return Number.isNaN(date.getTime()) ? value : date.toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
 }

@@ -8,8 +8,9 @@ import { AppContext } from '../context';
 import { renderInShadow } from '../test/renderInShadow';
 import { UserDetailsView } from './UserDetailsView';
 
-function render(signedIn: boolean) {
+function render(signedIn: boolean, extra: Record<string, unknown> = {}) {
   const me = {
+    ...extra,
     fullName: 'Ada Lovelace',
     identifiers: [
       { id: 'ide-1', type: 'username', value: 'ada', status: 'verified' },
@@ -55,6 +56,29 @@ describe('UserDetailsView', () => {
     expect(text).toContain('Ada at GitHub');
     expect(text).toContain('ada@users.example');
     view.unmount();
+  });
+
+  it("shows the answers to the project's sign-up fields: a text, and what was agreed to with its version and date", () => {
+    const signupFields = [
+      { id: 'company', type: 'text', label: { en: 'Company', de: 'Firma' }, value: 'Acme', answeredAt: '2026-11-25T13:45:00' },
+      { id: 'terms', type: 'checkbox', label: { en: 'I accept the [terms]', de: 'Ich akzeptiere die [AGB]' }, accepted: true, version: 'v2', answeredAt: '2026-11-25T13:45:00' },
+      { id: 'news', type: 'checkbox', label: { en: 'Newsletter', de: 'Newsletter' }, accepted: false, version: 'n1', answeredAt: '2026-11-25T13:45:00' },
+      { id: 'gone', type: 'text', value: 'kept', answeredAt: '2026-11-25T13:45:00' },
+    ];
+    const view = render(true, { signupFields });
+    const section = view.$$('.cb-section').find((s) => s.querySelector('h3')?.textContent === 'Sign-up details')!;
+    const date = new Date('2026-11-25T13:45:00Z').toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
+    expect([...section.querySelectorAll('.cb-row')].map((row) => [...row.children].map((c) => c.textContent))).toEqual([
+      ['Company', 'Acme'],
+      ['I accept the terms', `Accepted on ${date} (version v2)`],
+      ['Newsletter', 'Not accepted'],
+      ['gone', 'kept'],
+    ]);
+    view.unmount();
+    // none without answers
+    const plain = render(true);
+    expect(plain.shadow.textContent).not.toContain('Sign-up details');
+    plain.unmount();
   });
 
   it('[spec 2.user-details-login-warning] without a session shows "Please log in"', () => {
