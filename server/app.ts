@@ -11,7 +11,6 @@ import { AaguidCatalogue, DEFAULT_CATALOGUE } from './aaguids/AaguidCatalogue.ts
 import { Account } from './account/Account.ts';
 import { AccountIdentifiers } from './account/AccountIdentifiers.ts';
 import { Reauthentication } from './account/Reauthentication.ts';
-import { ApiError } from './ApiError.ts';
 import type { SocialProvider } from './config/projectConfig.ts';
 import { DEFAULT_SERVER_RATE_LIMITS, type ServerRateLimits } from './config/rateLimits.ts';
 import { DEFAULT_SEED_FILE, loadSeedProjects } from './config/seedProjects.ts';
@@ -22,7 +21,8 @@ import { registerAuthRoutes } from './http/authRoutes.ts';
 import { registerConfigRoutes } from './http/configRoutes.ts';
 import { cors } from './http/cors.ts';
 import { registerDevRoutes } from './http/devRoutes.ts';
-import { errorResponse } from './http/errorEnvelope.ts';
+import { createBackendApp } from './http/backendApiRoutes.ts';
+import { handleErrors } from './http/errorHandling.ts';
 import { registerHealthRoutes } from './http/healthRoutes.ts';
 import { registerMeRoutes } from './http/meRoutes.ts';
 import { observeRequests, registerMetricsRoute } from './http/observability.ts';
@@ -42,8 +42,7 @@ import { Sessions } from './session/Sessions.ts';
 import { TokenSigner } from './session/TokenSigner.ts';
 import { ProviderClient, socialSettings, type ProviderSettings } from './social/providerClient.ts';
 import { registerOAuthSimulator } from './social/simulator.ts';
-import { NulInText } from './store/Database.ts';
-import { DatabaseUnavailable, type DatabaseTimeouts } from './store/DatabaseUnavailable.ts';
+import type { DatabaseTimeouts } from './store/DatabaseUnavailable.ts';
 import { Store } from './store/Store.ts';
 
 export interface ApiOptions {
@@ -100,6 +99,8 @@ export interface ApiOptions {
 
 export interface Api {
   app: Hono<AppEnv>;
+  /** the Backend API (the host's backend, HTTP Basic with an API secret): served on a listener of its own */
+  backendApp: Hono<AppEnv>;
   store: Store;
   /** the counters and gauges GET /metrics serves; other parts of the server count through it */
   metrics: Metrics;
@@ -187,27 +188,24 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       }
     }
 
-    app.notFound((c) => errorResponse(c, ApiError.notFound(`No route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
-    app.onError((error, c) => {
-      if (error instanceof ApiError) {
-        if (error.status === 429) metrics.limitRefused(error.limit ?? 'unknown');
-        return errorResponse(c, error);
-      }
-      if (error instanceof NulInText) return errorResponse(c, ApiError.invalidRequest('A value in the request contains a NUL character'));
-      if (error instanceof DatabaseUnavailable) {
-        metrics.serviceUnavailable();
-        // weather, not a bug: one line without a stack, and the client is told when to try again
-        log.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}: ${error.message}`);
-        return errorResponse(c, ApiError.serviceUnavailable('The service is briefly unavailable; please try again shortly', error.retryAfterSeconds));
-      }
-      log.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed`, error);
-      return errorResponse(c, new ApiError(500, 'internal_error', 'Internal server error'));
+    handleErrors(app, metrics, log);
+
+    const backendApp = createBackendApp({
+      store,
+      limiter,
+      metrics,
+      log,
+      now,
+      production,
+      https: publicUrl?.startsWith('https:') ?? false,
+      logRequests: options.logRequests ?? production,
     });
 
     messenger.start();
     let closed = false;
     return {
       app,
+      backendApp,
       store,
       metrics,
       async close() {
@@ -230,6 +228,10 @@ export interface StartOptions extends ApiOptions {
   metricsPort?: number;
   /** the host or address the metrics port binds (default: `host`) */
   metricsHost?: string;
+  /** serve the Backend API on this port (0 = ephemeral); without it there is no Backend API listener */
+  backendApiPort?: number;
+  /** the host or address the Backend API port binds (default: `host`), e.g. 127.0.0.1 to keep it off the network */
+  backendApiHost?: string;
   /** how long close() lets the calls in flight finish before it cuts their connections (default 15 s) */
   shutdownGraceMs?: number;
 }
@@ -239,6 +241,8 @@ export interface RunningApi {
   port: number;
   /** the base URL of the metrics port, when there is one */
   metricsUrl?: string;
+  /** the base URL of the Backend API, when it has a listener */
+  backendApiUrl?: string;
   store: Store;
   close(): Promise<void>;
 }
@@ -315,11 +319,18 @@ export async function startApi(options: StartOptions): Promise<RunningApi> {
       servers.push(metrics);
       metricsUrl = metrics.url;
     }
+    let backendApiUrl: string | undefined;
+    if (options.backendApiPort !== undefined) {
+      const backend = await listen(api.backendApp.fetch, options.backendApiPort, options.backendApiHost ?? options.host);
+      servers.push(backend);
+      backendApiUrl = backend.url;
+    }
     let closing: Promise<void> | undefined;
     return {
       url: main.url,
       port: (main.server.address() as AddressInfo).port,
       ...(metricsUrl ? { metricsUrl } : {}),
+      ...(backendApiUrl ? { backendApiUrl } : {}),
       store: api.store,
       close() {
         closing ??= stopAll().then(() => api.close());

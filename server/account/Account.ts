@@ -26,7 +26,7 @@ export interface AccountDeps {
 }
 
 /** yyyy-MM-dd'T'HH:mm:ss in UTC, the format of the spec's timestamps */
-function timestamp(ms: number): string {
+export function timestamp(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
 }
 

@@ -1,4 +1,5 @@
 // Long sessions (random tokens, stored hashed) and the short-session JWTs derived from them.
+import { ApiError } from '../ApiError.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import { newId, newSecretToken, sha256Hex } from '../randomValues.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
@@ -32,6 +33,8 @@ export class Sessions {
 
   /** `frontendApiUrl`: this API's public URL, the base of the project's issuer */
   async start(project: ProjectConfig, userId: string, orig: string, frontendApiUrl: string, nowMs: number): Promise<StartedSession> {
+    // the one place a session is issued: a user the host disabled (Backend API) gets none, whatever the way in
+    if ((await this.store.users.get(userId))?.status === 'disabled') throw new ApiError(403, 'user_disabled', 'Forbidden', 'This account is disabled');
     const longSession = newSecretToken();
     await this.store.sessions.insert({
       id: newId('ses'),
@@ -84,7 +87,7 @@ export class Sessions {
     if (!token) return undefined;
     const session = await this.store.sessions.findByTokenHash(sha256Hex(token));
     if (!session || session.projectId !== project.id || session.revokedAt !== null || session.expiresAt <= nowMs) return undefined;
-    return (await this.store.users.get(session.userId)) ? session : undefined;
+    return (await this.store.users.get(session.userId))?.status === 'active' ? session : undefined;
   }
 
   async end(session: SessionRecord, nowMs: number): Promise<void> {

@@ -41,18 +41,18 @@ export class SessionsRepo {
 
   async findByTokenHash(tokenHash: string): Promise<SessionRecord | undefined> {
     const row = await this.db.get<Row>('SELECT * FROM sessions WHERE token_hash = ?', [tokenHash]);
-    return (
-      row && {
-        id: row.id,
-        projectId: row.project_id,
-        userId: row.user_id,
-        orig: row.orig,
-        createdAt: row.created_at,
-        expiresAt: row.expires_at,
-        revokedAt: row.revoked_at,
-        reauthenticatedAt: row.reauthenticated_at,
-      }
-    );
+    return row && toRecord(row);
+  }
+
+  async get(id: string): Promise<SessionRecord | undefined> {
+    const row = await this.db.get<Row>('SELECT * FROM sessions WHERE id = ?', [id]);
+    return row && toRecord(row);
+  }
+
+  /** A user's long sessions, the newest first. */
+  async listByUser(userId: string): Promise<SessionRecord[]> {
+    const rows = await this.db.all<Row>('SELECT * FROM sessions WHERE user_id = ? ORDER BY created_at DESC, id DESC', [userId]);
+    return rows.map(toRecord);
   }
 
   async revoke(id: string, now: number): Promise<void> {
@@ -97,4 +97,17 @@ export class SessionsRepo {
       return row?.reauth_challenge && (row.reauth_challenge_expires_at ?? 0) > now ? row.reauth_challenge : null;
     });
   }
+}
+
+function toRecord(row: Row): SessionRecord {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    userId: row.user_id,
+    orig: row.orig,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    reauthenticatedAt: row.reauthenticated_at,
+  };
 }

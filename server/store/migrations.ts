@@ -316,6 +316,30 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX identifiers_value ON identifiers(project_id, type, normalized);
     `,
   },
+  {
+    version: 12,
+    name: 'Backend API: API secrets, user status and external id',
+    // The host's backend calls the Backend API with HTTP Basic (project id, API secret). A secret is shown
+    // once; only its SHA-256 is kept (256 random bits need no slow hash). A user may be disabled by the
+    // host, and carries the host's own id for it (imports, user create), unique within the project.
+    sql: `
+      CREATE TABLE api_secrets (
+        id           TEXT PRIMARY KEY,           -- sec-…
+        project_id   TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        secret_hash  TEXT NOT NULL UNIQUE,       -- sha256 of corbado1_…
+        hint         TEXT NOT NULL,              -- the secret's last four characters, to tell secrets apart
+        label        TEXT NOT NULL,              -- who made it: admin, npm start
+        created_at   INTEGER NOT NULL,
+        revoked_at   INTEGER
+      );
+      CREATE INDEX api_secrets_project ON api_secrets(project_id);
+      ALTER TABLE users ADD COLUMN status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'disabled'));
+      ALTER TABLE users ADD COLUMN external_id TEXT;
+      CREATE UNIQUE INDEX users_external_id ON users(project_id, external_id) WHERE external_id IS NOT NULL;
+      CREATE INDEX users_project ON users(project_id, created_at);
+      CREATE INDEX identifiers_project ON identifiers(project_id, created_at);
+    `,
+  },
 ];
 
 /** The schema version this code needs: the newest migration (readiness compares the database's with it). */
