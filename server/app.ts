@@ -259,9 +259,21 @@ interface Listener {
   stop(graceMs: number): Promise<void>;
 }
 
-function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string | undefined): Promise<Listener> {
+/**
+ * How long the Backend API keeps an idle connection open: longer than the idle time of HTTP clients'
+ * pools (Node's own agent, which Corbado's SDK uses through axios, drops its idle sockets after 5 s,
+ * the server's default). With equal times a client reuses the socket just as the server closes it, and
+ * its call fails with a reset.
+ */
+export const BACKEND_KEEP_ALIVE_MS = 65_000;
+
+function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string | undefined, keepAliveMs?: number): Promise<Listener> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, ...(hostname ? { hostname } : {}) }, () => {
+      if (keepAliveMs !== undefined) {
+        (server as HttpServer).keepAliveTimeout = keepAliveMs;
+        (server as HttpServer).headersTimeout = keepAliveMs + 1000;
+      }
       const bound = (server.address() as AddressInfo).port;
       const host = !hostname || hostname === '0.0.0.0' || hostname === '::' ? 'localhost' : hostname;
       resolve({ server, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, stop: (graceMs) => drain(server as HttpServer, state, graceMs) });
@@ -321,7 +333,7 @@ export async function startApi(options: StartOptions): Promise<RunningApi> {
     }
     let backendApiUrl: string | undefined;
     if (options.backendApiPort !== undefined) {
-      const backend = await listen(api.backendApp.fetch, options.backendApiPort, options.backendApiHost ?? options.host);
+      const backend = await listen(api.backendApp.fetch, options.backendApiPort, options.backendApiHost ?? options.host, BACKEND_KEEP_ALIVE_MS);
       servers.push(backend);
       backendApiUrl = backend.url;
     }

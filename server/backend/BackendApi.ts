@@ -92,14 +92,15 @@ function userIdOf(value: string): string {
   return value.startsWith(USER_ID_PREFIX) ? value : `${USER_ID_PREFIX}${value}`;
 }
 
-/** Every stored form an identifier value of any type could have (a filter need not name the type). */
-function normalizedCandidates(value: string, type: IdentifierType | undefined): string[] {
+type StoredValue = { type: IdentifierType; normalized: string };
+
+/** Every stored form an identifier value could have, per type (a filter need not name the type). */
+function storedForms(value: string, type: IdentifierType | undefined): StoredValue[] {
   const types: IdentifierType[] = type ? [type] : ['email', 'phone', 'username'];
-  const forms = types.flatMap((t) => {
+  return types.flatMap((t) => {
     const canonical = canonicalIdentifier(t, value);
-    return canonical ? [normalizedIdentifier(t, canonical)] : [];
+    return canonical ? [{ type: t, normalized: normalizedIdentifier(t, canonical) }] : [];
   });
-  return [...new Set(forms)];
 }
 
 export class BackendApi {
@@ -247,8 +248,9 @@ export class BackendApi {
     }
     if (issues.length > 0) throw ApiError.invalidRequest('The list parameters are invalid', issues);
     if (values) {
-      const candidates = values.map((v) => normalizedCandidates(v, sql.type));
-      sql.normalized = candidates.reduce((common, forms) => common.filter((f) => forms.includes(f)));
+      // several values must all hold: only the forms they have in common can match
+      const forms = values.map((v) => storedForms(v, sql.type));
+      sql.values = forms.reduce((common, next) => common.filter((f) => next.some((n) => n.type === f.type && n.normalized === f.normalized)));
     }
     const { identifiers, total } = await this.store.users.queryIdentifiers(sql);
     return { identifiers: identifiers.map(toWireIdentifier), paging: paging(query.page, query.pageSize, total) };

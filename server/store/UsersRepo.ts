@@ -18,8 +18,8 @@ export interface UserRecord {
 /** A query over a project's identifiers (the Backend API's identifier list). */
 export interface IdentifierQuery {
   projectId: string;
-  /** any of these normalized values */
-  normalized?: string[];
+  /** any of these values */
+  values?: { type: IdentifierType; normalized: string }[];
   type?: IdentifierType;
   userId?: string;
   status?: 'verified' | 'pending';
@@ -117,14 +117,16 @@ export class UsersRepo {
    */
   async findValues(projectId: string, values: readonly { type: IdentifierType; normalized: string }[], verifiedOnly: boolean): Promise<IdentifierRecord[]> {
     const found: IdentifierRecord[] = [];
-    for (const chunk of chunks(values, 400)) {
-      const rows = await this.db.all<IdentifierRow>(
-        `SELECT * FROM identifiers WHERE project_id = ?${verifiedOnly ? ` AND status = 'verified'` : ''}
-           AND normalized IN (${chunk.map(() => '?').join(', ')})`,
-        [projectId, ...chunk.map((v) => v.normalized)],
-      );
-      const wanted = new Set(chunk.map((v) => `${v.type}:${v.normalized}`));
-      found.push(...rows.filter((r) => wanted.has(`${r.type}:${r.normalized}`)).map(toIdentifier));
+    // by type, so that each statement walks the index on (project_id, type, normalized) instead of the project's rows
+    for (const type of new Set(values.map((v) => v.type))) {
+      for (const chunk of chunks([...new Set(values.filter((v) => v.type === type).map((v) => v.normalized))], 400)) {
+        const rows = await this.db.all<IdentifierRow>(
+          `SELECT * FROM identifiers WHERE project_id = ? AND type = ?${verifiedOnly ? ` AND status = 'verified'` : ''}
+             AND normalized IN (${chunk.map(() => '?').join(', ')})`,
+          [projectId, type, ...chunk],
+        );
+        found.push(...rows.map(toIdentifier));
+      }
     }
     return found;
   }
@@ -143,10 +145,11 @@ export class UsersRepo {
   async queryIdentifiers(query: IdentifierQuery): Promise<{ identifiers: IdentifierRecord[]; total: number }> {
     const where = ['project_id = ?'];
     const params: unknown[] = [query.projectId];
-    if (query.normalized) {
-      if (query.normalized.length === 0) return { identifiers: [], total: 0 };
-      where.push(`normalized IN (${query.normalized.map(() => '?').join(', ')})`);
-      params.push(...query.normalized);
+    if (query.values) {
+      if (query.values.length === 0) return { identifiers: [], total: 0 };
+      // one (type, normalized) pair per term: each is a search of the index on (project_id, type, normalized)
+      where.push(`(${query.values.map(() => '(type = ? AND normalized = ?)').join(' OR ')})`);
+      params.push(...query.values.flatMap((v) => [v.type, v.normalized]));
     }
     if (query.type) {
       where.push('type = ?');

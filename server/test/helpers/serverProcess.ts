@@ -24,7 +24,7 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, API_PORT: '0', API_HOST: '127.0.0.1', ...env },
+    env: { ...process.env, API_PORT: '0', BACKEND_API_PORT: '0', API_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
