@@ -6,6 +6,7 @@
 //   projects show <id>                  one project's full configuration
 //   projects create <file.json | ->     a new project from a (partial) configuration; prints its id
 //   projects update <id> <file.json | -> replaces a project's configuration (the same keys as create)
+//   keys rotate <id> [--now]             a new signing key for the project (signing after 15 minutes, or at once)
 //   api-secret create <projectId>       a new Backend API secret, printed this once (only its hash is kept)
 //   api-secret list <projectId>         the project's secrets: id, last four characters, made, revoked
 //   api-secret revoke <id>              revokes a secret at once (every instance on the database)
@@ -16,10 +17,12 @@ import { ApiError } from './ApiError.ts';
 import { createApiSecret } from './backend/ApiSecrets.ts';
 import { importProject, importUsers } from './backend/UserImport.ts';
 import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig } from './config/projectConfig.ts';
+import { KeyRing } from './session/KeyRing.ts';
+import { KeyStore } from './session/KeyStore.ts';
 import { databaseFromEnv } from './settings.ts';
 import { Store } from './store/Store.ts';
 
-const USAGE = `usage: admin projects list | projects show <id> | projects create <file.json|-> | projects update <id> <file.json|->
+const USAGE = `usage: admin projects list | projects show <id> | projects create <file.json|-> | projects update <id> <file.json|-> | keys rotate <id> [--now]
        admin api-secret create <projectId> | api-secret list <projectId> | api-secret revoke <secretId>
        admin users import <projectId> <file.jsonl|->`;
 
@@ -50,11 +53,21 @@ function projectId(value: string | undefined): string {
 
 export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, now = Date.now(), output: AdminOutput = NO_OUTPUT): Promise<unknown> {
   const [area, command, first, second] = args;
-  if (!['projects', 'api-secret', 'users'].includes(area ?? '') || !command) throw new UsageError(USAGE);
+  if (!['projects', 'keys', 'api-secret', 'users'].includes(area ?? '') || !command) throw new UsageError(USAGE);
   const store = await Store.open(databaseFromEnv(env));
   try {
     if (area === 'api-secret') return await apiSecretCommand(store, command, first, now);
     if (area === 'users') return await usersCommand(store, command, first, second, output);
+    if (area === 'keys') {
+      if (command !== 'rotate' || (second !== undefined && second !== '--now')) throw new UsageError(USAGE);
+      const id = projectId(first);
+      const config = await store.projects.get(id);
+      if (!config) throw new UsageError(`there is no project ${id}`);
+      // sealed under the secret the server uses: KEY_ENCRYPTION_SECRET
+      const sealer = new KeyStore(store, env.KEY_ENCRYPTION_SECRET || undefined);
+      await sealer.secret('verification-hmac', now); // stops here when the secret is missing or not the server's
+      return await new KeyRing(store, sealer, () => now).rotate(config, second === '--now' ? 0 : undefined);
+    }
     switch (command) {
       case 'list':
         return (await store.projects.list()).map(({ config, source }) => ({

@@ -38,8 +38,8 @@ import type { DeliveryEvent, DeliverySettings } from './senders/DeliveryWorker.t
 import { Messenger, type Logger, type SmtpSettings } from './senders/Messenger.ts';
 import type { SmsSender } from './senders/SmsSender.ts';
 import { KeyStore } from './session/KeyStore.ts';
+import { KeyRing } from './session/KeyRing.ts';
 import { Sessions } from './session/Sessions.ts';
-import { TokenSigner } from './session/TokenSigner.ts';
 import { ProviderClient, socialSettings, type ProviderSettings } from './social/providerClient.ts';
 import { registerOAuthSimulator } from './social/simulator.ts';
 import type { DatabaseTimeouts } from './store/DatabaseUnavailable.ts';
@@ -137,8 +137,10 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     const keys = new KeyStore(store, options.keyEncryptionSecret);
     const sealed = await keys.sealStoredKeys();
     if (sealed > 0) log.info(`Encrypted ${sealed} key(s) that were stored in the clear`);
-    const signer = new TokenSigner(await keys.signingKey(now()));
+    const keyRing = new KeyRing(store, keys, now);
+    await keyRing.open();
     const secretKey = await keys.secret('verification-hmac', now());
+    const rotationSecret = await keys.secret('long-session-rotation', now());
     const metrics = new Metrics(() => store.db.pools());
     const messenger = new Messenger(store, log, {
       ...(options.smtp ? { smtp: options.smtp } : {}),
@@ -150,7 +152,9 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       ...(options.delivery ? { delivery: options.delivery } : {}),
       ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
     });
-    const sessions = new Sessions(store, signer);
+    const sessions = new Sessions(store, keyRing, rotationSecret, (ended) =>
+      log.error(`A retired long session of ${ended.id} (project ${ended.projectId}) was presented again: the session is ended`),
+    );
     const social = new ProviderClient(socialSettings(options.socialProviders));
     const limiter = new RateLimiter(store, now, { ...DEFAULT_SERVER_RATE_LIMITS, ...options.serverLimits });
     const engine = new FlowEngine({ store, messenger, sessions, limiter, now, secretKey, social, log });
@@ -175,8 +179,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     if (options.metricsEnabled) registerMetricsRoute(app, metrics, options.metricsToken);
     app.use('*', cors(store, await store.projects.allAllowedOrigins()));
     app.use('*', declaredLengthLimit());
-    registerHealthRoutes(app, store, signer);
-    registerConfigRoutes(app, resolve, signer, store);
+    registerHealthRoutes(app, store, keyRing);
+    registerConfigRoutes(app, resolve, keyRing, store);
     registerAuthRoutes(app, engine, resolve);
     registerMeRoutes(app, account, resolve);
     registerAccountRoutes(app, account, identifiers, resolve);

@@ -318,6 +318,34 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 12,
+    name: 'sessions a person can see and end, rotating long sessions, a signing key per project',
+    // Long sessions rotate at each refresh (session/Sessions.ts): the row is the device's chain and
+    // token_hash its current value; every value it retired is kept until the row goes, so that a
+    // retired value presented again (a stolen copy) ends the chain. Signing keys belong to a project
+    // (session/KeyRing.ts); the key of before, project_id NULL, stays published until the tokens it
+    // signed have expired.
+    sql: `
+      ALTER TABLE sessions ADD COLUMN browser TEXT NOT NULL DEFAULT '';
+      ALTER TABLE sessions ADD COLUMN os TEXT NOT NULL DEFAULT '';
+      -- the last refresh (a short session issued from it); NULL: none since the log-in
+      ALTER TABLE sessions ADD COLUMN last_used_at INTEGER;
+      CREATE INDEX sessions_user ON sessions(user_id);
+      CREATE TABLE retired_session_tokens (
+        token_hash  TEXT PRIMARY KEY,            -- sha256 of a long-session value a rotation replaced
+        session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        retired_at  INTEGER NOT NULL
+      );
+      CREATE INDEX retired_session_tokens_session ON retired_session_tokens(session_id);
+      ALTER TABLE signing_keys ADD COLUMN project_id TEXT;
+      -- when the key starts signing (published from created_at on); NULL: at once
+      ALTER TABLE signing_keys ADD COLUMN signs_from INTEGER;
+      -- when it leaves the JWKS: set when a newer key takes over, after the last token it signed expires
+      ALTER TABLE signing_keys ADD COLUMN published_until INTEGER;
+      CREATE INDEX signing_keys_project ON signing_keys(project_id, created_at);
+    `,
+  },
+  {
+    version: 13,
     name: 'Backend API: API secrets, user status and external id',
     // The host's backend calls the Backend API with HTTP Basic (project id, API secret). A secret is shown
     // once; only its SHA-256 is kept (256 random bits need no slow hash). A user may be disabled by the
