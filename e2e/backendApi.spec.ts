@@ -38,6 +38,9 @@ test.describe('the host backend with @corbado/node-sdk', () => {
     const shortSession = (await page.evaluate(() => Corbado.shortSession))!;
     const { userId, fullName } = await sdk.sessions().validateToken(shortSession);
     expect(fullName).toBe('Sid Sdk');
+    // another project's backend refuses it (the keys it fetches are pro-2's)
+    const elsewhere = await sdkFor('pro-2', secret).sessions().validateToken(shortSession).then(() => 'accepted', () => 'refused');
+    expect(elsewhere).toBe('refused');
     expect(await sdk.users().get(userId)).toMatchObject({ userID: userId, fullName: 'Sid Sdk', status: 'active' });
 
     // find the user of an address
