@@ -25,11 +25,12 @@ const demo = await startDemo({ port: demoPort, apiUrl: api.url, ...(process.env.
 // a secret that survives restarts comes from `npm run admin -- api-secret create pro-1`
 const DEV_SECRET_PROJECT = 'pro-1';
 const DEV_SECRET_LABEL = 'npm start';
-await api.store.apiSecrets.revokeLabelled(DEV_SECRET_PROJECT, DEV_SECRET_LABEL, Date.now());
-const devSecret = await createApiSecret(api.store, DEV_SECRET_PROJECT, DEV_SECRET_LABEL, Date.now());
-
 console.info(`Frontend API: ${api.url}`);
-if (api.backendApiUrl) console.info(`Backend API:  ${api.backendApiUrl}  (${DEV_SECRET_PROJECT}, API secret for this run: ${devSecret.secret})`);
+if (api.backendApiUrl) {
+  await api.store.apiSecrets.revokeLabelled(DEV_SECRET_PROJECT, DEV_SECRET_LABEL, Date.now());
+  const devSecret = await createApiSecret(api.store, DEV_SECRET_PROJECT, DEV_SECRET_LABEL, Date.now());
+  console.info(`Backend API:  ${api.backendApiUrl}  (${DEV_SECRET_PROJECT}, API secret for this run: ${devSecret.secret})`);
+}
 console.info(`Demo pages:   ${demo.url}/  (${demo.url}/signup.html, /login.html, /account.html; ?project=pro-1 … pro-7)`);
 console.info(`Dev outbox:   ${api.url}/_dev/`);
 
