@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { backendCall, corbadoSdk, newSecret } from './helpers/backendApiClient.ts';
 import { signUpByEmailCode } from './helpers/passkeyUser.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
-import { Client, createProject, latestCode, PASSKEY_DEVICE, serverForThisFile, uniqueEmail, type ApiResponse } from './helpers/testServer.ts';
+import { Client, createProject, latestCode, PASSKEY_DEVICE, serverForThisFile, uniqueEmail, uniquePhone, type ApiResponse } from './helpers/testServer.ts';
 
 const server = serverForThisFile({ api: { backendApiPort: 0 } });
 
@@ -218,6 +218,20 @@ describe('Backend API: what it does to users', () => {
     expect((await client.request('GET', '/v2/me')).body).toMatchObject({ id: user.userID, fullName: 'Imported Ivy' });
     const passkeys = await backendCall(server, { projectId: 'pro-1', secret: await newSecret(server, 'pro-1') }, 'GET', `/v2/users/${user.userID}/credentials`);
     expect(passkeys.body.paging.totalItems).toBe(1);
+  });
+
+  it('a user created with a verified phone number logs in by SMS code and is then offered a passkey', async () => {
+    const creds = { projectId: 'pro-3', secret: await newSecret(server, 'pro-3') };
+    const userID = (await backendCall(server, creds, 'POST', '/v2/users', { status: 'active', fullName: 'Pia Phone' })).body.userID as string;
+    const phone = uniquePhone();
+    await backendCall(server, creds, 'POST', `/v2/users/${userID}/identifiers`, { identifierType: 'phone', identifierValue: phone, status: 'verified' });
+    const client = new Client(server.url, 'pro-3');
+    await client.init(PASSKEY_DEVICE, 'login-init');
+    expect((await client.step('/v2/auth/login/init', { identifierValue: phone, isPhone: true })).block).toBe('phone-verify');
+    const block = await client.step('/v2/auth/identifier/verify/finish', { code: await latestCode(server.url, phone), identifierType: 'phone', verificationType: 'phone-otp' });
+    expect(block.block).toBe('passkey-append');
+    expect((await client.step('/v2/auth/process/complete')).block).toBe('completed');
+    expect((await client.request('GET', '/v2/me')).body.id).toBe(userID);
   });
 
   it('removes one passkey, lists and revokes long sessions (no refresh from a revoked one)', async () => {
