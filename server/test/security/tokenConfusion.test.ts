@@ -296,6 +296,13 @@ describe('session cookies in production', () => {
     expect(cookie).toMatch(/;\s*Secure/i);
     expect(cookie).toMatch(/;\s*HttpOnly/i);
 
+    // the issuer is PUBLIC_URL, whatever address the request came to; discovery says the same
+    expect(jwtPayload(done.body.blockBody.data.shortSession)).toMatchObject({ iss: 'http://localhost:3999', aud: projectId });
+    expect(await (await fetch(`${production.url}/.well-known/openid-configuration`)).json()).toMatchObject({
+      issuer: 'http://localhost:3999',
+      jwks_uri: 'http://localhost:3999/.well-known/jwks',
+    });
+
     const config = await client.request('GET', '/v2/session-config');
     expect(config.body.shortSessionCookieConfig.secure).toBe(true);
     expect(config.body.sessionTokenCookieConfig.secure).toBe(true);

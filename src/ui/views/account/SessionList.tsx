@@ -39,13 +39,15 @@ export function SessionList() {
                 {name}
                 <p className="cb-muted">{t('user.sessionTimes', { created: formatDate(session.created, language), lastUsed: formatDate(session.lastUsed, language) })}</p>
               </div>
-              {session.current ? (
-                <span className="cb-badge-pill cb-ok">{t('user.thisDevice')}</span>
-              ) : (
-                <button type="button" className="cb-link cb-row-actions" aria-label={`${t('user.endSession')}: ${name}`} disabled={busy} onClick={() => end(session.id)}>
-                  {t('user.endSession')}
-                </button>
-              )}
+              <span className="cb-row-actions">
+                {session.current ? (
+                  <span className="cb-badge-pill cb-ok">{t('user.thisDevice')}</span>
+                ) : (
+                  <button type="button" className="cb-link" aria-label={`${t('user.endSession')}: ${name}`} disabled={busy} onClick={() => end(session.id)}>
+                    {t('user.endSession')}
+                  </button>
+                )}
+              </span>
             </li>
           );
         })}
