@@ -51,7 +51,7 @@ const DEMO_PROJECT = /^pro-\d{1,12}$/;
 export interface HostBackendOptions {
   /** where the Frontend API is reached from here (the keys are fetched from it) */
   apiUrl: string;
-  /** the API's public URL, the base of the issuer it writes into tokens (default: apiUrl) */
+  /** the API's public URL, the issuer it writes into tokens (default: apiUrl) */
   publicUrl?: string;
 }
 
@@ -90,8 +90,9 @@ function refusal(error: unknown): HostAnswer {
 
 /**
  * The host backend's one protected route: verifies the short session with jose against the project's
- * keys, issuer and audience, and answers who the user is. The e-mail address is answered only when the
- * token says it is verified.
+ * keys (asked for with X-Corbado-ProjectID, as @corbado/node-sdk does), the server's issuer and the
+ * project as audience, and answers who the user is. The e-mail address is answered only when the token
+ * says it is verified.
  */
 export function hostBackend(options: HostBackendOptions): (request: IncomingMessage, projectId: string) => Promise<HostAnswer> {
   const publicUrl = (options.publicUrl ?? options.apiUrl).replace(/\/+$/, '');
@@ -105,12 +106,12 @@ export function hostBackend(options: HostBackendOptions): (request: IncomingMess
     let keys = keySets.get(projectId);
     if (!keys) {
       if (keySets.size >= 100) keySets.clear(); // ids come from the query: keep the cache bounded
-      keys = createRemoteJWKSet(new URL(`${apiUrl}/projects/${projectId}/.well-known/jwks.json`));
+      keys = createRemoteJWKSet(new URL(`${apiUrl}/.well-known/jwks`), { headers: { 'X-Corbado-ProjectID': projectId } });
       keySets.set(projectId, keys);
     }
     try {
       const { payload } = await jwtVerify(token, keys, {
-        issuer: `${publicUrl}/projects/${projectId}`,
+        issuer: publicUrl,
         audience: projectId,
         algorithms: ['ES256'],
         clockTolerance: 30,

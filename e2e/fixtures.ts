@@ -68,6 +68,31 @@ export async function answerPasskeyLogin(page: Page, authenticator: { setPresenc
   );
 }
 
+/** A desktop browser's User-Agent, for a device signed in over plain HTTP (signInElsewhere). */
+export const FIREFOX_ON_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0';
+
+/**
+ * Logs the account of `email` in on "another device": a client of the Frontend API over plain HTTP with
+ * that device's User-Agent, by e-mail code (after the passkey step, when the account has a passkey).
+ * Answers its long session (dev projects).
+ */
+export async function signInElsewhere(projectId: string, email: string, userAgent = FIREFOX_ON_WINDOWS): Promise<string> {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-Corbado-ProjectID': projectId, 'User-Agent': userAgent };
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${API_URL}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as { token?: string; blockBody?: { block: string; data: { longSession?: string } } };
+  };
+  headers['X-Corbado-Process-ID'] = (await post('/v2/auth/process/init', { clientInformation: {}, preferredBlock: 'login-init' })).token!;
+  const sent = (await kit.outboxMessages(email, { apiUrl: API_URL }))[0]?.id;
+  const found = await post('/v2/auth/login/init', { identifierValue: email, isPhone: false });
+  if (found.blockBody?.block === 'passkey-verify') await post('/v2/auth/identifier/verify/start', { identifierType: 'email', verificationType: 'email-otp' });
+  const code = (await latestMessage(email, sent)).code!;
+  const done = await post('/v2/auth/identifier/verify/finish', { code, identifierType: 'email', verificationType: 'email-otp', isNewDevice: false });
+  if (done.blockBody?.block !== 'completed' || !done.blockBody.data.longSession) throw new Error(`the log-in elsewhere ended on ${done.blockBody?.block}`);
+  return done.blockBody.data.longSession;
+}
+
 /** The widget on a demo page; Playwright's locators reach into its open shadow root. */
 export function widget(page: Page) {
   return page.locator('#widget');

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { addAuthenticator, expect, latestMessage, test, uniqueEmail, widget } from './fixtures';
+import { addAuthenticator, createProject, expect, latestMessage, signInElsewhere, signUpByEmailCode, test, uniqueEmail, widget } from './fixtures';
 
 // Every view with the keyboard alone: after each screen change the focus is on the new screen's
 // first field or, without one, on its heading. (page.goto and the host's own logout are the host
@@ -240,5 +240,31 @@ test.describe('keyboard only', () => {
     await page.keyboard.press('Enter');
     await expect(list.getByText('You have no passkeys yet.')).toBeVisible();
     await expect(list.getByRole('heading', { name: 'Your passkeys' })).toBeFocused();
+  });
+
+  test("user details view: another device signed out, then everywhere else; the focus goes to the list's heading", async ({ page }) => {
+    test.setTimeout(60_000);
+    const projectId = await createProject({ passkeys: false });
+    const email = uniqueEmail('keys-devices');
+    await signUpByEmailCode(page, email, { url: `/?project=${projectId}#register` });
+    await signInElsewhere(projectId, email);
+    await signInElsewhere(projectId, email, 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1');
+    await page.goto(`/account.html?project=${projectId}`);
+    const details = page.locator('#user-details');
+    const heading = details.getByRole('heading', { name: 'Signed-in devices' });
+    await expect(details.getByText('This device')).toBeVisible();
+    // (the host page's doing: the walk starts at the list, not at the top of the account)
+    await heading.focus();
+    const end = details.getByRole('button', { name: 'Sign out: Firefox 128 on Windows' });
+    await tabTo(page, end);
+    await page.keyboard.press('Enter');
+    await expect(end).toHaveCount(0);
+    await expect(heading).toBeFocused();
+    const everywhere = details.getByRole('button', { name: 'Sign out everywhere else' });
+    await tabTo(page, everywhere);
+    await page.keyboard.press('Enter');
+    await expect(details.getByRole('button', { name: /^Sign out/ })).toHaveCount(0);
+    await expect(heading).toBeFocused();
+    await expect(page.locator('#host-auth-state')).toHaveText('logged in');
   });
 });

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import de from '../src/core/i18n/de.json' with { type: 'json' };
 import en from '../src/core/i18n/en.json' with { type: 'json' };
 import { differingPixels } from './differingPixels';
-import { addAuthenticator, API_URL, expect, latestMessage, widget } from './fixtures';
+import { addAuthenticator, API_URL, expect, latestMessage, signInElsewhere, widget } from './fixtures';
 import { latestLink } from './kit/corbadoKit';
 
 // A walk through every screen of every view, driven by the real flows against the real local server,
@@ -85,7 +85,7 @@ export async function screenshotStop({ page, volatile, hidden }: Stop, path: str
         if (!on) continue;
         const style = document.createElement('style');
         style.dataset.screenshot = '';
-        style.textContent = '.cb-passkey .cb-muted { white-space: nowrap; overflow: hidden; contain: inline-size; }';
+        style.textContent = '.cb-passkey .cb-muted, .cb-row .cb-muted { white-space: nowrap; overflow: hidden; contain: inline-size; }';
         root.append(style);
       }
     }, on);
@@ -168,22 +168,26 @@ export async function screenTour(page: Page, options: TourOptions, visit: (stop:
   await button('common.continue').click();
   await expect(page.locator('#host-auth-state')).toHaveText('logged in');
 
-  // the account page: user details and passkey list, both dialogs, then logged out
+  // the account page: user details (with this device and another one the account is signed in on, which
+  // can be signed out) and passkey list, both dialogs, then logged out
+  await signInElsewhere('pro-1', email);
   await page.goto(`/account.html?${query('pro-1')}`);
   const passkeys = page.locator('#widget');
   await heading('passkeyList.header', passkeys);
-  await expect(page.locator('#user-details').getByText(email)).toBeVisible();
+  const details = page.locator('#user-details');
+  await expect(details.getByText(email)).toBeVisible();
+  await expect(details.getByRole('button', { name: text('user.endOthers') })).toBeVisible();
   const passkeyDetails = passkeys.locator('.cb-passkey .cb-muted');
-  await stop('account-logged-in', [passkeyDetails]);
+  await stop('account-logged-in', [passkeyDetails, details.locator('.cb-row .cb-muted')]);
   await passkeys.getByRole('button', { name: new RegExp(`^${text('passkeyList.deleteNamed', { name: '.+', date: '.+' })}$`) }).click();
   await expect(passkeys.getByRole('dialog')).toBeVisible();
   // masks would be drawn over the dialog: there the run-to-run parts are made invisible instead
-  await stop('delete-dialog', [], '.cb-passkey .cb-muted, dialog .cb-text');
+  await stop('delete-dialog', [], '.cb-passkey .cb-muted, .cb-row .cb-muted, dialog .cb-text');
   await page.keyboard.press('Escape');
   await expect(passkeys.getByRole('dialog')).toHaveCount(0);
   await passkeys.getByRole('button', { name: text('passkeyList.create') }).click();
   await expect(passkeys.getByRole('dialog', { name: text('dialogs.passkeyAlreadyExists.header') })).toBeVisible();
-  await stop('already-exists-dialog', [], '.cb-passkey .cb-muted');
+  await stop('already-exists-dialog', [], '.cb-passkey .cb-muted, .cb-row .cb-muted');
   await passkeys.getByRole('button', { name: text('common.ok') }).click();
   await page.getByRole('button', { name: 'Log out' }).click();
   await expect(page.locator('#host-auth-state')).toHaveText('logged out');
@@ -267,9 +271,9 @@ export async function screenTour(page: Page, options: TourOptions, visit: (stop:
   await button('passkeyAppend.skip').click();
   await expect(page.locator('#host-auth-state')).toHaveText('logged in');
   await page.goto(`/account.html?${query('pro-10')}`);
-  const details = page.locator('#user-details');
-  await expect(details.getByRole('heading', { name: text('user.signupFields') })).toBeVisible();
-  const agreedOn = details.getByText(new RegExp(`^${text('user.accepted', { date: '.+', version: '2026-11' }).replace(/[()]/g, '\\$&')}$`));
+  const fieldsDetails = page.locator('#user-details');
+  await expect(fieldsDetails.getByRole('heading', { name: text('user.signupFields') })).toBeVisible();
+  const agreedOn = fieldsDetails.getByText(new RegExp(`^${text('user.accepted', { date: '.+', version: '2026-11' }).replace(/[()]/g, '\\$&')}$`));
   await expect(agreedOn).toBeVisible();
   await stop('account-signup-fields', [agreedOn]);
 }

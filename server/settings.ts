@@ -43,6 +43,12 @@ function port(env: NodeJS.ProcessEnv, variable = 'API_PORT', fallback = '3001'):
   return value;
 }
 
+/** The Backend API's port (BACKEND_API_PORT, default 3002; `off`: no Backend API listener) and its host. */
+export function backendApiFromEnv(env: NodeJS.ProcessEnv): { backendApiPort?: number; backendApiHost?: string } {
+  if (env.BACKEND_API_PORT?.trim().toLowerCase() === 'off') return {};
+  return { backendApiPort: port(env, 'BACKEND_API_PORT', '3002'), ...(env.BACKEND_API_HOST ? { backendApiHost: env.BACKEND_API_HOST } : {}) };
+}
+
 /** The server's limits across projects from `SERVER_*_SENDS_PER_IDENTIFIER` (`max` or `max/windowSeconds`). */
 function serverLimitsFromEnv(env: NodeJS.ProcessEnv): Partial<ServerRateLimits> {
   const variables: Record<ServerRateLimitName, string> = {
@@ -163,6 +169,7 @@ export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly strin
   return {
     port: port(env),
     ...(env.API_HOST ? { host: env.API_HOST } : {}),
+    ...backendApiFromEnv(env),
     database: databaseFromEnv(env),
     ...(poolSize ? { databasePoolSize: poolSize } : {}),
     databaseTimeouts: databaseTimeoutsFromEnv(env),

@@ -1,6 +1,7 @@
 // What a logged-in user can do with their session: read and change their profile, delete the account,
-// read, add and delete passkeys, refresh the short session and log out. (Identifiers: AccountIdentifiers.)
-import type { MeResponse, MeSignupField, Passkey, PasskeyListResponse, RefreshResponse } from '../../src/core/api/types.ts';
+// read, add and delete passkeys, refresh the short session, see and end their sessions, and log out.
+// (Identifiers: AccountIdentifiers.)
+import type { MeResponse, MeSignupField, Passkey, PasskeyListResponse, RefreshResponse, UserSessionsResponse } from '../../src/core/api/types.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import type { AaguidCatalogue } from '../aaguids/AaguidCatalogue.ts';
 import {
@@ -13,7 +14,7 @@ import { passkeyData } from '../events/eventTypes.ts';
 import type { EventRecorder } from '../events/WebhookEvents.ts';
 import { appendCredential } from '../flow/completion.ts';
 import { canonicalFullName, FULL_NAME_MAX, FULL_NAME_RULE } from '../flow/identifierRules.ts';
-import type { Sessions } from '../session/Sessions.ts';
+import type { PresentedSession, Sessions } from '../session/Sessions.ts';
 import { requireRecentLogin } from './recentLogin.ts';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
@@ -30,7 +31,7 @@ export interface AccountDeps {
 }
 
 /** yyyy-MM-dd'T'HH:mm:ss in UTC, the format of the spec's timestamps */
-function timestamp(ms: number): string {
+export function timestamp(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
 }
 
@@ -163,10 +164,56 @@ export class Account {
     return { id };
   }
 
-  /** A new short session from a live long session (it is not rotated: logging out or deleting the account revokes it). */
-  async refresh(project: ProjectConfig, session: SessionRecord, frontendApiUrl: string): Promise<RefreshResponse> {
-    const token = await this.deps.sessions.shortSession(project, session.userId, session.orig, frontendApiUrl, this.deps.now());
-    return { shortSession: token, sessionToken: token };
+  /**
+   * A new short session from a live long session; with `rotate` also the long session's next value
+   * (see Sessions: rotation with reuse detection). 401 when the session ended meanwhile.
+   */
+  async refresh(
+    project: ProjectConfig,
+    presented: PresentedSession,
+    rotate: boolean,
+    issuer: string,
+  ): Promise<{ answer: RefreshResponse; longSession?: { token: string; maxAgeSeconds: number } }> {
+    const refreshed = await this.deps.sessions.refresh(project, presented, rotate, issuer, this.deps.now());
+    if (!refreshed) throw ApiError.unauthorized();
+    const answer: RefreshResponse = { shortSession: refreshed.shortSession, sessionToken: refreshed.shortSession };
+    // a prod project's long session travels only as the HttpOnly cookie
+    if (refreshed.longSession && project.environment === 'dev') answer.longSession = refreshed.longSession.token;
+    return { answer, ...(refreshed.longSession ? { longSession: refreshed.longSession } : {}) };
+  }
+
+  /** GET /v2/me/sessions: the user's live sessions in this project, the calling one marked `current`. */
+  async sessions(session: SessionRecord): Promise<UserSessionsResponse> {
+    const live = await this.deps.store.sessions.listLive(session.userId, session.projectId, this.deps.now());
+    return {
+      sessions: live.map((s) => {
+        const lastUsedMs = s.lastUsedAt ?? s.createdAt;
+        return {
+          id: s.id,
+          browser: s.browser || 'Unknown browser',
+          os: s.os || 'Unknown OS',
+          created: timestamp(s.createdAt),
+          lastUsed: timestamp(lastUsedMs),
+          createdMs: s.createdAt,
+          lastUsedMs,
+          current: s.id === session.id,
+        };
+      }),
+    };
+  }
+
+  /**
+   * DELETE /v2/me/sessions/:id: ends one of the user's own live sessions (that device's next refresh
+   * or check fails). Another user's session, an unknown or an ended one: 404, and nothing changes.
+   */
+  async endSession(session: SessionRecord, id: string): Promise<{ id: string }> {
+    if ((await this.deps.store.sessions.revokeOwned(id, session.userId, this.deps.now())) === 0) throw ApiError.notFound('No such session');
+    return { id };
+  }
+
+  /** DELETE /v2/me/sessions: ends every live session of the user but the calling one ("sign out everywhere else"). */
+  async endOtherSessions(session: SessionRecord): Promise<{ ended: number }> {
+    return { ended: await this.deps.store.sessions.revokeOthers(session.userId, session.id, this.deps.now()) };
   }
 
   async logout(session: SessionRecord | undefined): Promise<void> {

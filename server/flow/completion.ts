@@ -21,7 +21,7 @@ import type { PendingCredential, SocialIdentity, VerifiableType } from './proces
 export async function deliverCompleted(ctx: FlowContext): Promise<FlowOutcome> {
   const s = ctx.state;
   const now = ctx.now();
-  const session = await ctx.deps.sessions.start(ctx.project, s.userId!, s.orig!.value, ctx.request.frontendApiUrl, now);
+  const session = await ctx.deps.sessions.start(ctx.project, s.userId!, s.orig!.value, ctx.request.frontendApiUrl, now, ctx.request.userAgent);
   s.deliveredAt = now;
   await ctx.save();
   if (s.authType === 'login') {

@@ -5,7 +5,7 @@ import { setCookie } from 'hono/cookie';
 import { IDENTIFIER_TYPES, SOCIAL_PROVIDERS, VERIFICATIONS } from '../config/projectConfig.ts';
 import type { FlowEngine, FlowOutcome } from '../flow/FlowEngine.ts';
 import { newSecretToken } from '../randomValues.ts';
-import { LONG_SESSION_COOKIE } from '../session/Sessions.ts';
+import { LONG_SESSION_COOKIE, longSessionCookie } from '../session/Sessions.ts';
 import type { AppEnv } from './AppEnv.ts';
 import { escapeHtml, htmlDocument, sendHtml, sendRedirect } from './html.ts';
 import { readJson, type RequestResolver } from './requestContext.ts';
@@ -71,13 +71,7 @@ const schemas = {
 export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolve: RequestResolver): void {
   function reply(c: Context<AppEnv>, outcome: FlowOutcome) {
     if (outcome.longSession) {
-      setCookie(c, LONG_SESSION_COOKIE, outcome.longSession.token, {
-        httpOnly: true,
-        sameSite: 'Lax',
-        path: '/',
-        maxAge: outcome.longSession.maxAgeSeconds,
-        secure: resolve.secureCookies(c),
-      });
+      setCookie(c, LONG_SESSION_COOKIE, outcome.longSession.token, longSessionCookie(resolve.secureCookies(c), outcome.longSession.maxAgeSeconds));
     }
     return c.json(outcome.response);
   }

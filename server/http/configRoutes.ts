@@ -3,13 +3,13 @@ import type { Hono } from 'hono';
 import type { ComponentConfig, ProcessConfig, SessionConfig, UserDetailsConfig } from '../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
 import { IDENTIFIER_TYPES, PROJECT_ID_PATTERN } from '../config/projectConfig.ts';
-import type { TokenSigner } from '../session/TokenSigner.ts';
+import { ALGORITHM, type KeyRing } from '../session/KeyRing.ts';
 import type { Store } from '../store/Store.ts';
 import type { AppEnv } from './AppEnv.ts';
 import { readJson, type RequestResolver } from './requestContext.ts';
 import { anyObject, parseWith } from '../schema.ts';
 
-export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver, signer: TokenSigner, store: Store): void {
+export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver, keys: KeyRing, store: Store): void {
   app.get('/v2/session-config', async (c) => {
     const project = await resolve.project(c);
     // the client writes the short-session cookie itself; in production it is Secure whatever the project says
@@ -64,18 +64,44 @@ export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver
     } satisfies ComponentConfig);
   });
 
-  /** The public key that signs short sessions, for host backends that verify them. */
-  app.get('/.well-known/jwks.json', (c) => c.json(signer.jwks()));
-
-  /**
-   * The same keys under the project's issuer (`<frontendApiUrl>/projects/<id>`), the URL a project's
-   * backend fetches; an unknown project is a 404, so a typo in a backend's settings shows at once.
-   */
-  app.get('/projects/:projectId/.well-known/jwks.json', async (c) => {
-    const id = c.req.param('projectId');
+  /** A project's keys; an unknown or malformed project id is a 404, so a typo in a backend's settings shows at once. */
+  async function projectKeys(id: string) {
     if (!PROJECT_ID_PATTERN.test(id) || !(await store.projects.get(id))) {
       throw new ApiError(404, 'project_not_found', 'Not found', `Project ${id.slice(0, 40)} does not exist`);
     }
-    return c.json(signer.jwks());
+    return keys.jwks(id);
+  }
+
+  /**
+   * The keys that sign short sessions, for host backends that verify them: with `X-Corbado-ProjectID`
+   * (as @corbado/node-sdk asks) only that project's, so that a verifier of one project refuses another's
+   * token by its key alone; without it (OpenID discovery's `jwks_uri`, which takes no header) every
+   * project's, and the verifier tells the projects apart by `aud`. `/.well-known/jwks.json` is the same.
+   */
+  for (const path of ['/.well-known/jwks', '/.well-known/jwks.json']) {
+    app.get(path, async (c) => {
+      const id = c.req.header('x-corbado-projectid')?.trim();
+      return c.json(id ? await projectKeys(id) : await keys.allJwks());
+    });
+  }
+
+  /** One project's keys without a header, for verifiers that cannot send one. */
+  app.get('/projects/:projectId/.well-known/jwks.json', async (c) => c.json(await projectKeys(c.req.param('projectId'))));
+
+  /**
+   * OpenID discovery at `<issuer>/.well-known/openid-configuration`, for frameworks configured with
+   * an issuer (ASP.NET's `Authority`, Spring's `issuer-uri`, go-oidc): the issuer, its keys and the
+   * algorithm. This server issues no ID tokens through an authorization endpoint; the document holds
+   * what a verifier of its short sessions reads.
+   */
+  app.get('/.well-known/openid-configuration', (c) => {
+    const issuer = resolve.frontendApiUrl(c);
+    return c.json({
+      issuer,
+      jwks_uri: `${issuer}/.well-known/jwks`,
+      id_token_signing_alg_values_supported: [ALGORITHM],
+      subject_types_supported: ['public'],
+      claims_supported: ['iss', 'aud', 'sub', 'iat', 'nbf', 'exp', 'jti', 'name', 'email', 'email_verified', 'phone_number', 'phone_number_verified', 'orig'],
+    });
   });
 }

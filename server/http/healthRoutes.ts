@@ -3,7 +3,7 @@
 // an instance because its database is away only adds load); readiness says whether this instance can
 // serve calls now, and why not, so that a load balancer sends traffic elsewhere meanwhile.
 import type { Hono } from 'hono';
-import type { TokenSigner } from '../session/TokenSigner.ts';
+import type { KeyRing } from '../session/KeyRing.ts';
 import { DatabaseUnavailable } from '../store/DatabaseUnavailable.ts';
 import { SCHEMA_VERSION } from '../store/migrations.ts';
 import type { Store } from '../store/Store.ts';
@@ -14,7 +14,7 @@ export const READINESS_TIMEOUT_MS = 2_000;
 
 type Check = 'ok' | string;
 
-export function registerHealthRoutes(app: Hono<AppEnv>, store: Store, signer: TokenSigner): void {
+export function registerHealthRoutes(app: Hono<AppEnv>, store: Store, keys: KeyRing): void {
   app.get('/health/alive', (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json({ status: 'ok' });
@@ -25,7 +25,7 @@ export function registerHealthRoutes(app: Hono<AppEnv>, store: Store, signer: To
     const checks: Record<'database' | 'migrations' | 'signingKey', Check> = {
       database: 'ok',
       migrations: 'ok',
-      signingKey: signingKeyCheck(signer),
+      signingKey: await signingKeyCheck(keys),
     };
     const version = await bounded(store.schemaVersion(), READINESS_TIMEOUT_MS).catch((error: unknown) => {
       checks.database = error instanceof DatabaseUnavailable ? `unreachable: ${error.reason}` : error instanceof Error ? `unreachable: ${error.message}` : 'unreachable';
@@ -41,12 +41,10 @@ export function registerHealthRoutes(app: Hono<AppEnv>, store: Store, signer: To
   });
 }
 
-/** The key was loaded at start-up; a token it signs must verify with it. */
-function signingKeyCheck(signer: TokenSigner): Check {
+/** The keys were opened at start-up; a token one of them signs must verify with its public key. */
+async function signingKeyCheck(keys: KeyRing): Promise<Check> {
   try {
-    const now = Math.floor(Date.now() / 1000);
-    const token = signer.sign({ sub: 'readiness', iat: now, exp: now + 60 });
-    return signer.verify(token) ? 'ok' : 'a token it signs does not verify';
+    return await keys.check();
   } catch (error) {
     return `not usable: ${error instanceof Error ? error.message : String(error)}`;
   }

@@ -1,8 +1,8 @@
 // /v2/me*: the logged-in user's own data, authorised by the long session (bearer or cookie).
 import type { Hono } from 'hono';
-import { deleteCookie } from 'hono/cookie';
+import { deleteCookie, setCookie } from 'hono/cookie';
 import type { Account } from '../account/Account.ts';
-import { LONG_SESSION_COOKIE } from '../session/Sessions.ts';
+import { LONG_SESSION_COOKIE, longSessionCookie } from '../session/Sessions.ts';
 import { newSecretToken } from '../randomValues.ts';
 import type { AppEnv } from './AppEnv.ts';
 import { genericOk } from './errorEnvelope.ts';
@@ -13,6 +13,8 @@ const appendStartBody = obj({
   clientInformation: optional(obj({ isUserVerifyingPlatformAuthenticatorAvailable: optional(bool()), clientEnvHandle: optional(str({ max: 512 })) })),
 });
 const appendFinishBody = obj({ attestationResponse: str({ min: 1, max: 100_000 }), clientInformation: optional(anyObject()) });
+/** `rotate`: the client keeps the long session it holds and stores the next one (this widget does; web-js 3.5 does not) */
+const refreshBody = obj({ rotate: optional(bool()) });
 
 export function registerMeRoutes(app: Hono<AppEnv>, account: Account, resolve: RequestResolver): void {
   app.get('/v2/me', async (c) => {
@@ -42,10 +44,35 @@ export function registerMeRoutes(app: Hono<AppEnv>, account: Account, resolve: R
     return c.json(await account.deletePasskey(project, session, c.req.param('credentialID')));
   });
 
+  /**
+   * A new short session. The long session rotates when it came as the cookie (the browser stores the
+   * next value by itself) or when the client asks with `{"rotate": true}`; a bearer client that does not
+   * ask (web-js 3.5 keeps its first value for good) keeps its value.
+   */
   app.post('/v2/me/refresh', async (c) => {
-    const { project, session } = await resolve.session(c);
-    return c.json(await account.refresh(project, session, resolve.frontendApiUrl(c)), 200);
+    // the body first: a refusal changes nothing
+    const wantsRotation = /json/i.test(c.req.header('content-type') ?? '') && parseWith(refreshBody, await readJson(c)).rotate === true;
+    const { project, presented, viaCookie } = await resolve.session(c);
+    const { answer, longSession } = await account.refresh(project, presented, viaCookie || wantsRotation, resolve.frontendApiUrl(c));
+    if (longSession) setCookie(c, LONG_SESSION_COOKIE, longSession.token, longSessionCookie(resolve.secureCookies(c), longSession.maxAgeSeconds));
+    return c.json(answer, 200);
   });
+
+  app.get('/v2/me/sessions', async (c) => c.json(await account.sessions((await resolve.session(c)).session)));
+
+  /**
+   * Whether the long session is still live: 204, or 401 once it was ended (on another device, by
+   * log-out, or as a stolen copy). The widget asks every 10 s while its page is visible, so that a
+   * session ended elsewhere signs this browser out within seconds; it reads, signs and writes nothing.
+   */
+  app.get('/v2/me/sessions/current', async (c) => {
+    await resolve.session(c);
+    return c.body(null, 204);
+  });
+
+  app.delete('/v2/me/sessions', async (c) => c.json(await account.endOtherSessions((await resolve.session(c)).session)));
+
+  app.delete('/v2/me/sessions/:sessionID', async (c) => c.json(await account.endSession((await resolve.session(c)).session, c.req.param('sessionID'))));
 
   app.post('/v2/me/logout', async (c) => {
     // a bearer and a cookie naming different sessions (a stale tab, a second sign-in) both end here

@@ -7,7 +7,7 @@ import { ApiError } from '../ApiError.ts';
 import { PROJECT_ID_PATTERN, type Language, type ProjectConfig } from '../config/projectConfig.ts';
 import type { FlowRequest } from '../flow/FlowContext.ts';
 import { messageLanguage } from '../senders/messageTexts.ts';
-import { LONG_SESSION_COOKIE, type Sessions } from '../session/Sessions.ts';
+import { LONG_SESSION_COOKIE, type PresentedSession, type Sessions } from '../session/Sessions.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
 import type { Store } from '../store/Store.ts';
 import type { AppEnv } from './AppEnv.ts';
@@ -15,10 +15,19 @@ import type { AppEnv } from './AppEnv.ts';
 // the routes take their bodies from here with the rest of what a request refers to
 export { readJson } from './requestBody.ts';
 
+/** The long session a request is authorised by. */
+export interface SessionAuth {
+  project: ProjectConfig;
+  session: SessionRecord;
+  presented: PresentedSession;
+  /** it came as the cookie (no live bearer): the browser keeps whatever value the answer sets */
+  viaCookie: boolean;
+}
+
 export interface RequestResolver {
   project(c: Context<AppEnv>): Promise<ProjectConfig>;
   flowRequest(c: Context<AppEnv>): Promise<FlowRequest>;
-  session(c: Context<AppEnv>): Promise<{ project: ProjectConfig; session: SessionRecord }>;
+  session(c: Context<AppEnv>): Promise<SessionAuth>;
   optionalSession(c: Context<AppEnv>): Promise<{ project: ProjectConfig; session: SessionRecord | undefined }>;
   /** every live session the request names: its bearer and its cookie may name two (log-out ends both) */
   liveSessions(c: Context<AppEnv>): Promise<{ project: ProjectConfig; sessions: SessionRecord[] }>;
@@ -42,6 +51,26 @@ export interface ResolverOptions {
 }
 
 export function requestResolver(store: Store, sessions: Sessions, now: () => number, options: ResolverOptions = {}): RequestResolver {
+  /**
+   * The live sessions the bearer (first) and the cookie name. Only the value a request is authorised
+   * by (the bearer when it has one) ends its session when it is a retired one: the cookie beside a
+   * bearer may lag behind where the browser did not store the cookie of the last rotation.
+   */
+  async function presentedSessions(c: Context<AppEnv>): Promise<{ project: ProjectConfig; found: SessionAuth[] }> {
+    const project = await resolver.project(c);
+    const bearer = /^Bearer\s+(.*)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
+    const cookie = getCookie(c, LONG_SESSION_COOKIE);
+    const found: SessionAuth[] = [];
+    const tried = new Set<string>();
+    for (const [token, viaCookie] of [[bearer, false], [cookie, true]] as const) {
+      if (!token || tried.has(token)) continue;
+      const presented = await sessions.presented(project, token, now(), tried.size === 0);
+      tried.add(token);
+      if (presented && !found.some((f) => f.session.id === presented.session.id)) found.push({ project, session: presented.session, presented, viaCookie });
+    }
+    return { project, found };
+  }
+
   const resolver: RequestResolver = {
     async project(c) {
       const id = c.req.header('x-corbado-projectid')?.trim();
@@ -75,26 +104,19 @@ export function requestResolver(store: Store, sessions: Sessions, now: () => num
     },
 
     async optionalSession(c) {
-      const { project, sessions: live } = await resolver.liveSessions(c);
-      return { project, session: live[0] };
+      const { project, found } = await presentedSessions(c);
+      return { project, session: found[0]?.session };
     },
 
     async liveSessions(c) {
-      const project = await resolver.project(c);
-      const bearer = /^Bearer\s+(.*)$/i.exec(c.req.header('authorization') ?? '')?.[1]?.trim();
-      const candidates = [bearer, getCookie(c, LONG_SESSION_COOKIE)].filter((t): t is string => !!t);
-      const live: SessionRecord[] = [];
-      for (const token of new Set(candidates)) {
-        const session = await sessions.find(project, token, now());
-        if (session) live.push(session);
-      }
-      return { project, sessions: live };
+      const { project, found } = await presentedSessions(c);
+      return { project, sessions: found.map((auth) => auth.session) };
     },
 
     async session(c) {
-      const { project, session } = await resolver.optionalSession(c);
-      if (!session) throw ApiError.unauthorized();
-      return { project, session };
+      const { found } = await presentedSessions(c);
+      if (!found[0]) throw ApiError.unauthorized();
+      return found[0];
     },
 
     frontendApiUrl(c) {

@@ -1,12 +1,11 @@
-// The server's keys: the ES256 key pair that signs sessions and the HMAC secret of codes and links.
-// They live in the database, so every instance on it signs and checks the same way and they survive
-// restarts. With a key-encryption secret (required in production) they are stored encrypted with
-// AES-256-GCM; without one (development) they are stored as they are. Messages waiting to be sent
-// (senders/DeliveryWorker.ts) are sealed the same way.
+// The server's keys: the projects' ES256 key pairs that sign sessions (KeyRing) and the server's
+// secrets (the HMAC secret of codes and links, the one long sessions rotate with). They live in the
+// database, so every instance on it signs and checks the same way and they survive restarts. With a
+// key-encryption secret (required in production) they are stored encrypted with AES-256-GCM; without
+// one (development) they are stored as they are. Messages waiting to be sent (senders/DeliveryWorker.ts)
+// are sealed the same way.
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { SigningKeyRecord } from '../store/KeysRepo.ts';
 import type { Store } from '../store/Store.ts';
-import { generateSigningKey } from './TokenSigner.ts';
 
 /** What a sealed value starts with. */
 export const PREFIX = 'enc:v1:';
@@ -23,14 +22,6 @@ export class KeyStore {
       throw new Error(`KEY_ENCRYPTION_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
     }
     this.key = encryptionSecret === undefined ? undefined : createHash('sha256').update(`corbado-key-store:${encryptionSecret}`).digest();
-  }
-
-  async signingKey(now: number): Promise<SigningKeyRecord> {
-    const stored = await this.store.keys.signingKey(() => {
-      const fresh = generateSigningKey();
-      return { ...fresh, privateKeyPem: this.seal(fresh.privateKeyPem) };
-    }, now);
-    return { ...stored, privateKeyPem: this.unseal(stored.privateKeyPem, `signing key ${stored.kid}`) };
   }
 
   async secret(name: string, now: number): Promise<string> {

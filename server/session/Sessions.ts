@@ -1,22 +1,30 @@
-// Long sessions (random tokens, stored hashed) and the short-session JWTs derived from them.
+// Long sessions (random tokens, stored hashed, rotated at each refresh) and the short-session JWTs
+// derived from them.
+//
+// Rotation with reuse detection (OAuth 2.0 Security Best Current Practice, refresh-token rotation):
+// each refresh replaces the long session's value and retires the one presented; a retired value
+// presented again means that two parties hold the chain (the device and a copy of it), so the whole
+// session ends. The successor of a value is HMAC(server secret, value): a refresh that presents the
+// immediate predecessor within ROTATION_GRACE_MS (two tabs that refreshed at once, an answer lost on
+// the way) gets the very value the first refresh handed out, rather than a second one; the tabs cannot
+// end up holding different values, and nothing about the successor needs storing.
+import { createHmac } from 'node:crypto';
+import { ApiError } from '../ApiError.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
+import { userAgentSource } from '../flow/userAgentSource.ts';
 import { newId, newSecretToken, sha256Hex } from '../randomValues.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
 import type { Store } from '../store/Store.ts';
-import type { TokenSigner } from './TokenSigner.ts';
+import type { KeyRing } from './KeyRing.ts';
 
 export const LONG_SESSION_COOKIE = 'cbo_long_session';
 
-/**
- * The issuer of a project's short sessions: `<frontendApiUrl>/projects/<projectId>`. It names the
- * project, so a backend that checks `iss` alone already refuses another project's token (Corbado's own
- * does the same with a subdomain per project, which a single self-hosted server cannot count on). It is
- * a URL this API answers under: the project's keys are at `<issuer>/.well-known/jwks.json`, where the
- * OpenID convention looks for an issuer's keys.
- */
-export function projectIssuer(frontendApiUrl: string, projectId: string): string {
-  return `${frontendApiUrl.replace(/\/+$/, '')}/projects/${projectId}`;
+/** The attributes of the long-session cookie: HttpOnly, on the whole API, for the session's remaining life. */
+export function longSessionCookie(secure: boolean, maxAgeSeconds: number) {
+  return { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: maxAgeSeconds, secure } as const;
 }
+/** How long the value a rotation replaced still counts as the session's (concurrent refreshes, a lost answer). */
+export const ROTATION_GRACE_MS = 60_000;
 
 export interface StartedSession {
   shortSession: string;
@@ -24,15 +32,41 @@ export interface StartedSession {
   longSessionMaxAgeSeconds: number;
 }
 
+/** A long session a request presented, and the value it holds now. */
+export interface PresentedSession {
+  session: SessionRecord;
+  /** the session's current value: the one presented, or its successor when the immediate predecessor was presented within the grace */
+  token: string;
+  /** the immediate predecessor was presented */
+  predecessor: boolean;
+}
+
+export interface Refreshed {
+  shortSession: string;
+  /** the long session's new value, when it rotated: the client must keep it */
+  longSession?: { token: string; maxAgeSeconds: number };
+}
+
 export class Sessions {
   constructor(
     private readonly store: Store,
-    private readonly signer: TokenSigner,
+    private readonly keys: KeyRing,
+    /** the server secret successors are derived with */
+    private readonly rotationSecret: string,
+    /** told when a retired value came back and its session was ended */
+    private readonly onReuse: (session: SessionRecord) => void = () => {},
   ) {}
 
-  /** `frontendApiUrl`: this API's public URL, the base of the project's issuer */
-  async start(project: ProjectConfig, userId: string, orig: string, frontendApiUrl: string, nowMs: number): Promise<StartedSession> {
+  /**
+   * A new long session and its first short session. `issuer`: this API's public URL (PUBLIC_URL, else
+   * the origin the request came to); `userAgent` names the browser and OS in the user's session list.
+   */
+  async start(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number, userAgent?: string): Promise<StartedSession> {
+    // the one place a session is issued: a user the host disabled (Backend API) gets none, whatever the way in
+    if ((await this.store.users.get(userId))?.status === 'disabled') throw new ApiError(403, 'user_disabled', 'Forbidden', 'This account is disabled');
     const longSession = newSecretToken();
+    const { browser, os } = userAgentSource(userAgent);
+    await this.store.sessions.pruneRetired(userId, nowMs);
     await this.store.sessions.insert({
       id: newId('ses'),
       tokenHash: sha256Hex(longSession),
@@ -42,29 +76,33 @@ export class Sessions {
       createdAt: nowMs,
       expiresAt: nowMs + project.longSessionLifetimeSeconds * 1000,
       revokedAt: null,
+      browser,
+      os,
     });
     return {
-      shortSession: await this.shortSession(project, userId, orig, frontendApiUrl, nowMs),
+      shortSession: await this.shortSession(project, userId, orig, issuer, nowMs),
       longSession,
       longSessionMaxAgeSeconds: project.longSessionLifetimeSeconds,
     };
   }
 
   /**
-   * The short session: `iss` and `aud` name the project. `email` and `phone_number` are only ever a
-   * verified identifier (the primary one when it is verified), with `email_verified` /
-   * `phone_number_verified` as OpenID Connect names them: a backend may take them as proven. `orig` is
-   * what the user logged in with and `name` is display text; neither proves anything.
+   * The short session, signed with the project's key: `iss` is this server (one issuer for all its
+   * projects, an empty path, as OpenID discovery and @corbado/node-sdk expect), `aud` the project.
+   * `email` and `phone_number` are only ever a verified identifier (the primary one when it is
+   * verified), with `email_verified` / `phone_number_verified` as OpenID Connect names them: a backend
+   * may take them as proven. `orig` is what the user logged in with and `name` is display text; neither
+   * proves anything.
    */
-  async shortSession(project: ProjectConfig, userId: string, orig: string, frontendApiUrl: string, nowMs: number): Promise<string> {
+  async shortSession(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number): Promise<string> {
     const user = await this.store.users.get(userId);
     // listed primary first within a type, so the first verified one is the primary when it is verified
     const verified = (await this.store.users.listIdentifiers(userId)).filter((i) => i.status === 'verified');
     const email = verified.find((i) => i.type === 'email')?.value;
     const phone = verified.find((i) => i.type === 'phone')?.value;
     const iat = Math.floor(nowMs / 1000);
-    return this.signer.sign({
-      iss: projectIssuer(frontendApiUrl, project.id),
+    return this.keys.sign(project.id, {
+      iss: issuer,
       aud: project.id,
       sub: userId,
       iat,
@@ -79,15 +117,62 @@ export class Sessions {
     });
   }
 
-  /** The live session a long-session token belongs to, in this project. */
-  async find(project: ProjectConfig, token: string, nowMs: number): Promise<SessionRecord | undefined> {
+  /**
+   * The live session a long-session value belongs to, in this project. A value its session retired
+   * counts only as the immediate predecessor within the grace; any other retired value ends the session
+   * (with `detectReuse`; a second value a request carries beside the one it is authorised by does not).
+   */
+  async presented(project: ProjectConfig, token: string, nowMs: number, detectReuse = true): Promise<PresentedSession | undefined> {
     if (!token) return undefined;
-    const session = await this.store.sessions.findByTokenHash(sha256Hex(token));
-    if (!session || session.projectId !== project.id || session.revokedAt !== null || session.expiresAt <= nowMs) return undefined;
-    return (await this.store.users.get(session.userId)) ? session : undefined;
+    const current = await this.store.sessions.findByTokenHash(sha256Hex(token));
+    if (current) return (await this.#live(project, current, nowMs)) ? { session: current, token, predecessor: false } : undefined;
+    const retired = await this.store.sessions.findRetired(sha256Hex(token));
+    const session = retired && (await this.store.sessions.get(retired.sessionId));
+    if (!retired || !session || !(await this.#live(project, session, nowMs))) return undefined;
+    const successor = this.#successor(token);
+    if (sha256Hex(successor) === session.tokenHash && nowMs - retired.retiredAt <= ROTATION_GRACE_MS) return { session, token: successor, predecessor: true };
+    if (detectReuse) {
+      await this.store.sessions.revoke(session.id, nowMs);
+      this.onReuse(session);
+    }
+    return undefined;
+  }
+
+  /**
+   * POST /v2/me/refresh: a short session, and with `rotate` the long session's next value (the
+   * predecessor within the grace gets the value its session holds now). Without `rotate` (a client that
+   * keeps its long session itself and would not store a new one) the value stays.
+   */
+  async refresh(project: ProjectConfig, presented: PresentedSession, rotate: boolean, issuer: string, nowMs: number): Promise<Refreshed | undefined> {
+    const { session } = presented;
+    let token: string | undefined;
+    if (!rotate || presented.predecessor) {
+      await this.store.sessions.touch(session.id, nowMs);
+      if (rotate) token = presented.token;
+    } else {
+      const next = this.#successor(presented.token);
+      // a concurrent refresh that rotated first handed out the same successor; a session ended meanwhile has none
+      if ((await this.store.sessions.rotate(session.id, sha256Hex(presented.token), sha256Hex(next), nowMs)) || (await this.presented(project, next, nowMs, false))) {
+        token = next;
+      } else return undefined;
+    }
+    return {
+      shortSession: await this.shortSession(project, session.userId, session.orig, issuer, nowMs),
+      ...(token ? { longSession: { token, maxAgeSeconds: Math.max(0, Math.floor((session.expiresAt - nowMs) / 1000)) } } : {}),
+    };
   }
 
   async end(session: SessionRecord, nowMs: number): Promise<void> {
     await this.store.sessions.revoke(session.id, nowMs);
+  }
+
+  async #live(project: ProjectConfig, session: SessionRecord, nowMs: number): Promise<boolean> {
+    if (session.projectId !== project.id || session.revokedAt !== null || session.expiresAt <= nowMs) return false;
+    // a user the host disabled (Backend API) has no live session
+    return (await this.store.users.get(session.userId))?.status === 'active';
+  }
+
+  #successor(token: string): string {
+    return createHmac('sha256', this.rotationSecret).update(`long-session-rotation:${token}`).digest('base64url');
   }
 }

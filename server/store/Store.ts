@@ -1,5 +1,6 @@
 // The storage layer: one object holding every repository over one database, SQLite or PostgreSQL.
 // Nothing above it knows which engine runs below.
+import { ApiSecretsRepo } from './ApiSecretsRepo.ts';
 import { CredentialsRepo } from './CredentialsRepo.ts';
 import type { Database } from './Database.ts';
 import { DeliveriesRepo, WEBHOOK_DELIVERIES } from './DeliveriesRepo.ts';
@@ -40,6 +41,8 @@ export class Store {
   readonly socialAccounts: SocialAccountsRepo;
   readonly oauthStates: OAuthStatesRepo;
   readonly rateLimits: RateLimitsRepo;
+  /** the Backend API's secrets (hashes) */
+  readonly apiSecrets: ApiSecretsRepo;
 
   constructor(readonly db: Database) {
     this.projects = new ProjectsRepo(db);
@@ -58,6 +61,7 @@ export class Store {
     this.socialAccounts = new SocialAccountsRepo(db);
     this.oauthStates = new OAuthStatesRepo(db);
     this.rateLimits = new RateLimitsRepo(db);
+    this.apiSecrets = new ApiSecretsRepo(db);
   }
 
   /** A SQLite file path, or a postgres:// URL. */

@@ -348,9 +348,9 @@ export const MIGRATIONS: Migration[] = [
       );
       CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
       CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries(endpoint_id);
-      `,
-    },
-    {
+    `,
+  },
+  {
     version: 13,
     name: "sign-up fields: a user's answers to the project's own fields, with the version agreed to",
     sql: `
@@ -364,6 +364,58 @@ export const MIGRATIONS: Migration[] = [
         answered_at INTEGER NOT NULL,            -- ms: when the sign-up form was sent
         PRIMARY KEY (user_id, field_id)
       );
+    `,
+  },
+  {
+    version: 14,
+    name: 'sessions a person can see and end, rotating long sessions, a signing key per project',
+    // Long sessions rotate at each refresh (session/Sessions.ts): the row is the device's chain and
+    // token_hash its current value; every value it retired is kept until the row goes, so that a
+    // retired value presented again (a stolen copy) ends the chain. Signing keys belong to a project
+    // (session/KeyRing.ts); the key of before, project_id NULL, stays published until the tokens it
+    // signed have expired.
+    sql: `
+      ALTER TABLE sessions ADD COLUMN browser TEXT NOT NULL DEFAULT '';
+      ALTER TABLE sessions ADD COLUMN os TEXT NOT NULL DEFAULT '';
+      -- the last refresh (a short session issued from it); NULL: none since the log-in
+      ALTER TABLE sessions ADD COLUMN last_used_at INTEGER;
+      CREATE INDEX sessions_user ON sessions(user_id);
+      CREATE TABLE retired_session_tokens (
+        token_hash  TEXT PRIMARY KEY,            -- sha256 of a long-session value a rotation replaced
+        session_id  TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        retired_at  INTEGER NOT NULL
+      );
+      CREATE INDEX retired_session_tokens_session ON retired_session_tokens(session_id);
+      ALTER TABLE signing_keys ADD COLUMN project_id TEXT;
+      -- when the key starts signing (published from created_at on); NULL: at once
+      ALTER TABLE signing_keys ADD COLUMN signs_from INTEGER;
+      -- when it leaves the JWKS: set when a newer key takes over, after the last token it signed expires
+      ALTER TABLE signing_keys ADD COLUMN published_until INTEGER;
+      CREATE INDEX signing_keys_project ON signing_keys(project_id, created_at);
+    `,
+  },
+  {
+    version: 15,
+    name: 'Backend API: API secrets, user status and external id',
+    // The host's backend calls the Backend API with HTTP Basic (project id, API secret). A secret is shown
+    // once; only its SHA-256 is kept (256 random bits need no slow hash). A user may be disabled by the
+    // host, and carries the host's own id for it (imports, user create), unique within the project.
+    sql: `
+      CREATE TABLE api_secrets (
+        id           TEXT PRIMARY KEY,           -- sec-…
+        project_id   TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        secret_hash  TEXT NOT NULL UNIQUE,       -- sha256 of corbado1_…
+        hint         TEXT NOT NULL,              -- the secret's last four characters, to tell secrets apart
+        label        TEXT NOT NULL,              -- who made it: admin, npm start
+        created_at   INTEGER NOT NULL,
+        revoked_at   INTEGER
+      );
+      CREATE INDEX api_secrets_project ON api_secrets(project_id);
+      ALTER TABLE users ADD COLUMN status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'disabled'));
+      ALTER TABLE users ADD COLUMN external_id TEXT;
+      CREATE UNIQUE INDEX users_external_id ON users(project_id, external_id) WHERE external_id IS NOT NULL;
+      CREATE INDEX users_project ON users(project_id, created_at);
+      CREATE INDEX identifiers_project ON identifiers(project_id, created_at);
     `,
   },
 ];

@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RunningApi } from '../app.ts';
+import { ROTATION_GRACE_MS } from '../session/Sessions.ts';
 import { latestCode, outbox, startTestServer, type TestServer } from './helpers/testServer.ts';
 import { CorbadoApp } from '../../src/core/app';
 import { readStoredProcess, storageKeys, writeStoredProcess } from '../../src/core/storage';
@@ -204,5 +205,39 @@ describe('account actions against the real server', () => {
     expect(session.$authState.get()).toBe(0);
     expect(localStorage.getItem(storageKeys.longSession)).toBeNull();
     expect(await meWith(longSession)).toBe(401);
+  });
+});
+
+describe('the long session rotates (the core of two tabs against the real server)', () => {
+  it('two tabs that refresh at once stay on one chain; a retired value replayed ends it, and the tabs are signed out', async () => {
+    const first = await pageLoad();
+    first.flow.switchToAlternative('signup-init');
+    const email = `core-rotate-${Date.now()}@example.com`;
+    await first.flow.submitSignup({ fullName: 'Ada Lovelace', email });
+    await first.flow.submitCode(await latestCode(api.url, email));
+    const second = await pageLoad(); // another tab of the same browser: the same storage
+    expect(second.session.$authState.get()).toBe(1);
+    const stolen = localStorage.getItem(storageKeys.longSession)!;
+
+    await Promise.all([first.session.refresh(), second.session.refresh()]);
+    const rotated = localStorage.getItem(storageKeys.longSession)!;
+    expect(rotated).not.toBe(stolen);
+    expect([first, second].map((app) => app.session.$authState.get())).toEqual([1, 1]);
+    // long after the grace, the tabs' value rotates on as usual
+    server.clock.advance(ROTATION_GRACE_MS + 1_000);
+    await second.session.refresh();
+    expect(second.session.$authState.get()).toBe(1);
+    expect(localStorage.getItem(storageKeys.longSession)).not.toBe(rotated);
+
+    // a copy taken before the first refresh, presented by someone else: the chain ends
+    const replay = await fetch(`${api.url}/v2/me/refresh`, { method: 'POST', headers: { 'X-Corbado-ProjectID': 'pro-1', Authorization: `Bearer ${stolen}` } });
+    expect(replay.status).toBe(401);
+    // the tab that refreshed last is refused; the other one (which a browser would tell through the storage event) too
+    await second.session.refresh();
+    await first.session.refresh();
+    expect([first, second].map((app) => app.session.$authState.get())).toEqual([0, 0]);
+    expect(localStorage.getItem(storageKeys.longSession)).toBeNull();
+    // the tab that showed the completed sign-up starts over
+    await vi.waitFor(() => expect(first.flow.$block.get()?.type).toBe('login-init'));
   });
 });

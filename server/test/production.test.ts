@@ -232,11 +232,11 @@ describe('a production server', () => {
 describe('a development database taken to production', () => {
   it('has its keys sealed at the first start with a secret; tokens signed before still verify', async () => {
     const dev = await startTestServer();
-    const jwks = await (await fetch(`${dev.url}/.well-known/jwks.json`)).text();
+    const jwks = await (await fetch(`${dev.url}/projects/pro-1/.well-known/jwks.json`)).text();
     await dev.stop(true);
     const sealed = await startTestServer({ dir: dev.dir, api: { keyEncryptionSecret: SECRET } });
     try {
-      expect(await (await fetch(`${sealed.url}/.well-known/jwks.json`)).text()).toBe(jwks);
+      expect(await (await fetch(`${sealed.url}/projects/pro-1/.well-known/jwks.json`)).text()).toBe(jwks);
       const stored = await sealed.api.store.db.all<{ private_key_pem: string }>('SELECT private_key_pem FROM signing_keys');
       expect(stored[0]!.private_key_pem.startsWith('enc:v1:')).toBe(true);
     } finally {

@@ -92,7 +92,7 @@ describe('pro-1: e-mail code, full name, passkey after verification', () => {
       email_verified: true,
       name: 'Ada Lovelace',
       orig: email,
-      iss: `${server.url}/projects/pro-1`,
+      iss: server.url,
       aud: 'pro-1',
     });
     expect(claims.exp - claims.iat).toBe(300);

@@ -148,12 +148,12 @@ describe('restart', () => {
     const dir = tempDir();
     const first = await startTestServer({ dir });
     const { email, client, shortSession } = await signUp(first);
-    const jwksBefore = (await (await fetch(`${first.url}/.well-known/jwks.json`)).json()) as { keys: Record<string, unknown>[] };
+    const jwksBefore = (await (await fetch(`${first.url}/projects/pro-1/.well-known/jwks.json`)).json()) as { keys: Record<string, unknown>[] };
     await first.stop(true);
 
     const second = await startTestServer({ dir, clock: first.clock });
     try {
-      const jwks = (await (await fetch(`${second.url}/.well-known/jwks.json`)).json()) as { keys: Record<string, unknown>[] };
+      const jwks = (await (await fetch(`${second.url}/projects/pro-1/.well-known/jwks.json`)).json()) as { keys: Record<string, unknown>[] };
       expect(jwks).toEqual(jwksBefore);
       const [header] = shortSession.split('.');
       expect(JSON.parse(Buffer.from(header!, 'base64url').toString())).toMatchObject({ alg: 'ES256', kid: jwks.keys[0]!.kid });

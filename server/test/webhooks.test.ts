@@ -12,6 +12,7 @@ import type { AddedEndpoint } from '../events/webhookEndpoints.ts';
 import type { StartOptions } from '../app.ts';
 import type { DeliveryEvent } from '../senders/DeliveryWorker.ts';
 import { startOptionsFromEnv } from '../settings.ts';
+import { backendCall, corbadoSdk, newSecret } from './helpers/backendApiClient.ts';
 import { userWithPasskey } from './helpers/passkeyUser.ts';
 import { socialSignIn } from './helpers/oauthConsent.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
@@ -292,6 +293,42 @@ describe('webhook events', () => {
     expect(lost.data).toEqual({ projectId: 'pro-1', userId: squatterCreated.data.userId, identifier: pendingAdded.data.identifier });
     expect(ownerCreated.data.identifiers).toEqual([expect.objectContaining({ value: contested, status: 'verified' })]);
     expectVerifiedOnce(to);
+  });
+
+  it("the host's own changes through the Backend API are told too: user, identifiers, a passkey", { timeout: 60_000 }, async () => {
+    const api = await server({ backendApiPort: 0 });
+    const to = await receiver();
+    await addEndpoint(api, to, 'pro-1');
+    const sdk = corbadoSdk(api, 'pro-1', await newSecret(api, 'pro-1'));
+    const creds = { projectId: 'pro-1', secret: await newSecret(api, 'pro-1') };
+
+    const user = await sdk.users().create({ fullName: 'Host Made', status: 'active' });
+    const email = uniqueEmail('host-made');
+    const verified = await sdk.identifiers().create(user.userID, { identifierType: 'email', identifierValue: email, status: 'verified' });
+    const pending = await sdk.identifiers().create(user.userID, { identifierType: 'email', identifierValue: uniqueEmail('host-pending'), status: 'pending' });
+    await sdk.identifiers().updateStatus(user.userID, pending.identifierID, 'verified');
+    await sdk.identifiers().delete(user.userID, pending.identifierID);
+    // a passkey the user made through the widget, removed by the host (a lost device)
+    const authenticator = new SoftAuthenticator();
+    const { email: passkeyEmail } = await userWithPasskey(api.url, authenticator);
+    const owner = (await sdk.identifiers().listByValueAndType(passkeyEmail, 'email')).identifiers[0]!.userID;
+    const [passkey] = (await backendCall(api, creds, 'GET', `/v2/users/${owner}/credentials`)).body.credentials;
+    expect((await backendCall(api, creds, 'DELETE', `/v2/users/${owner}/credentials/${passkey.id}`)).status).toBe(200);
+    await sdk.users().delete(user.userID);
+
+    const events = await eventsAt(to, '/pro-1', 8);
+    expectVerifiedOnce(to);
+    const mine = events.filter((e) => e.data.userId === user.userID);
+    expect(types(mine)).toEqual(['identifier.added', 'identifier.added', 'identifier.removed', 'identifier.verified', 'user.created', 'user.deleted']);
+    expect(ofType(mine, 'user.created')[0].data).toEqual({ projectId: 'pro-1', userId: user.userID, fullName: 'Host Made', identifiers: [], passkeys: [], socialProviders: [] });
+    expect(ofType(mine, 'identifier.added').map((e) => e.data.identifier)).toEqual([
+      { id: verified.identifierID, type: 'email', value: email, status: 'verified' },
+      { id: pending.identifierID, type: 'email', value: pending.value, status: 'pending' },
+    ]);
+    expect(ofType(mine, 'identifier.verified')[0].data.identifier).toEqual({ id: pending.identifierID, type: 'email', value: pending.value, status: 'verified' });
+    expect(ofType(mine, 'identifier.removed')[0].data.identifier.id).toBe(pending.identifierID);
+    const removed = events.filter((e) => e.type === 'passkey.removed');
+    expect(removed.map((e) => [e.data.userId, e.data.passkey.id])).toEqual([[owner, passkey.id]]);
   });
 
   it('is recorded in the transaction of the change: a change refused half-way tells nothing', { timeout: 60_000 }, async () => {

@@ -28,7 +28,7 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const child: ChildProcess = spawn(program.command, program.args, {
     cwd: program.cwd,
-    env: { ...process.env, API_PORT: '0', API_HOST: '127.0.0.1', ...env },
+    env: { ...process.env, API_PORT: '0', BACKEND_API_PORT: '0', API_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

@@ -109,7 +109,7 @@ const BODY_KEYS = [
   'clientInformation', 'passkeyAppendShown', 'optOutOfPasskeyAppendAfterHybrid', 'preferredBlock', 'identifiers', 'fullName',
   'signupFields', 'accepted', 'version', 'identifierValue', 'isPhone', 'identifierType', 'verificationType', 'code', 'isNewDevice', 'value', 'phone', 'username',
   'signedChallenge', 'eventType', 'challenge', 'providerType', 'redirectUrl', 'authType', 'identifierID', 'primary',
-  'attestationResponse', '__proto__',
+  'attestationResponse', 'rotate', '__proto__',
 ];
 /** Stand-ins for ids of the world built before each route's run (see World), replaced when sent. */
 const IDENTIFIER_ID = '<<identifier-id>>';
@@ -157,6 +157,7 @@ const SHAPES: Record<string, fc.Arbitrary<string>> = {
   'POST /v2/me/identifier/verify/finish': shape({ identifierID: identifierId, code: text }),
   'POST /v2/me/passkeys/append/start': shape({ clientInformation }),
   'POST /v2/me/passkeys/append/finish': shape({ attestationResponse: webauthnJson, clientInformation }),
+  'POST /v2/me/refresh': shape({ rotate: fc.oneof(fc.boolean(), text) }),
 };
 
 const anyBody = fc.oneof(
@@ -394,8 +395,14 @@ describe('fuzzing every route', () => {
         'DELETE /v2/me/passkeys/:credentialID',
         'POST /v2/me/refresh',
         'POST /v2/me/logout',
+        'GET /v2/me/sessions',
+        'GET /v2/me/sessions/current',
+        'DELETE /v2/me/sessions',
+        'DELETE /v2/me/sessions/:sessionID',
         'GET /v2/session-config',
+        'GET /.well-known/jwks',
         'GET /.well-known/jwks.json',
+        'GET /.well-known/openid-configuration',
       ]),
     );
     expect(names.filter((n) => n.includes('/_dev'))).toEqual([]);

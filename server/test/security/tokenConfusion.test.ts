@@ -1,8 +1,11 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // Attack 3 of issue 13, "tokens valid everywhere": a short session of one project must not pass for
 // another project's backend, nor claim an address nobody proved. Each case is what a host backend
-// does with a standard library (jose: the project's JWKS, iss, aud, ES256) against tokens an attacker
-// can get from the real server over plain HTTP.
+// does against tokens an attacker can get from the real server over plain HTTP: jose with the README's
+// settings (the project's keys, iss, aud, ES256), Corbado's official @corbado/node-sdk (the project's
+// keys and iss; it does not check aud), and a standard check by issuer and audience that starts from
+// OpenID discovery (what ASP.NET's Authority, Spring's issuer-uri and go-oidc do).
+import { Config, SDK } from '@corbado/node-sdk';
 import { createHmac } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,15 +18,35 @@ const server = serverForThisFile();
 
 /** What a project's backend checks (README, "Verifying the session on your backend"). */
 async function verifyAsBackendOf(projectId: string, token: string, options: { at?: number; issuer?: boolean; audience?: boolean } = {}): Promise<JWTPayload> {
-  const issuer = `${server.url}/projects/${projectId}`;
-  const keys = createRemoteJWKSet(new URL(`${issuer}/.well-known/jwks.json`));
+  const keys = createRemoteJWKSet(new URL(`${server.url}/.well-known/jwks`), { headers: { 'X-Corbado-ProjectID': projectId } });
   const { payload } = await jwtVerify(token, keys, {
-    ...(options.issuer === false ? {} : { issuer }),
+    ...(options.issuer === false ? {} : { issuer: server.url }),
     ...(options.audience === false ? {} : { audience: projectId }),
     algorithms: ['ES256'],
     clockTolerance: 30,
     // the server's clock is the test's; a backend's is the real one, which the test clock started from
     currentDate: new Date(options.at ?? server.clock.now),
+  });
+  return payload;
+}
+
+/** What @corbado/node-sdk 3.0.2 does for a project: the server is its Frontend API (the backend API URL is not used here). */
+function sdkOf(projectId: string): SDK {
+  return new SDK(new Config(projectId, 'corbado1_not-used-by-token-validation', server.url, server.url));
+}
+
+/**
+ * A standard verifier configured with the issuer and the audience alone: it reads the keys' URL from
+ * OpenID discovery (that set holds every project's keys) and checks iss, aud and the algorithm.
+ */
+async function verifyByDiscovery(projectId: string, token: string): Promise<JWTPayload> {
+  const discovery = (await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()) as { issuer: string; jwks_uri: string; id_token_signing_alg_values_supported: string[] };
+  expect(discovery.issuer).toBe(server.url);
+  const { payload } = await jwtVerify(token, createRemoteJWKSet(new URL(discovery.jwks_uri)), {
+    issuer: discovery.issuer,
+    audience: projectId,
+    algorithms: discovery.id_token_signing_alg_values_supported,
+    currentDate: new Date(server.clock.now),
   });
   return payload;
 }
@@ -46,6 +69,21 @@ async function signUp(projectId: string, email = uniqueEmail('tok')): Promise<{ 
   return { client, email, shortSession: done.data.shortSession };
 }
 
+/** Forgeries of a real token: another sub, unsigned (alg: none), HS256 over a public key of the server. */
+async function forgeries(shortSession: string): Promise<Record<'tampered' | 'unsigned' | 'hmacWithPublicKey', string>> {
+  const [header, , signature] = shortSession.split('.') as [string, string, string];
+  const forged = { ...jwtPayload(shortSession), sub: 'usr-1', email: 'ceo@victim-corp.example' };
+  // the key confusion attack: the public key, known to all, used as an HMAC secret
+  const jwks = (await (await fetch(`${server.url}/.well-known/jwks`)).json()) as { keys: { kid: string }[] };
+  const head = b64url({ alg: 'HS256', typ: 'JWT', kid: jwks.keys[0]!.kid });
+  const mac = createHmac('sha256', JSON.stringify(jwks.keys[0])).update(`${head}.${b64url(forged)}`).digest('base64url');
+  return {
+    tampered: `${header}.${b64url(forged)}.${signature}`,
+    unsigned: `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(forged)}.`,
+    hmacWithPublicKey: `${head}.${b64url(forged)}.${mac}`,
+  };
+}
+
 describe('a short session names its project', () => {
   let projectA: string;
   let projectB: string;
@@ -54,20 +92,31 @@ describe('a short session names its project', () => {
     projectB = await createProject(server.url, { appName: 'Shop B', passkeys: false });
   });
 
-  it('verifies with jose against its own project: JWKS, iss, aud, ES256, and a verified e-mail', async () => {
+  it('verifies with jose against its own project: JWKS, iss (the server), aud (the project), ES256, and a verified e-mail', async () => {
     const { email, shortSession } = await signUp(projectA);
     const claims = await verifyAsBackendOf(projectA, shortSession);
-    expect(claims).toMatchObject({ iss: `${server.url}/projects/${projectA}`, aud: projectA, email, email_verified: true, sub: expect.any(String) });
+    expect(claims).toMatchObject({ iss: server.url, aud: projectA, email, email_verified: true, sub: expect.any(String) });
     expect(JSON.parse(Buffer.from(shortSession.split('.')[0]!, 'base64url').toString())).toMatchObject({ alg: 'ES256', kid: expect.any(String) });
+    expect(await verifyByDiscovery(projectA, shortSession)).toMatchObject({ sub: claims.sub, aud: projectA });
   });
 
-  it("refuses another project's token, by issuer and by audience alike", async () => {
+  it("is validated by @corbado/node-sdk for its project and refused for another: each project signs with keys of its own", async () => {
+    const { shortSession } = await signUp(projectA);
+    expect(await sdkOf(projectA).sessions().validateToken(shortSession)).toEqual({ userId: jwtPayload(shortSession).sub, fullName: 'Tess Token' });
+    // the SDK does not check aud, and both projects share the issuer: only the keys tell them apart
+    await expect(sdkOf(projectB).sessions().validateToken(shortSession)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
+    const ownKeys = (await (await fetch(`${server.url}/.well-known/jwks`, { headers: { 'X-Corbado-ProjectID': projectA } })).json()) as { keys: { kid: string }[] };
+    const otherKeys = (await (await fetch(`${server.url}/.well-known/jwks`, { headers: { 'X-Corbado-ProjectID': projectB } })).json()) as { keys: { kid: string }[] };
+    expect(ownKeys.keys.length).toBeGreaterThan(0);
+    expect(otherKeys.keys.filter((k) => ownKeys.keys.some((o) => o.kid === k.kid))).toEqual([]);
+  });
+
+  it("refuses another project's token: by its keys and by its audience (jose, README settings), by its audience (discovery)", async () => {
     const { shortSession } = await signUp(projectB);
-    await expect(verifyAsBackendOf(projectA, shortSession)).rejects.toMatchObject({ code: 'ERR_JWT_CLAIM_VALIDATION_FAILED', claim: 'iss' });
-    // each claim alone is enough: a backend that checks only one of them is still safe
-    await expect(verifyAsBackendOf(projectA, shortSession, { issuer: false })).rejects.toMatchObject({ claim: 'aud' });
-    await expect(verifyAsBackendOf(projectA, shortSession, { audience: false })).rejects.toMatchObject({ claim: 'iss' });
+    await expect(verifyAsBackendOf(projectA, shortSession)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
+    await expect(verifyByDiscovery(projectA, shortSession)).rejects.toMatchObject({ code: 'ERR_JWT_CLAIM_VALIDATION_FAILED', claim: 'aud' });
     expect(await verifyAsBackendOf(projectB, shortSession)).toMatchObject({ aud: projectB });
+    expect(await verifyByDiscovery(projectB, shortSession)).toMatchObject({ aud: projectB });
   });
 
   it('refuses an expired token (beyond the clock tolerance)', async () => {
@@ -77,45 +126,47 @@ describe('a short session names its project', () => {
     await expect(verifyAsBackendOf(projectA, shortSession, { at: (exp + 31) * 1000 })).rejects.toMatchObject({ code: 'ERR_JWT_EXPIRED' });
   });
 
-  it('refuses a tampered token: another sub, or the audience rewritten to this project', async () => {
+  it('refuses a tampered token, an unsigned one (alg: none) and one signed with HS256 over a public key: jose, the SDK, discovery', async () => {
     const { shortSession } = await signUp(projectA);
-    const [header, payload, signature] = shortSession.split('.') as [string, string, string];
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
-    const otherUser = `${header}.${b64url({ ...claims, sub: 'usr-1' })}.${signature}`;
-    await expect(verifyAsBackendOf(projectA, otherUser)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
-
+    const { tampered, unsigned, hmacWithPublicKey } = await forgeries(shortSession);
+    await expect(verifyAsBackendOf(projectA, tampered)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+    await expect(verifyAsBackendOf(projectA, unsigned)).rejects.toMatchObject({ code: 'ERR_JOSE_ALG_NOT_ALLOWED' });
+    await expect(verifyAsBackendOf(projectA, hmacWithPublicKey)).rejects.toMatchObject({ code: 'ERR_JOSE_ALG_NOT_ALLOWED' });
+    for (const forged of [tampered, unsigned, hmacWithPublicKey]) {
+      await expect(sdkOf(projectA).sessions().validateToken(forged)).rejects.toThrow();
+      await expect(verifyByDiscovery(projectA, forged)).rejects.toThrow();
+    }
+    // the audience rewritten to this project on another project's token: the signature no longer holds
     const { shortSession: fromB } = await signUp(projectB);
     const [headerB, payloadB, signatureB] = fromB.split('.') as [string, string, string];
-    const rewritten = { ...JSON.parse(Buffer.from(payloadB, 'base64url').toString()), iss: `${server.url}/projects/${projectA}`, aud: projectA };
-    await expect(verifyAsBackendOf(projectA, `${headerB}.${b64url(rewritten)}.${signatureB}`)).rejects.toMatchObject({
-      code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED',
+    const rewritten = `${headerB}.${b64url({ ...JSON.parse(Buffer.from(payloadB, 'base64url').toString()), aud: projectA })}.${signatureB}`;
+    await expect(verifyByDiscovery(projectA, rewritten)).rejects.toMatchObject({ code: 'ERR_JWS_SIGNATURE_VERIFICATION_FAILED' });
+    await expect(verifyAsBackendOf(projectA, rewritten)).rejects.toMatchObject({ code: 'ERR_JWKS_NO_MATCHING_KEY' });
+  });
+
+  it("serves each project's keys (by header, or under /projects/<id>), all projects' without a header, and discovery at the issuer", async () => {
+    const byHeader = await (await fetch(`${server.url}/.well-known/jwks`, { headers: { 'X-Corbado-ProjectID': projectA } })).json();
+    expect(await (await fetch(`${server.url}/projects/${projectA}/.well-known/jwks.json`)).json()).toEqual(byHeader);
+    expect(await (await fetch(`${server.url}/.well-known/jwks.json`, { headers: { 'X-Corbado-ProjectID': projectA } })).json()).toEqual(byHeader);
+    const all = (await (await fetch(`${server.url}/.well-known/jwks`)).json()) as { keys: { kid: string }[] };
+    for (const id of [projectA, projectB]) {
+      const own = (await (await fetch(`${server.url}/projects/${id}/.well-known/jwks.json`)).json()) as { keys: { kid: string; alg: string; use: string }[] };
+      expect(own.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
+      expect(all.keys.map((k) => k.kid)).toEqual(expect.arrayContaining(own.keys.map((k) => k.kid)));
+    }
+    expect(await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()).toEqual({
+      issuer: server.url,
+      jwks_uri: `${server.url}/.well-known/jwks`,
+      id_token_signing_alg_values_supported: ['ES256'],
+      subject_types_supported: ['public'],
+      claims_supported: expect.arrayContaining(['sub', 'aud', 'email_verified']),
     });
-  });
-
-  it("refuses an unsigned token (alg: none) and one signed with HS256 over the server's public key", async () => {
-    const { shortSession } = await signUp(projectA);
-    const claims = jwtPayload(shortSession);
-    const forged = { ...claims, sub: 'usr-1', email: 'ceo@victim-corp.example' };
-    const unsigned = `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(forged)}.`;
-    await expect(verifyAsBackendOf(projectA, unsigned)).rejects.toMatchObject({ code: 'ERR_JOSE_ALG_NOT_ALLOWED' });
-
-    // the key confusion attack: the public key, known to all, used as an HMAC secret
-    const jwks = (await (await fetch(`${server.url}/projects/${projectA}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] };
-    const head = b64url({ alg: 'HS256', typ: 'JWT', kid: jwks.keys[0]!.kid });
-    const body = b64url(forged);
-    const mac = createHmac('sha256', JSON.stringify(jwks.keys[0])).update(`${head}.${body}`).digest('base64url');
-    await expect(verifyAsBackendOf(projectA, `${head}.${body}.${mac}`)).rejects.toMatchObject({ code: 'ERR_JOSE_ALG_NOT_ALLOWED' });
-  });
-
-  it('serves the keys under each project issuer; an unknown project is a 404 with the error envelope', async () => {
-    const legacy = await (await fetch(`${server.url}/.well-known/jwks.json`)).json();
-    const perProject = await fetch(`${server.url}/projects/${projectA}/.well-known/jwks.json`);
-    expect(perProject.status).toBe(200);
-    expect(await perProject.json()).toEqual(legacy);
     for (const id of ['pro-999999', 'not-a-project', '..%2F..%2Fetc']) {
       const res = await fetch(`${server.url}/projects/${id}/.well-known/jwks.json`);
       expect(res.status).toBe(404);
       expect(((await res.json()) as any).error.type).toMatch(/^(project_not_found|not_found)$/);
+      const byUnknownHeader = await fetch(`${server.url}/.well-known/jwks`, { headers: { 'X-Corbado-ProjectID': id } });
+      expect(byUnknownHeader.status).toBe(404);
     }
   });
 
@@ -276,6 +327,13 @@ describe('session cookies in production', () => {
     expect(cookie).toMatch(/^cbo_long_session=/);
     expect(cookie).toMatch(/;\s*Secure/i);
     expect(cookie).toMatch(/;\s*HttpOnly/i);
+
+    // the issuer is PUBLIC_URL, whatever address the request came to; discovery says the same
+    expect(jwtPayload(done.body.blockBody.data.shortSession)).toMatchObject({ iss: 'http://localhost:3999', aud: projectId });
+    expect(await (await fetch(`${production.url}/.well-known/openid-configuration`)).json()).toMatchObject({
+      issuer: 'http://localhost:3999',
+      jwks_uri: 'http://localhost:3999/.well-known/jwks',
+    });
 
     const config = await client.request('GET', '/v2/session-config');
     expect(config.body.shortSessionCookieConfig.secure).toBe(true);

@@ -4,7 +4,7 @@
 // deleting the account.
 import { atom } from 'nanostores';
 import type { ApiClient } from '../api/client';
-import type { IdentifierType, MeIdentifier, MeResponse, Passkey, UserDetailsConfig } from '../api/types';
+import type { IdentifierType, MeIdentifier, MeResponse, Passkey, UserDetailsConfig, UserSession } from '../api/types';
 import { passkeyAlreadyExists, passkeysNotSupported, CorbadoError, unhandledFrontendError } from '../errors';
 import type { Session } from '../session/session';
 import { clientInformation, createPasskey } from '../webauthn/webauthn';
@@ -16,6 +16,8 @@ export type Loadable<T> = { state: 'idle' | 'loading' } | { state: 'ready'; valu
 export class Account {
   readonly $me = atom<Loadable<MeResponse>>({ state: 'idle' });
   readonly $passkeys = atom<Loadable<Passkey[]>>({ state: 'idle' });
+  /** the user's live sessions (devices), this one marked `current` */
+  readonly $sessions = atom<Loadable<UserSession[]>>({ state: 'idle' });
   /** what the user details view may offer (enabled identifier types, how many of each) */
   readonly $config = atom<UserDetailsConfig | undefined>(undefined);
   readonly $busy = atom(false);
@@ -39,6 +41,7 @@ export class Account {
       this.#me = this.#passkeys = undefined;
       this.$me.set({ state: 'idle' });
       this.$passkeys.set({ state: 'idle' });
+      this.$sessions.set({ state: 'idle' });
     });
   }
 
@@ -52,6 +55,23 @@ export class Account {
     if (force) this.#passkeys = undefined;
     this.#passkeys ??= this.#load(this.$passkeys, async () => (await this.#api.passkeys()).passkeys);
     return this.#passkeys;
+  }
+
+  /** The user's sessions, each time a view asks (they change on other devices). */
+  loadSessions(): Promise<void> {
+    return this.#load(this.$sessions, async () => (await this.#api.sessions('get')).sessions);
+  }
+
+  /** Ends one of the user's other sessions (its id), or every other one (''); the list reloads. */
+  async endSession(id = ''): Promise<void> {
+    this.$busy.set(true);
+    try {
+      await this.#session.ready();
+      await this.#api.sessions('delete', id);
+      await this.loadSessions();
+    } finally {
+      this.$busy.set(false);
+    }
   }
 
   /** The user details configuration, once per widget; without it the view offers no additions. */

@@ -18,11 +18,13 @@ import type {
   ProcessInitRequest,
   ProcessInitResponse,
   ProcessResponse,
+  RefreshResponse,
   SessionConfig,
   SignupFieldAnswer,
   SocialProvider,
   AuthType,
   UserDetailsConfig,
+  UserSessionsResponse,
   VerificationMethod,
 } from './types';
 
@@ -310,8 +312,14 @@ export class ApiClient {
   }
 
   refresh() {
-    // always authorised with the long session, even when none is stored (the server treats it as absent)
-    return this.#session<{ shortSession?: string }>('post', 'v2/me/refresh', {}, this.longSession() ?? '');
+    // always authorised with the long session, even when none is stored (the server treats it as absent);
+    // `rotate`: a stored long session is replaced by the one the answer carries
+    return this.#session<Partial<RefreshResponse>>('post', 'v2/me/refresh', { json: { rotate: true } }, this.longSession() ?? '');
+  }
+
+  /** The user's sessions: `get` lists them ('') or checks this one ('current', 204); `delete` ends one (its id) or every other (''). */
+  sessions<T = UserSessionsResponse>(method: 'get' | 'delete', id = '') {
+    return this.#session<T>(method, `v2/me/sessions${id && `/${encodeURIComponent(id)}`}`);
   }
 
   logout() {

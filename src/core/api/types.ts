@@ -342,6 +342,27 @@ export interface PasskeyAppendStartResponse {
 export interface RefreshResponse {
   shortSession: string;
   sessionToken: string;
+  /** the long session's next value (dev projects, when the client asked to rotate with `{rotate: true}`): keep it */
+  longSession?: string;
+}
+
+/** One of the user's live long sessions (a device that is logged in), GET /v2/me/sessions. */
+export interface UserSession {
+  id: string;
+  /** e.g. "Chrome 131" and "macOS", from the User-Agent it logged in with */
+  browser: string;
+  os: string;
+  /** yyyy-MM-dd'T'HH:mm:ss in UTC, as the passkeys' dates */
+  created: string;
+  lastUsed: string;
+  createdMs: number;
+  lastUsedMs: number;
+  /** the session the request came with: this device */
+  current: boolean;
+}
+
+export interface UserSessionsResponse {
+  sessions: UserSession[];
 }
 
 /** The body of a 2xx answer that says nothing else (PATCH and DELETE /v2/me, /v2/me/identifier*). */

@@ -39,7 +39,7 @@ const session = (seconds: number, sub = 'usr-1') => token({ sub, email: `${sub}@
 const failure = (status: number) => Object.assign(status === 429 ? tooManyRequests(5) : unhandledBackendError('x'), { status });
 const cookieConfig = { domain: '', secure: false, sameSite: 'lax' as const, path: '/', lifetimeSeconds: 300 };
 
-type Answer = { shortSession?: string } | Error | (() => Promise<{ shortSession?: string }>);
+type Answer = { shortSession?: string; longSession?: string } | Error | (() => Promise<{ shortSession?: string }>);
 
 /** A fake Frontend API: refresh answers from a script (then a fresh 120 s session), logout 204. */
 function fakeApi() {
@@ -53,8 +53,14 @@ function fakeApi() {
       return typeof answer === 'function' ? answer() : answer;
     }),
     logout: vi.fn(async () => undefined),
+    /** GET /v2/me/sessions/current: live (204) unless `alive` says otherwise */
+    sessions: vi.fn(async (): Promise<unknown> => {
+      if (alive instanceof Error) throw alive;
+      return undefined;
+    }),
   };
-  return { api, answers, client: api as unknown as ApiClient };
+  let alive: Error | undefined;
+  return { api, answers, client: api as unknown as ApiClient, endedElsewhere: (error: Error | undefined) => (alive = error) };
 }
 
 let started: Session[] = [];
@@ -136,6 +142,57 @@ describe('Session: the clock', () => {
     setVisibility('visible');
     expect(api.refresh).not.toHaveBeenCalled();
     expect(s.$authState.get()).toBe(0);
+  });
+});
+
+describe('Session: rotation and sessions ended elsewhere', () => {
+  it('keeps the long session a refresh rotated to (dev projects), and keeps the stored one when the answer has none', async () => {
+    signedIn(30);
+    const { api, answers, session: s } = start();
+    answers.push({ shortSession: session(120), longSession: 'long-2' });
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(api.refresh).toHaveBeenCalledTimes(1);
+    expect(localStorage.getItem(storageKeys.longSession)).toBe('long-2');
+    answers.push({ shortSession: session(180) });
+    await s.refresh();
+    expect(api.refresh).toHaveBeenCalledTimes(2);
+    expect(localStorage.getItem(storageKeys.longSession)).toBe('long-2');
+  });
+
+  it("asks every 10 s whether a visible page's session still lives, and signs out within one check once it was ended elsewhere", async () => {
+    setVisibility('visible');
+    signedIn(300);
+    const { api, session: s, ended, endedElsewhere } = start();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(api.sessions).toHaveBeenCalledWith('get', 'current');
+    expect(api.sessions).toHaveBeenCalledTimes(1);
+    expect(api.refresh).not.toHaveBeenCalled();
+    // trouble says nothing about the session
+    endedElsewhere(failure(503));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(s.$authState.get()).toBe(1);
+    // ended on another device: the next check refuses it
+    endedElsewhere(failure(401));
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(api.sessions).toHaveBeenCalledTimes(3);
+    expect(s.$authState.get()).toBe(0);
+    expect(ended).toHaveBeenCalledTimes(1);
+    expect(localStorage.getItem(storageKeys.shortSession)).toBeNull();
+    expect(localStorage.getItem(storageKeys.longSession)).toBeNull();
+    // signed out: no more checks
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(api.sessions).toHaveBeenCalledTimes(3);
+  });
+
+  it('a hidden page asks nothing, and asks as soon as it is visible again', async () => {
+    signedIn(300);
+    setVisibility('hidden');
+    const { api } = start();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(api.sessions).not.toHaveBeenCalled();
+    setVisibility('visible');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(api.sessions).toHaveBeenCalledTimes(1);
   });
 });
 

@@ -156,6 +156,28 @@ export class Session {
     // the next refresh (a retry, the next visit) may bring the visitor back
     if (token && !isShortSessionValid(token)) this.$shortSession.set(undefined);
     else if (token && needsRefresh(token) && !this.#retry) void this.refresh();
+    // a visible page asks whether its session still lives (ended on another device, or as a stolen
+    // copy): one small read per check, so that it signs out within seconds, not at the next refresh
+    else if (token && !this.#retry && this.#window?.document.visibilityState === 'visible') void this.#alive();
+  }
+
+  async #alive(): Promise<void> {
+    const stored = readItem(storageKeys.shortSession);
+    const longSession = readItem(storageKeys.longSession);
+    try {
+      await this.#config;
+      await this.#api.sessions('get', 'current');
+    } catch (error) {
+      if (isRefusal(error)) this.#refused(stored, longSession);
+    }
+  }
+
+  /** The server refused the session: it ends, unless this browser signed in again meanwhile (only the refused one ends). */
+  #refused(stored: string | undefined, longSession: string | undefined): void {
+    if (readItem(storageKeys.shortSession) === stored && readItem(storageKeys.longSession) === longSession) {
+      this.#forget();
+      this.#end();
+    } else this.#follow();
   }
 
   /** Waits for the session configuration, so /v2/me calls go to the URL it names. */
@@ -194,15 +216,12 @@ export class Session {
       try {
         const answer = await this.#api.refresh();
         this.#failures = 0;
-        if (answer?.shortSession) this.setSession(answer.shortSession);
+        // a rotated long session (dev projects keep it here; prod ones get it as the server's cookie)
+        if (answer?.shortSession) this.setSession(answer.shortSession, answer.longSession);
         else console.warn('[corbado] refresh answered without a short session');
       } catch (error) {
-        if (!isRefusal(error)) return this.#retryLater();
-        // a tab that signed in again meanwhile keeps its new session: only the refused one ends
-        if (readItem(storageKeys.shortSession) === stored && readItem(storageKeys.longSession) === longSession) {
-          this.#forget();
-          this.#end();
-        } else this.#follow();
+        if (isRefusal(error)) this.#refused(stored, longSession);
+        else this.#retryLater();
       }
     });
   }

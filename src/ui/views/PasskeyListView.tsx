@@ -13,12 +13,8 @@ import { PleaseLogIn } from '../components/PleaseLogIn';
 import { Spinner } from '../components/Spinner';
 import { useAnnounce, useApp, useT } from '../context';
 import { failureText } from '../components/ErrorPopup';
+import { formatDate } from '../formatDate';
 import { ConfirmItsYou } from './account/ConfirmItsYou';
-
-export function formatDate(value: string, language: string): string {
-  const date = new Date(/Z|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
-  return Number.isNaN(date.getTime()) ? value : date.toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
-}
 
 /** The authenticator's name the server gives (from the passkey's AAGUID), else "Passkey". */
 function authenticatorName(t: ReturnType<typeof useT>, passkey: Passkey): string {

@@ -8,7 +8,12 @@ import { AppContext } from '../context';
 import { renderInShadow } from '../test/renderInShadow';
 import { UserDetailsView } from './UserDetailsView';
 
-function render(signedIn: boolean, extra: Record<string, unknown> = {}) {
+const SESSIONS = [
+  { id: 'ses-1', browser: 'Chrome 131', os: 'macOS', created: '2026-11-20T09:30:00', lastUsed: '2026-11-25T08:00:00', current: true },
+  { id: 'ses-2', browser: 'Firefox 128', os: 'Windows', created: '2026-11-01T12:00:00', lastUsed: '2026-11-24T12:15:00', current: false },
+];
+
+function render(signedIn: boolean, extra: Record<string, unknown> = {}, endSession = vi.fn(async () => undefined)) {
   const me = {
     ...extra,
     fullName: 'Ada Lovelace',
@@ -26,8 +31,11 @@ function render(signedIn: boolean, extra: Record<string, unknown> = {}) {
       $me: atom({ state: 'ready', value: me }),
       $config: atom(undefined),
       $busy: atom(false),
+      $sessions: atom({ state: 'ready', value: SESSIONS }),
       loadMe: vi.fn(async () => undefined),
       loadConfig: vi.fn(async () => undefined),
+      loadSessions: vi.fn(async () => undefined),
+      endSession,
       recentLogin: new RecentLogin({} as ApiClient),
     },
     flow: {},
@@ -79,6 +87,25 @@ describe('UserDetailsView', () => {
     const plain = render(true);
     expect(plain.shadow.textContent).not.toContain('Sign-up details');
     plain.unmount();
+  });
+
+  it('lists the signed-in devices, this one marked; each other one and all others at once can be signed out, the focus then on the heading', async () => {
+    const endSession = vi.fn(async () => undefined);
+    const view = render(true, {}, endSession);
+    const section = view.$$('.cb-section').find((s) => s.querySelector('h3')?.textContent === 'Signed-in devices')!;
+    const rows = [...section.querySelectorAll('.cb-row')];
+    expect(rows.map((row) => row.firstElementChild!.firstChild!.textContent)).toEqual(['Chrome 131 on macOS', 'Firefox 128 on Windows']);
+    expect(rows[0]!.querySelector('.cb-ok')?.textContent).toBe('This device');
+    expect(rows[0]!.querySelector('button')).toBeNull();
+    expect(rows[1]!.querySelector('.cb-muted')!.textContent).toMatch(/^Signed in Nov 1, 2026, \d+:00\s?[AP]M, last active Nov 24, 2026, \d+:15\s?[AP]M$/);
+    const end = rows[1]!.querySelector('button')!;
+    expect(end.getAttribute('aria-label')).toBe('Sign out: Firefox 128 on Windows');
+    end.click();
+    expect(endSession).toHaveBeenCalledWith('ses-2');
+    await vi.waitFor(() => expect(view.shadow.activeElement).toBe(section.querySelector('h3')));
+    [...section.querySelectorAll('button')].find((b) => b.textContent === 'Sign out everywhere else')!.click();
+    expect(endSession).toHaveBeenLastCalledWith(undefined);
+    view.unmount();
   });
 
   it('[spec 2.user-details-login-warning] without a session shows "Please log in"', () => {

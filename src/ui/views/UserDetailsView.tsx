@@ -16,11 +16,13 @@ import { DeleteAccount } from './account/DeleteAccount';
 import { Disclosure } from './account/Disclosure';
 import { IdentifierRow } from './account/IdentifierRow';
 import { fieldLabel } from '../blocks/signup-init/SignupFieldInput';
-import { formatDate } from './PasskeyListView';
+import { formatDate } from '../formatDate';
+import { SessionList } from './account/SessionList';
 
 /**
- * Name, username, e-mails and phones with verified or pending badges, and social accounts; and the
- * account's management: change the name, add, verify, make primary or remove identifiers, delete it.
+ * Name, username, e-mails and phones with verified or pending badges, social accounts and the devices
+ * signed in; and the account's management: change the name, add, verify, make primary or remove
+ * identifiers, sign other devices out, delete it.
  */
 export function UserDetailsView() {
   const app = useApp();
@@ -123,6 +125,7 @@ export function UserDetailsView() {
           </ul>
         </section>
       ) : null}
+      <SessionList />
       <DeleteAccount />
       <ConfirmItsYou view="details" />
     </div>
