@@ -35,12 +35,37 @@ export function timestamp(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
 }
 
+/** A user's answers to the project's sign-up fields, in the project's order, with each field's current label: `/v2/me` and the Backend API show them. */
+export async function signupFieldAnswers(store: Store, project: ProjectConfig, userId: string): Promise<MeSignupField[]> {
+  const answers = await store.users.listSignupFields(userId);
+  const position = (id: string) => {
+    const index = project.signupFields.findIndex((f) => f.id === id);
+    return index < 0 ? project.signupFields.length : index;
+  };
+  return answers
+    .sort((a, b) => position(a.id) - position(b.id))
+    .map((answer) => {
+      const field = project.signupFields.find((f) => f.id === answer.id && f.type === answer.type);
+      return {
+        id: answer.id,
+        type: answer.type,
+        ...(field ? { label: field.label } : {}),
+        ...(field?.url ? { url: field.url } : {}),
+        ...(answer.value !== undefined ? { value: answer.value } : {}),
+        ...(answer.accepted !== undefined ? { accepted: answer.accepted } : {}),
+        ...(answer.version !== undefined ? { version: answer.version } : {}),
+        answeredAt: timestamp(answer.answeredAt),
+      };
+    });
+}
+
+
 export class Account {
   constructor(private readonly deps: AccountDeps) {}
 
   async me(project: ProjectConfig, session: SessionRecord): Promise<MeResponse> {
     const user = (await this.deps.store.users.get(session.userId))!;
-    const signupFields = await this.signupFields(project, user.id);
+    const signupFields = await signupFieldAnswers(this.deps.store, project, user.id);
     return {
       id: user.id,
       fullName: user.fullName,
@@ -67,29 +92,6 @@ export class Account {
    * them, in the project's order (fields it has removed since last). `/v2/me` shows them, and this is
    * what the host's backend reads of them.
    */
-  async signupFields(project: ProjectConfig, userId: string): Promise<MeSignupField[]> {
-    const answers = await this.deps.store.users.listSignupFields(userId);
-    const position = (id: string) => {
-      const index = project.signupFields.findIndex((f) => f.id === id);
-      return index < 0 ? project.signupFields.length : index;
-    };
-    return answers
-      .sort((a, b) => position(a.id) - position(b.id))
-      .map((answer) => {
-        const field = project.signupFields.find((f) => f.id === answer.id && f.type === answer.type);
-        return {
-          id: answer.id,
-          type: answer.type,
-          ...(field ? { label: field.label } : {}),
-          ...(field?.url ? { url: field.url } : {}),
-          ...(answer.value !== undefined ? { value: answer.value } : {}),
-          ...(answer.accepted !== undefined ? { accepted: answer.accepted } : {}),
-          ...(answer.version !== undefined ? { version: answer.version } : {}),
-          answeredAt: timestamp(answer.answeredAt),
-        };
-      });
-  }
-
   /** PATCH /v2/me: the full name, required where sign-up requires it, by the rules of sign-up's name. */
   async updateName(project: ProjectConfig, session: SessionRecord, fullName: string): Promise<void> {
     const name = canonicalFullName(fullName);

@@ -3,9 +3,10 @@
 // write happens in one method here, in one transaction, so that whatever should follow a change (an
 // event to the host) has one place to go. Every id is looked up within the caller's project: another
 // project's user, identifier, passkey or session answers 404, as an unknown one does.
+import type { MeSignupField } from '../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
 import type { IdentifierType, ProjectConfig } from '../config/projectConfig.ts';
-import { timestamp } from '../account/Account.ts';
+import { signupFieldAnswers, timestamp } from '../account/Account.ts';
 import { normalizedIdentifier, canonicalIdentifier } from '../flow/identifierRules.ts';
 import { identifierData, passkeyData } from '../events/eventTypes.ts';
 import type { EventRecorder } from '../events/WebhookEvents.ts';
@@ -35,6 +36,8 @@ export interface WireUser {
   status: UserRecord['status'];
   /** beyond the contract: the host's own id for the user, when it gave one */
   externalID?: string;
+  /** beyond the contract, `GET /v2/users/{userID}` only: the answers to the project's sign-up fields */
+  signupFields?: MeSignupField[];
 }
 
 export interface WireIdentifier {
@@ -143,8 +146,11 @@ export class BackendApi {
     return toWireUser(user);
   }
 
+  /** Beyond the contract: `signupFields`, the answers to the project's own sign-up fields (agreements with their version and time), when there are any. */
   async getUser(project: ProjectConfig, userId: string): Promise<WireUser> {
-    return toWireUser(await this.user(project, userId));
+    const user = await this.user(project, userId);
+    const signupFields = await signupFieldAnswers(this.store, project, user.id);
+    return { ...toWireUser(user), ...(signupFields.length > 0 ? { signupFields } : {}) };
   }
 
   /** The full name and the status; disabling a user ends every session of theirs at once. */

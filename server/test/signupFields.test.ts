@@ -5,9 +5,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveProjectConfig } from '../config/projectConfig.ts';
+import { corbadoSdk, newSecret } from './helpers/backendApiClient.ts';
 import { Client, createProject, latestCode, outbox, postProject, serverForThisFile, uniqueEmail } from './helpers/testServer.ts';
 
-const server = serverForThisFile();
+const server = serverForThisFile({ api: { backendApiPort: 0 } });
 
 const TERMS = {
   id: 'terms',
@@ -172,9 +173,9 @@ describe('sign-up with fields', () => {
     ]);
     // when the ticked form was sent (the server's clock), to the second
     expect(me.signupFields[1].answeredAt).toBe(new Date(server.clock.now).toISOString().slice(0, 19));
-    // the store's view, which the host's backend reads
-    const stored = await server.api.store.users.listSignupFields(me.id);
-    expect(stored.find((a) => a.id === 'terms')).toMatchObject({ type: 'checkbox', accepted: true, version: '2026-11' });
+    // the host's backend reads them through the Backend API, as /v2/me shows them
+    const host = await corbadoSdk(server, id, await newSecret(server, id)).users().get(me.id);
+    expect(host).toMatchObject({ userID: me.id, signupFields: me.signupFields });
     // deleting the account takes the answers with it
     expect((await client.request('DELETE', '/v2/me')).status).toBe(200);
     expect(await server.api.store.users.listSignupFields(me.id)).toEqual([]);
