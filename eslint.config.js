@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench/tmp/', '.data/'] },
+  { ignores: ['dist/', 'server/dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench/tmp/', '.data/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -14,7 +14,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['demo/**/*.js', 'scripts/**/*.mjs', '*.js'],
+    files: ['demo/**/*.js', 'scripts/**/*.mjs', 'server/*.mjs', '*.js'],
     languageOptions: { globals: { window: 'readonly', document: 'readonly', console: 'readonly', Corbado: 'readonly', URLSearchParams: 'readonly', URL: 'readonly', process: 'readonly' } },
   },
   {

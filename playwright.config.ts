@@ -7,7 +7,11 @@ import { CHROMIUM_ARGS, chromiumPath } from './e2e/chromium';
 // Chromium (never a downloaded browser). Ports differ from `npm start` so both can run at once.
 const DEMO_PORT = Number(process.env.E2E_DEMO_PORT ?? 5174);
 const API_PORT = Number(process.env.E2E_API_PORT ?? 3102);
+const BACKEND_API_PORT = Number(process.env.E2E_BACKEND_API_PORT ?? API_PORT + 1);
 process.env.E2E_API_URL = `http://localhost:${API_PORT}`;
+process.env.E2E_BACKEND_API_URL = `http://localhost:${BACKEND_API_PORT}`;
+// the tests run the admin command on the server's database (API secrets, users import); workers inherit it
+process.env.E2E_DATABASE_PATH ??= join(tmpdir(), `corbado-e2e-${process.pid}-${Date.now()}.sqlite`);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -32,7 +36,8 @@ export default defineConfig({
     env: {
       DEMO_PORT: String(DEMO_PORT),
       API_PORT: String(API_PORT),
-      DATABASE_PATH: join(tmpdir(), `corbado-e2e-${process.pid}-${Date.now()}.sqlite`),
+      BACKEND_API_PORT: String(BACKEND_API_PORT),
+      DATABASE_PATH: process.env.E2E_DATABASE_PATH,
     },
   },
 });

@@ -66,6 +66,32 @@ function compactJsonText(): Plugin {
   };
 }
 
+/** The languages shipped as add-on scripts beside the bundle (src/core/i18n/<code>.json). */
+export const ADD_ON_LANGUAGES = ['fr', 'es', 'it', 'nl', 'pt', 'pl'] as const;
+
+/** An add-on script: hands its texts to the widget loaded before it (`Corbado.addLanguage`). */
+export function addOnScript(code: string, texts: TextTree): string {
+  return `/*! corbado-widget ${version} (${code}): load after corbado.js */\nCorbado.addLanguage(${JSON.stringify(code)},${JSON.stringify(texts)});\n`;
+}
+
+/**
+ * dist/corbado.<code>.js for each add-on language: a host puts it after corbado.js to offer the
+ * language, and the bundle carries none of them (SPEC §1: nothing is fetched by the widget itself).
+ */
+function addOnLanguages(): Plugin {
+  return {
+    name: 'add-on-languages',
+    apply: 'build',
+    generateBundle(options) {
+      if (options.format !== 'iife') return;
+      for (const code of ADD_ON_LANGUAGES) {
+        const texts = JSON.parse(readFileSync(new URL(`./src/core/i18n/${code}.json`, import.meta.url), 'utf8')) as TextTree;
+        this.emitFile({ type: 'asset', fileName: `corbado.${code}.js`, source: addOnScript(code, texts) });
+      }
+    },
+  };
+}
+
 /**
  * The phone metadata without what src/core/validation/phone.ts never reads (international dialling
  * prefixes, formatting flags, non-geographic numbering plans, the version): about 1 KB brotli less.
@@ -170,7 +196,7 @@ export function eagerCommonJsWrappers(code: string): string {
 }
 
 /**
- * Beside each bundle, its Subresource Integrity value (sha384, as browsers and CDNs' snippets use):
+ * Beside each bundle and add-on language, its Subresource Integrity value (sha384, as browsers and CDNs' snippets use):
  * dist/corbado.js.sri holds what a script tag's `integrity` attribute takes. Read from the written
  * file, so it is the hash of exactly the bytes that ship.
  */
@@ -179,11 +205,11 @@ function writeIntegrity(): Plugin {
     name: 'write-integrity',
     apply: 'build',
     writeBundle(options, bundle) {
-      for (const name of Object.keys(bundle)) {
+      for (const [name, output] of Object.entries(bundle)) {
         if (!/\.m?js$/.test(name)) continue;
         const file = join(options.dir ?? 'dist', name);
-        // after minification, which would turn the wrappers back into arrows
-        writeFileSync(file, eagerCommonJsWrappers(readFileSync(file, 'utf8')));
+        // after minification, which would turn the wrappers back into arrows (the add-on languages have none)
+        if (output.type === 'chunk') writeFileSync(file, eagerCommonJsWrappers(readFileSync(file, 'utf8')));
         const hash = createHash('sha384').update(readFileSync(file)).digest('base64');
         writeFileSync(`${file}.sri`, `sha384-${hash}\n`);
       }
@@ -223,7 +249,7 @@ export default defineConfig(({ command }) => ({
     // only for the build: tests need React's development build (act)
     ...(command === 'build' ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {}),
   },
-  plugins: [noNanostoresGlobal(), slimPhoneMetadata(), compactJsonText(), writeIntegrity()],
+  plugins: [noNanostoresGlobal(), slimPhoneMetadata(), compactJsonText(), addOnLanguages(), writeIntegrity()],
   build: {
     target: 'es2022',
     minify: true,

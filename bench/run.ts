@@ -1,12 +1,13 @@
 // `npm run bench`: bundle size, start-up in Chromium (alone and beside web-js), heap growth over mount cycles,
-// server throughput, and the bundle's evaluation time.
+// server throughput, the bundle's evaluation time, and the import of existing users.
 // Prints tables and writes bench/results.json. See bench/README.md for what each figure means.
 //
 // Knobs (for trying things out; the committed results use the defaults):
 //   BENCH_RUNS (start-up runs per scenario, default 7), BENCH_COMPARE_RUNS (runs per client and
 //   scenario beside web-js, default 5), BENCH_CYCLES (mount cycles, default 200),
 //   BENCH_SECONDS (server window per endpoint, default 10), BENCH_EVALUATE_RUNS (default 31),
-//   BENCH_EVALUATE_BESIDE (other bundle files to measure beside dist/corbado.js), BENCH_ONLY (e.g. "size,compare,server"),
+//   BENCH_EVALUATE_BESIDE (other bundle files to measure beside dist/corbado.js), BENCH_IMPORT_USERS (default 100000),
+//   BENCH_ONLY (e.g. "size,compare,server"; "import" alone with BENCH_OUT=bench/results-import.json),
 //   BENCH_OUT (results file, default bench/results.json), CHROMIUM_PATH.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -22,6 +23,7 @@ import { serverBench, type ServerResults } from './lib/serverLoad.ts';
 import { ensureBuilt, sizeBench, type SizeResults } from './lib/size.ts';
 import { startStack } from './lib/stack.ts';
 import { startupBench, type ScenarioResult } from './lib/startup.ts';
+import { importBench, writeImportFile, type ImportFigures } from './lib/userImport.ts';
 import { postgresBin, startPostgresCluster } from '../scripts/postgresCluster.ts';
 import pg from 'pg';
 import { kb, ms, table } from './lib/table.ts';
@@ -47,7 +49,8 @@ const EVALUATE_RUNS = Number(process.env.BENCH_EVALUATE_RUNS ?? 31);
 /** other builds of the bundle to measure beside dist/corbado.js, comma-separated paths (e.g. a base commit's) */
 const EVALUATE_BESIDE = (process.env.BENCH_EVALUATE_BESIDE ?? '').split(',').map((part) => part.trim()).filter(Boolean);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,startup,compare,memory,server,evaluate').split(',').map((part) => part.trim()));
+const IMPORT_USERS = Number(process.env.BENCH_IMPORT_USERS ?? 100_000);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,startup,compare,memory,server,evaluate,import').split(',').map((part) => part.trim()));
 const OUT = process.env.BENCH_OUT ?? join(ROOT, 'bench', 'results.json');
 /** the leak check: no JIT code, feedback allocated on first call, so only retained objects can grow */
 const LEAK_CHECK_FLAGS = '--jitless --no-lazy-feedback-allocation';
@@ -68,11 +71,12 @@ let compare: CompareResults | undefined;
 let evaluation: EvaluateFigures[] | undefined;
 let memory: { views: ViewMemory[]; leakCheck: ViewMemory[] } | undefined;
 const servers: ServerResults[] = [];
+const imports: ImportFigures[] = [];
 let chromiumVersion = 'not launched';
 
 if (ONLY.has('size')) {
   mark('size');
-  say('1/6 bundle size …');
+  say('1/7 bundle size …');
   size = sizeBench(ROOT, TMP);
 }
 
@@ -84,12 +88,12 @@ if (ONLY.has('startup') || ONLY.has('memory')) {
     try {
       if (ONLY.has('startup')) {
         mark('startup');
-        say(`2/6 start-up, ${RUNS} runs per scenario … (${elapsed()})`);
+        say(`2/7 start-up, ${RUNS} runs per scenario … (${elapsed()})`);
         startup = await startupBench(browser, stack, RUNS, say);
       }
       if (ONLY.has('memory')) {
         mark('memory');
-        say(`4/6 memory, ${CYCLES} mount/unmount cycles per view … (${elapsed()})`);
+        say(`4/7 memory, ${CYCLES} mount/unmount cycles per view … (${elapsed()})`);
         const views = await memoryBench(browser, stack, CYCLES, say);
         await browser.close();
         say(`    leak check with ${LEAK_CHECK_FLAGS} … (${elapsed()})`);
@@ -109,10 +113,10 @@ if (ONLY.has('startup') || ONLY.has('memory')) {
 }
 
 const compareSkipped = ONLY.has('compare') ? compareMissing(ROOT) : undefined;
-if (compareSkipped) say(`3/6 start-up beside ${CLIENT_NAMES['web-js']} skipped: ${compareSkipped}`);
+if (compareSkipped) say(`3/7 start-up beside ${CLIENT_NAMES['web-js']} skipped: ${compareSkipped}`);
 else if (ONLY.has('compare')) {
   mark('compare');
-  say(`3/6 start-up beside ${CLIENT_NAMES['web-js']}, ${COMPARE_RUNS} runs per client and scenario … (${elapsed()})`);
+  say(`3/7 start-up beside ${CLIENT_NAMES['web-js']}, ${COMPARE_RUNS} runs per client and scenario … (${elapsed()})`);
   compare = await compareBench(ROOT, TMP, COMPARE_RUNS, say);
   if (chromiumVersion === 'not launched') chromiumVersion = compare.chromium;
 }
@@ -120,7 +124,7 @@ else if (ONLY.has('compare')) {
 if (ONLY.has('server')) {
   mark('server');
   const load = { durationMs: SECONDS * 1000, concurrency: 20, calibration: 1500, maxPool: 40_000 };
-  say(`5/6 server on SQLite, 20 clients, ${SECONDS} s per endpoint … (${elapsed()})`);
+  say(`5/7 server on SQLite, 20 clients, ${SECONDS} s per endpoint … (${elapsed()})`);
   servers.push(await serverBench(load));
   const found = postgresBin();
   if ('missing' in found) say(`    PostgreSQL figures skipped: ${found.missing}`);
@@ -140,13 +144,34 @@ if (ONLY.has('server')) {
 if (ONLY.has('evaluate')) {
   mark('evaluate');
   ensureBuilt(ROOT); // builds dist/ when it is missing or older than the sources
-  say(`6/6 bundle evaluation at 4x CPU slowdown, ${EVALUATE_RUNS} runs per bundle … (${elapsed()})`);
+  say(`6/7 bundle evaluation at 4x CPU slowdown, ${EVALUATE_RUNS} runs per bundle … (${elapsed()})`);
   const browser = await launchChromium();
   if (chromiumVersion === 'not launched') chromiumVersion = browser.version();
   try {
     evaluation = await evaluateBench(browser, [join(ROOT, 'dist', 'corbado.js'), ...EVALUATE_BESIDE], EVALUATE_RUNS, say);
   } finally {
     await browser.close();
+  }
+}
+
+if (ONLY.has('import')) {
+  mark('import');
+  const file = join(TMP, 'import-users.jsonl');
+  const megabytes = writeImportFile(file, IMPORT_USERS);
+  say(`7/7 users import, ${IMPORT_USERS.toLocaleString('en')} users (${megabytes.toFixed(1)} MB of JSONL), on SQLite … (${elapsed()})`);
+  const sqlite = join(TMP, `import-${Date.now()}.sqlite`);
+  imports.push({ ...(await importBench({ DATABASE_PATH: sqlite }, 'sqlite', file, IMPORT_USERS, TMP)), fileMegabytes: megabytes });
+  const found = postgresBin();
+  if ('missing' in found) say(`    PostgreSQL figures skipped: ${found.missing}`);
+  else {
+    const cluster = await startPostgresCluster();
+    try {
+      say(`    on PostgreSQL … (${elapsed()})`);
+      const url = await freshDatabase(cluster.url, 'bench_import');
+      imports.push({ ...(await importBench({ DATABASE_URL: url }, 'postgres', file, IMPORT_USERS, TMP)), fileMegabytes: megabytes });
+    } finally {
+      cluster.stop();
+    }
   }
 }
 
@@ -333,6 +358,17 @@ if (servers.length) {
   say(`  verify/finish: ${servers[0]!.verifyFinish.kind}`);
 }
 
+if (imports.length) {
+  say();
+  say(
+    table(
+      `Users import: npm run admin -- users import, ${imports[0]!.users.toLocaleString('en')} users, batches of 1,000, then the same file again`,
+      ['database', 'users', 'first run', 'users/s', 'import CPU', 'rerun (all existing)', 'lines/s'],
+      imports.map((i) => [i.database, i.users, `${i.seconds} s`, i.usersPerSecond, `${i.cpuSeconds} s`, `${i.rerunSeconds} s`, i.rerunLinesPerSecond]),
+    ),
+  );
+}
+
 const results = {
   machine,
   settings: { startupRuns: RUNS, mountCycles: CYCLES, serverSeconds: SECONDS, evaluateRuns: EVALUATE_RUNS, sections: [...ONLY] },
@@ -362,6 +398,7 @@ const results = {
     ...compare,
   },
   server: servers,
+  import: imports.length ? imports : undefined,
   totalSeconds: (performance.now() - started) / 1000,
 };
 writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);

@@ -60,41 +60,53 @@
     link.search = '?project=' + encodeURIComponent(projectId);
   }
 
-  Corbado.load({
-    projectId,
-    // ?api= and ?timeout= point the page at another Frontend API and shorten the request timeout
-    // (the fault scenarios of the end-to-end tests use both)
-    frontendApiUrl: params.get('api') || config.apiUrl,
-    apiTimeout: Number(params.get('timeout')) || undefined,
-    darkMode: params.get('dark') || 'off',
-    defaultLanguage: params.get('lang') || 'en',
-    autoDetectLanguage: !params.get('lang'),
-    customerSupportEmail: 'support@example.com',
-    isDevMode: true,
-  }).then(
-    function () {
-      Corbado.userChanges.subscribe(function (user) {
-        document.getElementById('host-user').textContent = user ? JSON.stringify(user, null, 2) : 'none';
-      });
-      Corbado.authStateChanges.subscribe(function (state) {
-        document.getElementById('host-auth-state').textContent = state === 1 ? 'logged in' : 'logged out';
-      });
-      const element = document.getElementById('widget');
-      if (view === 'auth') Corbado.mountAuthUI(element, { onLoggedIn: () => log('onLoggedIn') });
-      if (view === 'signup') Corbado.mountSignUpUI(element, { onSignedUp: () => log('onSignedUp') });
-      if (view === 'login') Corbado.mountLoginUI(element, { onLoggedIn: () => log('onLoggedIn') });
-      if (view === 'account') {
-        Corbado.shortSessionChanges.subscribe(askBackend);
-        Corbado.mountUserUI(document.getElementById('user-details'));
-        Corbado.mountPasskeyListUI(element);
-        document.getElementById('logout').addEventListener('click', function () {
-          Corbado.logout().then(() => log('logged out'));
+  const language = params.get('lang');
+  // a language the bundle does not hold (fr, es, it, nl, pt, pl) comes as its add-on script beside the
+  // bundle; a host page puts <script src=".../corbado.fr.js"> after corbado.js, the demo adds it for ?lang=
+  if (language && language !== 'en' && language !== 'de' && /^[a-z]{2}$/.test(language)) {
+    const addOn = document.createElement('script');
+    addOn.src = '/dist/corbado.' + language + '.js';
+    addOn.onload = addOn.onerror = start;
+    document.head.append(addOn);
+  } else start();
+
+  function start() {
+    Corbado.load({
+      projectId,
+      // ?api= and ?timeout= point the page at another Frontend API and shorten the request timeout
+      // (the fault scenarios of the end-to-end tests use both)
+      frontendApiUrl: params.get('api') || config.apiUrl,
+      apiTimeout: Number(params.get('timeout')) || undefined,
+      darkMode: params.get('dark') || 'off',
+      defaultLanguage: language || 'en',
+      autoDetectLanguage: !language,
+      customerSupportEmail: 'support@example.com',
+      isDevMode: true,
+    }).then(
+      function () {
+        Corbado.userChanges.subscribe(function (user) {
+          document.getElementById('host-user').textContent = user ? JSON.stringify(user, null, 2) : 'none';
         });
-      }
-    },
-    function (error) {
-      document.getElementById('widget').textContent = String(error && error.message ? error.message : error);
-      log('load failed: ' + error.message);
-    },
-  );
+        Corbado.authStateChanges.subscribe(function (state) {
+          document.getElementById('host-auth-state').textContent = state === 1 ? 'logged in' : 'logged out';
+        });
+        const element = document.getElementById('widget');
+        if (view === 'auth') Corbado.mountAuthUI(element, { onLoggedIn: () => log('onLoggedIn') });
+        if (view === 'signup') Corbado.mountSignUpUI(element, { onSignedUp: () => log('onSignedUp') });
+        if (view === 'login') Corbado.mountLoginUI(element, { onLoggedIn: () => log('onLoggedIn') });
+        if (view === 'account') {
+          Corbado.shortSessionChanges.subscribe(askBackend);
+          Corbado.mountUserUI(document.getElementById('user-details'));
+          Corbado.mountPasskeyListUI(element);
+          document.getElementById('logout').addEventListener('click', function () {
+            Corbado.logout().then(() => log('logged out'));
+          });
+        }
+      },
+      function (error) {
+        document.getElementById('widget').textContent = String(error && error.message ? error.message : error);
+        log('load failed: ' + error.message);
+      },
+    );
+  }
 })();

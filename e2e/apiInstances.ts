@@ -23,7 +23,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export async function startApiInstance(env: Record<string, string>): Promise<ApiInstance> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, API_PORT: '0', ...env },
+    env: { ...process.env, API_PORT: '0', BACKEND_API_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

@@ -64,6 +64,9 @@ export const TOUR_STOPS = [
   'edit-phone',
   'missing-fields',
   'component-unavailable',
+  'signup-fields',
+  'signup-fields-invalid',
+  'account-signup-fields',
 ] as const;
 
 /**
@@ -249,4 +252,28 @@ export async function screenTour(page: Page, options: TourOptions, visit: (stop:
   await page.goto(`/?${query('pro-999999')}`);
   await heading('componentUnavailable.header');
   await stop('component-unavailable');
+
+  // pro-10: the project's own sign-up fields (a text, the required terms box, an optional one), refused
+  // without the terms; then the agreement with its version on the account page
+  const fieldsEmail = `tour-fields-${tag}@example.com`;
+  await page.goto(`/?${query('pro-10')}#register`);
+  await heading('signupInit.header');
+  await stop('signup-fields');
+  await field('fields.fullName').fill('Ada Lovelace');
+  await field('fields.email').fill(fieldsEmail);
+  await button('signupInit.submit').click();
+  const terms = view.getByRole('checkbox').first();
+  await expect(terms).toHaveAttribute('aria-invalid', 'true');
+  await stop('signup-fields-invalid');
+  await terms.check();
+  await button('signupInit.submit').click();
+  await view.getByRole('textbox', { name: text('otp.cell', { index: 1, count: 6 }) }).fill((await latestMessage(fieldsEmail)).code!);
+  await button('passkeyAppend.skip').click();
+  await expect(page.locator('#host-auth-state')).toHaveText('logged in');
+  await page.goto(`/account.html?${query('pro-10')}`);
+  const fieldsDetails = page.locator('#user-details');
+  await expect(fieldsDetails.getByRole('heading', { name: text('user.signupFields') })).toBeVisible();
+  const agreedOn = fieldsDetails.getByText(new RegExp(`^${text('user.accepted', { date: '.+', version: '2026-11' }).replace(/[()]/g, '\\$&')}$`));
+  await expect(agreedOn).toBeVisible();
+  await stop('account-signup-fields', [agreedOn]);
 }

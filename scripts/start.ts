@@ -1,7 +1,9 @@
 // `npm start`: the local Frontend API and the demo pages, on two origins on purpose.
-// Ports: API_PORT (default 3001) and DEMO_PORT (default 5173); DATABASE_PATH (SQLite) or DATABASE_URL (PostgreSQL) picks the database.
+// Ports: API_PORT (default 3001), BACKEND_API_PORT (default 3002) and DEMO_PORT (default 5173); DATABASE_PATH
+// (SQLite) or DATABASE_URL (PostgreSQL) picks the database.
 import { startApi } from '../server/app.ts';
-import { databaseFromEnv } from '../server/settings.ts';
+import { createApiSecret } from '../server/backend/ApiSecrets.ts';
+import { backendApiFromEnv, databaseFromEnv } from '../server/settings.ts';
 import { startDemo } from '../demo/demoServer.ts';
 
 const apiPort = Number(process.env.API_PORT ?? 3001);
@@ -13,12 +15,22 @@ const api = await startApi({
   database: databaseFromEnv(process.env),
   publicUrl: process.env.PUBLIC_URL,
   demoOrigin,
+  ...backendApiFromEnv({ BACKEND_API_PORT: '3002', ...process.env }),
   ...(process.env.AAGUID_CATALOGUE ? { aaguidCatalogue: process.env.AAGUID_CATALOGUE } : {}),
 });
 // the demo's host backend checks the issuer the API writes: its PUBLIC_URL when it has one
 const demo = await startDemo({ port: demoPort, apiUrl: api.url, ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}) });
 
+// a Backend API secret for the demo project, new at each start (the one the last start made is revoked);
+// a secret that survives restarts comes from `npm run admin -- api-secret create pro-1`
+const DEV_SECRET_PROJECT = 'pro-1';
+const DEV_SECRET_LABEL = 'npm start';
 console.info(`Frontend API: ${api.url}`);
+if (api.backendApiUrl) {
+  await api.store.apiSecrets.revokeLabelled(DEV_SECRET_PROJECT, DEV_SECRET_LABEL, Date.now());
+  const devSecret = await createApiSecret(api.store, DEV_SECRET_PROJECT, DEV_SECRET_LABEL, Date.now());
+  console.info(`Backend API:  ${api.backendApiUrl}  (${DEV_SECRET_PROJECT}, API secret for this run: ${devSecret.secret})`);
+}
 console.info(`Demo pages:   ${demo.url}/  (${demo.url}/signup.html, /login.html, /account.html; ?project=pro-1 … pro-7)`);
 console.info(`Dev outbox:   ${api.url}/_dev/`);
 

@@ -28,6 +28,9 @@ export type ErrorType =
   | 'last_login_identifier'
   // what cannot be undone needs a log-in within the project's recentLoginSeconds (or a fresh proof)
   | 'recent_login_required'
+  // the Backend API: the host's own id for a user is unique within the project; a disabled user gets no session
+  | 'external_id_in_use'
+  | 'user_disabled'
   | 'invalid_challenge_solution_email-otp'
   | 'invalid_challenge_solution_phone-otp';
 

@@ -6,16 +6,42 @@
 //   projects show <id>                  one project's full configuration
 //   projects create <file.json | ->     a new project from a (partial) configuration; prints its id
 //   projects update <id> <file.json | -> replaces a project's configuration (the same keys as create)
+//   webhooks add <projectId> <url> [--events a,b]  a webhook endpoint; prints its signing secret, once
+//   webhooks list [projectId]           the endpoints (no secrets), with their waiting and given-up deliveries
+//   webhooks remove <id>                removes an endpoint and what still waits for it
 //   keys rotate <id> [--now]             a new signing key for the project (signing after 15 minutes, or at once)
-import { readFileSync } from 'node:fs';
+//   api-secret create <projectId>       a new Backend API secret, printed this once (only its hash is kept)
+//   api-secret list <projectId>         the project's secrets: id, last four characters, made, revoked
+//   api-secret revoke <id>              revokes a secret at once (every instance on the database)
+//   users import <projectId> <file.jsonl | ->  brings existing users (README: "Bringing your existing users")
+import { createReadStream, existsSync, readFileSync, realpathSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { ApiError } from './ApiError.ts';
+import { createApiSecret } from './backend/ApiSecrets.ts';
+import { importProject, importUsers } from './backend/UserImport.ts';
 import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig } from './config/projectConfig.ts';
+import { parseEventTypes } from './events/eventTypes.ts';
+import { addWebhookEndpoint } from './events/webhookEndpoints.ts';
 import { KeyRing } from './session/KeyRing.ts';
 import { KeyStore } from './session/KeyStore.ts';
-import { databaseFromEnv } from './settings.ts';
+import { databaseFromEnv, isProduction, webhookSettingsFromEnv } from './settings.ts';
 import { Store } from './store/Store.ts';
 
-const USAGE = `usage: admin projects list | projects show <id> | projects create <file.json|-> | projects update <id> <file.json|-> | keys rotate <id> [--now]`;
+const USAGE = [
+  'usage: admin projects list | projects show <id> | projects create <file.json|-> | projects update <id> <file.json|-> | keys rotate <id> [--now]',
+  '       admin api-secret create <projectId> | api-secret list <projectId> | api-secret revoke <secretId>',
+  '       admin users import <projectId> <file.jsonl|->',
+  '       admin webhooks add <projectId> <url> [--events a,b] | webhooks list [projectId] | webhooks remove <id>',
+].join('\n');
+
+/** Where the admin command reports what is not its answer: the import's progress line and failed lines. */
+export interface AdminOutput {
+  progress(line: string): void;
+  warn(line: string): void;
+}
+
+const NO_OUTPUT: AdminOutput = { progress: () => {}, warn: () => {} };
 
 class UsageError extends Error {}
 
@@ -34,11 +60,14 @@ function projectId(value: string | undefined): string {
   return value;
 }
 
-export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, now = Date.now()): Promise<unknown> {
+export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, now = Date.now(), output: AdminOutput = NO_OUTPUT): Promise<unknown> {
   const [area, command, first, second] = args;
-  if ((area !== 'projects' && area !== 'keys') || !command) throw new UsageError(USAGE);
+  if (area === 'webhooks' && command) return runWebhooks(args.slice(1), env, now);
+  if (!['projects', 'keys', 'api-secret', 'users'].includes(area ?? '') || !command) throw new UsageError(USAGE);
   const store = await Store.open(databaseFromEnv(env));
   try {
+    if (area === 'api-secret') return await apiSecretCommand(store, command, first, now);
+    if (area === 'users') return await usersCommand(store, command, first, second, output);
     if (area === 'keys') {
       if (command !== 'rotate' || (second !== undefined && second !== '--now')) throw new UsageError(USAGE);
       const id = projectId(first);
@@ -83,6 +112,84 @@ export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, 
   }
 }
 
+async function runWebhooks(args: readonly string[], env: NodeJS.ProcessEnv, now: number): Promise<unknown> {
+  const [command, ...rest] = args;
+  const eventsAt = rest.indexOf('--events');
+  const eventList = eventsAt >= 0 ? rest[eventsAt + 1] : undefined;
+  if (eventsAt >= 0 && eventList === undefined) throw new UsageError('--events needs a comma-separated list of event types');
+  const [first, second, extra] = eventsAt >= 0 ? [...rest.slice(0, eventsAt), ...rest.slice(eventsAt + 2)] : rest;
+  if (command === 'add' && (!first || !second || extra)) throw new UsageError(USAGE);
+  if (command === 'remove' && (!first || second)) throw new UsageError(USAGE);
+  if (command === 'list' && second) throw new UsageError(USAGE);
+  if (!['add', 'list', 'remove'].includes(command ?? '')) throw new UsageError(USAGE);
+  const production = isProduction(env, []);
+  if (command === 'add' && production && !env.KEY_ENCRYPTION_SECRET) {
+    throw new UsageError('KEY_ENCRYPTION_SECRET is needed to seal the signing secret: run the command with the environment of the server');
+  }
+  const events = eventList === undefined ? null : parseEventTypes(eventList);
+  const store = await Store.open(databaseFromEnv(env));
+  try {
+    switch (command) {
+      case 'add': {
+        const rules = { production, allowPrivateNetworks: webhookSettingsFromEnv(env).allowPrivateNetworks ?? false };
+        const keys = new KeyStore(store, env.KEY_ENCRYPTION_SECRET || undefined);
+        return await addWebhookEndpoint(store, keys, { projectId: projectId(first), url: second!, events, rules }, now);
+      }
+      case 'list':
+        return (await store.webhookEndpoints.summaries(first === undefined ? undefined : projectId(first))).map((e) => ({
+          ...e,
+          events: e.events ?? 'every event',
+          createdAt: new Date(e.createdAt).toISOString(),
+        }));
+      default:
+        if (!(await store.webhookEndpoints.remove(first!))) throw new UsageError(`there is no webhook endpoint ${first}`);
+        return { removed: first };
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+async function apiSecretCommand(store: Store, command: string, first: string | undefined, now: number): Promise<unknown> {
+  switch (command) {
+    case 'create': {
+      const created = await createApiSecret(store, projectId(first), 'admin', now);
+      return { ...created, createdAt: new Date(created.createdAt).toISOString(), note: 'Shown this once: only a hash of the secret is kept.' };
+    }
+    case 'list':
+      return (await store.apiSecrets.listByProject(projectId(first))).map((s) => ({
+        id: s.id,
+        endsWith: s.hint,
+        label: s.label,
+        createdAt: new Date(s.createdAt).toISOString(),
+        revokedAt: s.revokedAt === null ? null : new Date(s.revokedAt).toISOString(),
+      }));
+    case 'revoke': {
+      if (!first || !/^sec-\d+$/.test(first)) throw new UsageError(`a secret id like sec-4821… is needed, got ${first ?? 'nothing'}`);
+      if (!(await store.apiSecrets.revoke(first, now))) throw new UsageError(`there is no live secret ${first}`);
+      return { id: first, revoked: true };
+    }
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+async function usersCommand(store: Store, command: string, first: string | undefined, source: string | undefined, output: AdminOutput): Promise<unknown> {
+  if (command !== 'import' || !source) throw new UsageError(USAGE);
+  const project = await importProject(store, projectId(first));
+  const started = performance.now();
+  const rate = (lines: number) => Math.round(lines / Math.max(0.001, (performance.now() - started) / 1000));
+  if (source !== '-' && !existsSync(source)) throw new UsageError(`there is no file ${source}`);
+  const input = source === '-' ? process.stdin : createReadStream(source, 'utf8');
+  const result = await importUsers(store, project, createInterface({ input, crlfDelay: Infinity }), {
+    now: Date.now,
+    onProgress: (p) => output.progress(`${p.lines.toLocaleString('en')} lines: ${p.created.toLocaleString('en')} created, ${p.existing.toLocaleString('en')} existing, ${p.failed.toLocaleString('en')} failed (${rate(p.lines).toLocaleString('en')} lines/s)`),
+    onFailure: (f) => output.warn(`line ${f.line}: ${f.reason}`),
+  });
+  const seconds = Math.round((performance.now() - started) / 100) / 10;
+  return { project: project.id, ...result, seconds, linesPerSecond: rate(result.lines) };
+}
+
 /** The message for a failed command: usage, or every invalid field of a configuration. */
 export function adminErrorMessage(error: unknown): string {
   if (error instanceof UsageError) return error.message;
@@ -90,9 +197,19 @@ export function adminErrorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// run as a program (tsx, node, or the package's bin, which is a symlink), not when a test imports it
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
-    console.info(JSON.stringify(await runAdmin(process.argv.slice(2), process.env), null, 2));
+    // the progress line rewrites itself on a terminal; elsewhere (a log) each one is a line of its own
+    const output: AdminOutput = {
+      progress: (line) => process.stderr.write(process.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`),
+      warn: (line) => process.stderr.write(process.stderr.isTTY ? `\r\x1b[K${line}\n` : `${line}\n`),
+    };
+    const result = await runAdmin(process.argv.slice(2), process.env, Date.now(), output);
+    if (process.stderr.isTTY) process.stderr.write('\n');
+    console.info(JSON.stringify(result, null, 2));
+    // an import that left lines out says so in its exit status too
+    if (typeof result === 'object' && result !== null && 'failed' in result && (result as { failed: number }).failed > 0) process.exitCode = 1;
   } catch (error) {
     console.error(adminErrorMessage(error));
     process.exit(1);

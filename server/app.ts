@@ -11,10 +11,10 @@ import { AaguidCatalogue, DEFAULT_CATALOGUE } from './aaguids/AaguidCatalogue.ts
 import { Account } from './account/Account.ts';
 import { AccountIdentifiers } from './account/AccountIdentifiers.ts';
 import { Reauthentication } from './account/Reauthentication.ts';
-import { ApiError } from './ApiError.ts';
 import type { SocialProvider } from './config/projectConfig.ts';
 import { DEFAULT_SERVER_RATE_LIMITS, type ServerRateLimits } from './config/rateLimits.ts';
 import { DEFAULT_SEED_FILE, loadSeedProjects } from './config/seedProjects.ts';
+import { WebhookEvents, type WebhookSettings } from './events/WebhookEvents.ts';
 import { FlowEngine } from './flow/FlowEngine.ts';
 import { registerAccountRoutes } from './http/accountRoutes.ts';
 import type { AppEnv } from './http/AppEnv.ts';
@@ -22,7 +22,8 @@ import { registerAuthRoutes } from './http/authRoutes.ts';
 import { registerConfigRoutes } from './http/configRoutes.ts';
 import { cors } from './http/cors.ts';
 import { registerDevRoutes } from './http/devRoutes.ts';
-import { errorResponse } from './http/errorEnvelope.ts';
+import { createBackendApp } from './http/backendApiRoutes.ts';
+import { handleErrors } from './http/errorHandling.ts';
 import { registerHealthRoutes } from './http/healthRoutes.ts';
 import { registerMeRoutes } from './http/meRoutes.ts';
 import { observeRequests, registerMetricsRoute } from './http/observability.ts';
@@ -42,8 +43,7 @@ import { KeyRing } from './session/KeyRing.ts';
 import { Sessions } from './session/Sessions.ts';
 import { ProviderClient, socialSettings, type ProviderSettings } from './social/providerClient.ts';
 import { registerOAuthSimulator } from './social/simulator.ts';
-import { NulInText } from './store/Database.ts';
-import { DatabaseUnavailable, type DatabaseTimeouts } from './store/DatabaseUnavailable.ts';
+import type { DatabaseTimeouts } from './store/DatabaseUnavailable.ts';
 import { Store } from './store/Store.ts';
 
 export interface ApiOptions {
@@ -72,6 +72,10 @@ export interface ApiOptions {
   delivery?: Partial<DeliverySettings>;
   /** called with the outcome of each delivery attempt (sent, retry, expired, failed): the hook for counters */
   onDelivery?: (event: DeliveryEvent) => void;
+  /** how webhook events go out (default DEFAULT_WEBHOOK_SETTINGS; each one given replaces its default) */
+  webhooks?: Partial<WebhookSettings>;
+  /** called with the outcome of each webhook attempt; `channel` is the endpoint's id */
+  onWebhookDelivery?: (event: DeliveryEvent<string>) => void;
   /** proxies in front that append to X-Forwarded-For (default 0: the socket address is the client) */
   trustedProxies?: number;
   /** the limits across all projects (default DEFAULT_SERVER_RATE_LIMITS; each one given replaces its default) */
@@ -100,6 +104,8 @@ export interface ApiOptions {
 
 export interface Api {
   app: Hono<AppEnv>;
+  /** the Backend API (the host's backend, HTTP Basic with an API secret): served on a listener of its own */
+  backendApp: Hono<AppEnv>;
   store: Store;
   /** the counters and gauges GET /metrics serves; other parts of the server count through it */
   metrics: Metrics;
@@ -151,14 +157,27 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       ...(options.delivery ? { delivery: options.delivery } : {}),
       ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
     });
+    const events = new WebhookEvents({
+      store,
+      keys,
+      log,
+      now,
+      metrics,
+      production,
+      ...(options.webhooks ? { settings: options.webhooks } : {}),
+      ...(options.onWebhookDelivery ? { onDelivery: options.onWebhookDelivery } : {}),
+    });
+    metrics.webhookBacklog(() => events.backlog());
+    const sealedSecrets = await events.sealStoredSecrets(options.keyEncryptionSecret !== undefined);
+    if (sealedSecrets > 0) log.info(`Encrypted ${sealedSecrets} webhook secret(s) that were stored in the clear`);
     const sessions = new Sessions(store, keyRing, rotationSecret, (ended) =>
       log.error(`A retired long session of ${ended.id} (project ${ended.projectId}) was presented again: the session is ended`),
     );
     const social = new ProviderClient(socialSettings(options.socialProviders));
     const limiter = new RateLimiter(store, now, { ...DEFAULT_SERVER_RATE_LIMITS, ...options.serverLimits });
-    const engine = new FlowEngine({ store, messenger, sessions, limiter, now, secretKey, social, log });
-    const account = new Account({ store, sessions, now, aaguids });
-    const identifiers = new AccountIdentifiers({ store, limiter, messenger, secretKey, now });
+    const engine = new FlowEngine({ store, messenger, sessions, limiter, now, secretKey, social, events, log });
+    const account = new Account({ store, sessions, now, aaguids, events });
+    const identifiers = new AccountIdentifiers({ store, limiter, messenger, secretKey, now, events });
     const reauth = new Reauthentication({ store, limiter, messenger, secretKey, now });
     const resolve = requestResolver(store, sessions, now, {
       production,
@@ -191,33 +210,32 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       }
     }
 
-    app.notFound((c) => errorResponse(c, ApiError.notFound(`No route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
-    app.onError((error, c) => {
-      if (error instanceof ApiError) {
-        if (error.status === 429) metrics.limitRefused(error.limit ?? 'unknown');
-        return errorResponse(c, error);
-      }
-      if (error instanceof NulInText) return errorResponse(c, ApiError.invalidRequest('A value in the request contains a NUL character'));
-      if (error instanceof DatabaseUnavailable) {
-        metrics.serviceUnavailable();
-        // weather, not a bug: one line without a stack, and the client is told when to try again
-        log.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path}: ${error.message}`);
-        return errorResponse(c, ApiError.serviceUnavailable('The service is briefly unavailable; please try again shortly', error.retryAfterSeconds));
-      }
-      log.error(`[${c.get('requestId')}] ${c.req.method} ${c.req.path} failed`, error);
-      return errorResponse(c, new ApiError(500, 'internal_error', 'Internal server error'));
+    handleErrors(app, metrics, log);
+
+    const backendApp = createBackendApp({
+      store,
+      limiter,
+      metrics,
+      log,
+      now,
+      production,
+      https: publicUrl?.startsWith('https:') ?? false,
+      logRequests: options.logRequests ?? production,
+      events,
     });
 
     messenger.start();
+    await events.start();
     let closed = false;
     return {
       app,
+      backendApp,
       store,
       metrics,
       async close() {
         if (closed) return;
         closed = true;
-        await messenger.close();
+        await Promise.all([messenger.close(), events.close()]);
         await store.close();
       },
     };
@@ -234,6 +252,10 @@ export interface StartOptions extends ApiOptions {
   metricsPort?: number;
   /** the host or address the metrics port binds (default: `host`) */
   metricsHost?: string;
+  /** serve the Backend API on this port (0 = ephemeral); without it there is no Backend API listener */
+  backendApiPort?: number;
+  /** the host or address the Backend API port binds (default: `host`), e.g. 127.0.0.1 to keep it off the network */
+  backendApiHost?: string;
   /** how long close() lets the calls in flight finish before it cuts their connections (default 15 s) */
   shutdownGraceMs?: number;
 }
@@ -243,6 +265,8 @@ export interface RunningApi {
   port: number;
   /** the base URL of the metrics port, when there is one */
   metricsUrl?: string;
+  /** the base URL of the Backend API, when it has a listener */
+  backendApiUrl?: string;
   store: Store;
   close(): Promise<void>;
 }
@@ -259,9 +283,21 @@ interface Listener {
   stop(graceMs: number): Promise<void>;
 }
 
-function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string | undefined): Promise<Listener> {
+/**
+ * How long the Backend API keeps an idle connection open: longer than the idle time of HTTP clients'
+ * pools (Node's own agent, which Corbado's SDK uses through axios, drops its idle sockets after 5 s,
+ * the server's default). With equal times a client reuses the socket just as the server closes it, and
+ * its call fails with a reset.
+ */
+export const BACKEND_KEEP_ALIVE_MS = 65_000;
+
+function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string | undefined, keepAliveMs?: number): Promise<Listener> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, ...(hostname ? { hostname } : {}) }, () => {
+      if (keepAliveMs !== undefined) {
+        (server as HttpServer).keepAliveTimeout = keepAliveMs;
+        (server as HttpServer).headersTimeout = keepAliveMs + 1000;
+      }
       const bound = (server.address() as AddressInfo).port;
       const host = !hostname || hostname === '0.0.0.0' || hostname === '::' ? 'localhost' : hostname;
       resolve({ server, url: `http://${host.includes(':') ? `[${host}]` : host}:${bound}`, stop: (graceMs) => drain(server as HttpServer, state, graceMs) });
@@ -319,11 +355,18 @@ export async function startApi(options: StartOptions): Promise<RunningApi> {
       servers.push(metrics);
       metricsUrl = metrics.url;
     }
+    let backendApiUrl: string | undefined;
+    if (options.backendApiPort !== undefined) {
+      const backend = await listen(api.backendApp.fetch, options.backendApiPort, options.backendApiHost ?? options.host, BACKEND_KEEP_ALIVE_MS);
+      servers.push(backend);
+      backendApiUrl = backend.url;
+    }
     let closing: Promise<void> | undefined;
     return {
       url: main.url,
       port: (main.server.address() as AddressInfo).port,
       ...(metricsUrl ? { metricsUrl } : {}),
+      ...(backendApiUrl ? { backendApiUrl } : {}),
       store: api.store,
       close() {
         closing ??= stopAll().then(() => api.close());

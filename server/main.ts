@@ -9,6 +9,7 @@ try {
   api = await startApi(options);
   const mode = options.mode === 'production' ? 'production' : 'development';
   console.info(`Frontend API (${mode}) listening on ${api.url}${mode === 'development' ? ` (dev outbox: ${api.url}/_dev/)` : ''}`);
+  if (api.backendApiUrl) console.info(`Backend API listening on ${api.backendApiUrl} (HTTP Basic: project id and an API secret from \`admin api-secret create <projectId>\`)`);
   if (options.sms) console.info(`SMS go to the ${options.sms.description}`);
   if (options.metricsEnabled) console.info(`Metrics at ${api.metricsUrl ?? api.url}/metrics${options.metricsToken ? ' (bearer token required)' : ''}`);
 } catch (error) {

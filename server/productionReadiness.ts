@@ -4,6 +4,7 @@
 // in response bodies), or pages on plain http elsewhere than the local machine.
 import type { ApiOptions } from './app.ts';
 import type { ProjectConfig } from './config/projectConfig.ts';
+import { webhookUrlProblem } from './events/webhookTargets.ts';
 import type { Store } from './store/Store.ts';
 
 /** Hosts where plain http stays on the machine itself (a TLS proxy in front, or a developer's test). */
@@ -77,6 +78,15 @@ export async function checkProductionReadiness(options: ApiOptions, store: Store
   for (const { config, source } of await store.projects.list()) {
     if (config.allowedOrigins.length === 0) missing.push(`allowedOrigins of project ${config.id}`);
     unsafe.push(...projectProblems(config, source === 'seed'));
+  }
+  const rules = { production: true, allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false };
+  for (const endpoint of await store.webhookEndpoints.summaries()) {
+    const problem = webhookUrlProblem(endpoint.url, rules);
+    if (problem) {
+      unsafe.push(
+        `webhook endpoint ${endpoint.id} of project ${endpoint.projectId}: ${problem}; run \`npm run admin -- webhooks remove ${endpoint.id}\` and add it again with an https URL`,
+      );
+    }
   }
   const reasons = [
     ...(missing.length > 0 ? [`Production mode needs: ${missing.join('; ')}`] : []),

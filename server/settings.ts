@@ -1,6 +1,7 @@
 // The server's settings from the environment (README: "Environment"), for main.ts and the admin command.
 import type { StartOptions } from './app.ts';
 import { DEFAULT_SERVER_RATE_LIMITS, type RateLimit, type ServerRateLimitName, type ServerRateLimits } from './config/rateLimits.ts';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from './events/WebhookEvents.ts';
 import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './senders/DeliveryWorker.ts';
 import type { SmtpSettings } from './senders/Messenger.ts';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './store/DatabaseUnavailable.ts';
@@ -40,6 +41,12 @@ function port(env: NodeJS.ProcessEnv, variable = 'API_PORT', fallback = '3001'):
   const value = Number(env[variable] ?? fallback);
   if (!Number.isInteger(value) || value < 0 || value > 65_535) throw new Error(`${variable} must be a port number, got ${env[variable]}`);
   return value;
+}
+
+/** The Backend API's port (BACKEND_API_PORT, default 3002; `off`: no Backend API listener) and its host. */
+export function backendApiFromEnv(env: NodeJS.ProcessEnv): { backendApiPort?: number; backendApiHost?: string } {
+  if (env.BACKEND_API_PORT?.trim().toLowerCase() === 'off') return {};
+  return { backendApiPort: port(env, 'BACKEND_API_PORT', '3002'), ...(env.BACKEND_API_HOST ? { backendApiHost: env.BACKEND_API_HOST } : {}) };
 }
 
 /** The server's limits across projects from `SERVER_*_SENDS_PER_IDENTIFIER` (`max` or `max/windowSeconds`). */
@@ -99,26 +106,56 @@ function switchSetting(env: NodeJS.ProcessEnv, variable: string): boolean | unde
   throw new Error(`${variable} must be on or off, got ${env[variable]}`);
 }
 
-/** How messages go out (README: "Delivery of codes and links"); each variable replaces its default. */
-export function deliveryFromEnv(env: NodeJS.ProcessEnv): Partial<DeliverySettings> {
-  const variables: Record<keyof DeliverySettings, [string, number, number]> = {
-    batchSize: ['DELIVERY_BATCH_SIZE', 1, 500],
-    sendTimeoutMs: ['DELIVERY_SEND_TIMEOUT_MS', 1_000, 120_000],
-    pollMs: ['DELIVERY_POLL_MS', 10, 60_000],
-    retryBaseMs: ['DELIVERY_RETRY_BASE_MS', 100, 600_000],
-    retryMaxMs: ['DELIVERY_RETRY_MAX_MS', 100, 600_000],
-  };
-  const settings: Partial<DeliverySettings> = {};
-  for (const [name, [variable, min, max]] of Object.entries(variables) as [keyof DeliverySettings, [string, number, number]][]) {
+/** Whole-number settings: each variable set replaces its default, within its bounds (a value out of them stops the start-up, naming it). */
+function wholeNumbers<K extends string>(env: NodeJS.ProcessEnv, variables: Record<K, [string, number, number]>, defaults: Record<K, number>): Partial<Record<K, number>> {
+  const settings: Partial<Record<K, number>> = {};
+  for (const [name, [variable, min, max]] of Object.entries(variables) as [K, [string, number, number]][]) {
     const value = env[variable];
     if (value === undefined || value === '') continue;
     const number = Number(value);
     if (!/^\s*\d+\s*$/.test(value) || number < min || number > max) {
-      throw new Error(`${variable} must be a whole number from ${min} to ${max} (default ${DEFAULT_DELIVERY_SETTINGS[name]}), got ${value}`);
+      throw new Error(`${variable} must be a whole number from ${min} to ${max} (default ${defaults[name]}), got ${value}`);
     }
     settings[name] = number;
   }
   return settings;
+}
+
+/** How messages go out (README: "Delivery of codes and links"); each variable replaces its default. */
+export function deliveryFromEnv(env: NodeJS.ProcessEnv): Partial<DeliverySettings> {
+  return wholeNumbers<keyof DeliverySettings>(
+    env,
+    {
+      batchSize: ['DELIVERY_BATCH_SIZE', 1, 500],
+      sendTimeoutMs: ['DELIVERY_SEND_TIMEOUT_MS', 1_000, 120_000],
+      pollMs: ['DELIVERY_POLL_MS', 10, 60_000],
+      retryBaseMs: ['DELIVERY_RETRY_BASE_MS', 100, 600_000],
+      retryMaxMs: ['DELIVERY_RETRY_MAX_MS', 100, 600_000],
+    },
+    DEFAULT_DELIVERY_SETTINGS,
+  );
+}
+
+/** How webhook events go out (README: "Webhooks"); each variable replaces its default. */
+export function webhookSettingsFromEnv(env: NodeJS.ProcessEnv): Partial<WebhookSettings> {
+  const { giveUpSeconds, ...numbers } = wholeNumbers<keyof DeliverySettings | 'giveUpSeconds'>(
+    env,
+    {
+      batchSize: ['WEBHOOK_BATCH_SIZE', 1, 500],
+      sendTimeoutMs: ['WEBHOOK_SEND_TIMEOUT_MS', 1_000, 60_000],
+      pollMs: ['WEBHOOK_POLL_MS', 10, 60_000],
+      retryBaseMs: ['WEBHOOK_RETRY_BASE_MS', 100, 3_600_000],
+      retryMaxMs: ['WEBHOOK_RETRY_MAX_MS', 100, 86_400_000],
+      giveUpSeconds: ['WEBHOOK_GIVE_UP_SECONDS', 60, 30 * 86_400],
+    },
+    { ...DEFAULT_WEBHOOK_SETTINGS, giveUpSeconds: DEFAULT_WEBHOOK_SETTINGS.giveUpMs / 1000 },
+  );
+  const allowPrivateNetworks = switchSetting(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS');
+  return {
+    ...numbers,
+    ...(giveUpSeconds !== undefined ? { giveUpMs: giveUpSeconds * 1000 } : {}),
+    ...(allowPrivateNetworks !== undefined ? { allowPrivateNetworks } : {}),
+  };
 }
 
 export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly string[]): StartOptions {
@@ -132,6 +169,7 @@ export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly strin
   return {
     port: port(env),
     ...(env.API_HOST ? { host: env.API_HOST } : {}),
+    ...backendApiFromEnv(env),
     database: databaseFromEnv(env),
     ...(poolSize ? { databasePoolSize: poolSize } : {}),
     databaseTimeouts: databaseTimeoutsFromEnv(env),
@@ -142,6 +180,7 @@ export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly strin
     ...(sms ? { sms } : {}),
     ...(env.KEY_ENCRYPTION_SECRET ? { keyEncryptionSecret: env.KEY_ENCRYPTION_SECRET } : {}),
     delivery: deliveryFromEnv(env),
+    webhooks: webhookSettingsFromEnv(env),
     ...(proxies ? { trustedProxies: proxies } : {}),
     ...(logRequests !== undefined ? { logRequests } : {}),
     metricsEnabled: switchSetting(env, 'METRICS_ENABLED') ?? false,

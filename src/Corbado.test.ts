@@ -102,10 +102,23 @@ describe('Corbado facade', () => {
   it('tells subscribers the current user at once and whenever it changes', async () => {
     const seen: unknown[] = [];
     const subscription = Corbado.userChanges.subscribe((user) => seen.push(user));
-    await Corbado.load(options);
-    expect(seen[0]).toBeUndefined();
-    expect(Corbado.isAuthenticated).toBe(false);
-    subscription.unsubscribe();
+    expect(seen).toEqual([undefined]); // at once: nobody is logged in
+    // a log-in in another tab left its short session in the storage this load() reads
+    const claims = { sub: 'usr-7', email: 'ada@example.com', exp: Math.floor(Date.now() / 1000) + 300 };
+    localStorage.setItem('cbo_short_session', `e30.${btoa(JSON.stringify(claims)).replace(/=+$/, '')}.sig`);
+    try {
+      await Corbado.load(options);
+      expect(seen).toEqual([undefined, claims]);
+      expect(Corbado.isAuthenticated).toBe(true);
+      // that tab logs out: this one follows, and the subscriber hears it
+      localStorage.removeItem('cbo_short_session');
+      window.dispatchEvent(new StorageEvent('storage', { key: 'cbo_short_session', newValue: null }));
+      expect(seen).toEqual([undefined, claims, undefined]);
+      expect(Corbado.isAuthenticated).toBe(false);
+    } finally {
+      subscription.unsubscribe();
+      localStorage.clear();
+    }
   });
 
   describe('web-js 3 names', () => {

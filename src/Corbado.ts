@@ -5,6 +5,7 @@ import { atom, type ReadableAtom } from 'nanostores';
 import type { MeResponse, PasskeyListResponse } from './core/api/types';
 import { CorbadoApp, type CorbadoOptions } from './core/app';
 import { CorbadoError, unhandledFrontendError } from './core/errors';
+import { addLanguage } from './core/i18n/i18n';
 import type { AuthState, SessionUser } from './core/session/session';
 import { mountView, unmountView } from './ui/mount';
 import { accountView } from './ui/components/ErrorBoundary';
@@ -106,6 +107,12 @@ const Corbado = {
     next.start();
     mirror(next);
   },
+
+  /**
+   * Adds a language, keyed as en.json: what an add-on script (corbado.fr.js, …) calls. Before load(),
+   * or after it: the language is then chosen again by the options given to load().
+   */
+  addLanguage,
 
   mountAuthUI(element: HTMLElement, callbacks: AuthCallbacks = {}): void {
     const view = callbacks.initialBlock === 'signup-init' ? SignUpView : callbacks.initialBlock === 'login-init' ? LoginView : AuthView;

@@ -103,6 +103,8 @@ export interface OutboxMessage {
   code?: string;
   /** the e-mail link, when the message carries one */
   link?: string;
+  /** e-mails: the HTML part */
+  html?: string;
   createdAt: string;
 }
 

@@ -1,7 +1,7 @@
 // What a logged-in user can do with their session: read and change their profile, delete the account,
 // read, add and delete passkeys, refresh the short session, see and end their sessions, and log out.
 // (Identifiers: AccountIdentifiers.)
-import type { MeResponse, Passkey, PasskeyListResponse, RefreshResponse, UserSessionsResponse } from '../../src/core/api/types.ts';
+import type { MeResponse, MeSignupField, Passkey, PasskeyListResponse, RefreshResponse, UserSessionsResponse } from '../../src/core/api/types.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import type { AaguidCatalogue } from '../aaguids/AaguidCatalogue.ts';
 import {
@@ -10,7 +10,9 @@ import {
   verifyRegistration,
 } from '../flow/passkeyCeremonies.ts';
 import { ApiError } from '../ApiError.ts';
-import { insertCredential } from '../flow/completion.ts';
+import { passkeyData } from '../events/eventTypes.ts';
+import type { EventRecorder } from '../events/WebhookEvents.ts';
+import { appendCredential } from '../flow/completion.ts';
 import { canonicalFullName, FULL_NAME_MAX, FULL_NAME_RULE } from '../flow/identifierRules.ts';
 import type { PresentedSession, Sessions } from '../session/Sessions.ts';
 import { requireRecentLogin } from './recentLogin.ts';
@@ -24,18 +26,46 @@ export interface AccountDeps {
   now: () => number;
   /** names and icons of the authenticators, by AAGUID */
   aaguids: AaguidCatalogue;
+  /** webhook events, recorded in the transaction of the change */
+  events: EventRecorder;
 }
 
 /** yyyy-MM-dd'T'HH:mm:ss in UTC, the format of the spec's timestamps */
-function timestamp(ms: number): string {
+export function timestamp(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
 }
+
+/** A user's answers to the project's sign-up fields, in the project's order, with each field's current label: `/v2/me` and the Backend API show them. */
+export async function signupFieldAnswers(store: Store, project: ProjectConfig, userId: string): Promise<MeSignupField[]> {
+  const answers = await store.users.listSignupFields(userId);
+  const position = (id: string) => {
+    const index = project.signupFields.findIndex((f) => f.id === id);
+    return index < 0 ? project.signupFields.length : index;
+  };
+  return answers
+    .sort((a, b) => position(a.id) - position(b.id))
+    .map((answer) => {
+      const field = project.signupFields.find((f) => f.id === answer.id && f.type === answer.type);
+      return {
+        id: answer.id,
+        type: answer.type,
+        ...(field ? { label: field.label } : {}),
+        ...(field?.url ? { url: field.url } : {}),
+        ...(answer.value !== undefined ? { value: answer.value } : {}),
+        ...(answer.accepted !== undefined ? { accepted: answer.accepted } : {}),
+        ...(answer.version !== undefined ? { version: answer.version } : {}),
+        answeredAt: timestamp(answer.answeredAt),
+      };
+    });
+}
+
 
 export class Account {
   constructor(private readonly deps: AccountDeps) {}
 
-  async me(session: SessionRecord): Promise<MeResponse> {
+  async me(project: ProjectConfig, session: SessionRecord): Promise<MeResponse> {
     const user = (await this.deps.store.users.get(session.userId))!;
+    const signupFields = await signupFieldAnswers(this.deps.store, project, user.id);
     return {
       id: user.id,
       fullName: user.fullName,
@@ -52,9 +82,16 @@ export class Account {
         avatarUrl: a.avatarUrl,
         fullName: a.fullName,
       })),
+      ...(signupFields.length > 0 ? { signupFields } : {}),
     };
   }
 
+  /**
+   * A user's answers to the project's sign-up fields: each text's value, each checkbox ticked or not
+   * with the version of the text it was shown, and when; the field's current label and link beside
+   * them, in the project's order (fields it has removed since last). `/v2/me` shows them, and this is
+   * what the host's backend reads of them.
+   */
   /** PATCH /v2/me: the full name, required where sign-up requires it, by the rules of sign-up's name. */
   async updateName(project: ProjectConfig, session: SessionRecord, fullName: string): Promise<void> {
     const name = canonicalFullName(fullName);
@@ -71,7 +108,11 @@ export class Account {
    */
   async deleteAccount(project: ProjectConfig, session: SessionRecord): Promise<void> {
     requireRecentLogin(project, session, this.deps.now());
-    await this.deps.store.users.deleteUser(session.userId);
+    const { store, events } = this.deps;
+    await store.transaction(async () => {
+      await store.users.deleteUser(session.userId);
+      await events.record(project.id, 'user.deleted', { userId: session.userId });
+    });
   }
 
   async passkeys(session: SessionRecord): Promise<PasskeyListResponse> {
@@ -101,9 +142,12 @@ export class Account {
     if (!challenge) throw failed;
     const credential = await verifyRegistration(project, response, challenge, userAgent, this.deps.now());
     if (!credential || (await this.deps.store.credentials.findByCredentialId(project.id, credential.credentialId))) throw failed;
-    const user = await this.deps.store.users.get(session.userId);
-    if (!user) throw ApiError.unauthorized();
-    await insertCredential(this.deps.store, project, user.id, user.userHandle, credential);
+    const { store, events } = this.deps;
+    await store.transaction(async () => {
+      const user = await store.users.get(session.userId);
+      if (!user) throw ApiError.unauthorized();
+      await appendCredential(store, events, project, user, credential);
+    });
   }
 
   /** Deletes one of the user's passkeys; the last one only after a recent log-in. */
@@ -113,9 +157,11 @@ export class Account {
       // two deletions at once must not both see another passkey left
       await store.db.lockKey(`passkeys:${session.userId}`);
       const held = await store.credentials.listByUser(session.userId);
-      if (!held.some((c) => c.id === id)) throw ApiError.notFound('No such passkey');
+      const passkey = held.find((c) => c.id === id);
+      if (!passkey) throw ApiError.notFound('No such passkey');
       if (held.length === 1) requireRecentLogin(project, session, this.deps.now());
       await store.credentials.deleteOwned(id, session.userId);
+      await this.deps.events.record(project.id, 'passkey.removed', { userId: session.userId, passkey: passkeyData(passkey) });
     });
     return { id };
   }

@@ -5,12 +5,14 @@
 // limits as the codes of the auth process.
 import type { MeIdentifierCreateRequest, MeIdentifierUpdateRequest, MeIdentifierVerifyFinishRequest } from '../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
+import { identifierData } from '../events/eventTypes.ts';
+import type { EventRecorder } from '../events/WebhookEvents.ts';
 import { RESEND_COOLDOWN } from '../metrics/Metrics.ts';
 import { logsIn, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
 import { acceptSecret } from '../flow/acceptSecret.ts';
 import { canonicalIdentifier, normalizedIdentifier } from '../flow/identifierRules.ts';
 import { claimIdentifier } from '../flow/ownership.ts';
-import { issueSecret, otpMethodOf, resendWaitMs, sendCode, takeSendLimits } from '../flow/sendVerification.ts';
+import { issueSecret, otpMethodOf, resendWaitMs, sendCode, takeSendLimits, type MessageRequest } from '../flow/sendVerification.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
 import { newId, newOtpCode } from '../randomValues.ts';
 import type { Messenger } from '../senders/Messenger.ts';
@@ -27,6 +29,8 @@ export interface AccountIdentifiersDeps {
   /** HMAC key for one-time codes */
   secretKey: string;
   now: () => number;
+  /** webhook events, recorded in the transaction of the change */
+  events: EventRecorder;
 }
 
 function notAllowed(details: string): ApiError {
@@ -64,16 +68,25 @@ export class AccountIdentifiers {
   }
 
   /**
-   * Inserts a new identifier; 409 when another account holds the value verified, or the user holds it
-   * already. Pending copies on other accounts do not matter: whoever proves the value first owns it.
+   * Inserts a new identifier (and tells identifier.added); 409 when another account holds the value
+   * verified, or the user holds it already. Pending copies on other accounts do not matter: whoever
+   * proves the value first owns it.
    */
   private async insert(project: ProjectConfig, record: Omit<IdentifierRecord, 'id'>): Promise<void> {
     if (await this.store.users.findVerifiedIdentifier(project.id, record.type, record.normalized)) throw inUse();
+    const identifier = { id: newId('ide'), ...record };
     try {
-      await this.store.users.insertIdentifier(project.id, { id: newId('ide'), ...record }, this.deps.now());
+      await this.store.users.insertIdentifier(project.id, identifier, this.deps.now());
     } catch (error) {
       throw error instanceof UniqueViolation ? inUse() : error;
     }
+    await this.deps.events.record(project.id, 'identifier.added', { userId: record.userId, identifier: identifierData(identifier) });
+  }
+
+  /** Deletes one of the user's identifiers and tells identifier.removed. */
+  private async delete(project: ProjectConfig, identifier: IdentifierRecord): Promise<void> {
+    await this.store.users.deleteIdentifier(identifier.id);
+    await this.deps.events.record(project.id, 'identifier.removed', { userId: identifier.userId, identifier: identifierData(identifier) });
   }
 
   /** Adds an identifier: a username is verified as it is, an e-mail address or phone number pending. */
@@ -110,7 +123,7 @@ export class AccountIdentifiers {
       if (logsIn(project, identifier.type) && !rest.some((i) => opensAccount(project, i))) {
         throw new ApiError(400, 'last_login_identifier', 'Bad request', 'This is the last verified identifier the user can log in with');
       }
-      await this.store.users.deleteIdentifier(identifier.id);
+      await this.delete(project, identifier);
       const successor = rest.filter((i) => i.type === identifier.type).sort((a, b) => Number(b.status === 'verified') - Number(a.status === 'verified'))[0];
       if (identifier.primary && successor) await this.store.users.setPrimary(successor);
     });
@@ -141,14 +154,14 @@ export class AccountIdentifiers {
       if (identifier.type !== 'username') {
         throw notAllowed('Only a username can be changed; add the new e-mail address or phone number, verify it, then remove the old one');
       }
-      const { id, ...kept } = identifier;
-      await this.store.users.deleteIdentifier(id);
+      const { id: _, ...kept } = identifier;
+      await this.delete(project, identifier);
       await this.insert(project, { ...kept, value, normalized });
     });
   }
 
-  /** Sends a one-time code to a pending e-mail address or phone number of the user; `origin`: the page's (SMS). */
-  async verifyStart(project: ProjectConfig, session: SessionRecord, identifierID: string, clientIp: string, origin?: string): Promise<void> {
+  /** Sends a one-time code to a pending e-mail address or phone number of the user; `page`: the page's origin (SMS) and the visitor's language. */
+  async verifyStart(project: ProjectConfig, session: SessionRecord, identifierID: string, clientIp: string, page: MessageRequest): Promise<void> {
     const identifier = await this.own(session, identifierID);
     const type = identifier.type;
     if (type === 'username' || identifier.status === 'verified') throw notAllowed('Only a pending e-mail address or phone number is verified');
@@ -164,7 +177,7 @@ export class AccountIdentifiers {
     // the code and its message in one transaction: neither is kept without the other
     await this.store.transaction(async () => {
       await issueSecret(this.store.identifierSecrets, this.deps.secretKey, { ownerId: identifier.id, method, type, value: identifier.value, secret: code, now });
-      await sendCode(this.deps.messenger, project, type, identifier.value, code, now, origin);
+      await sendCode(this.deps.messenger, project, type, identifier.value, code, now, page);
     });
   }
 
@@ -184,6 +197,6 @@ export class AccountIdentifiers {
     if (!accepted) throw new ApiError(400, `invalid_challenge_solution_${method}`, 'Bad request', 'The code is invalid or expired');
     // the account's own session proved it: claimed, without the take-over a log-in into an unverified
     // account gets (whoever holds this session has just shown that the address is theirs)
-    if (!(await claimIdentifier(this.store, project.id, identifier))) throw inUse();
+    if (!(await claimIdentifier(this.store, this.deps.events, project.id, identifier))) throw inUse();
   }
 }

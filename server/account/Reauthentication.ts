@@ -17,7 +17,7 @@ import { RESEND_COOLDOWN } from '../metrics/Metrics.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import { acceptSecret } from '../flow/acceptSecret.ts';
 import { authenticationOptions, parseAuthenticationResponse, verifyAuthentication } from '../flow/passkeyCeremonies.ts';
-import { issueSecret, otpMethodOf, resendWaitMs, sendCode, takeSendLimits } from '../flow/sendVerification.ts';
+import { issueSecret, otpMethodOf, resendWaitMs, sendCode, takeSendLimits, type MessageRequest } from '../flow/sendVerification.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
 import { newOtpCode } from '../randomValues.ts';
 import type { Messenger } from '../senders/Messenger.ts';
@@ -101,7 +101,7 @@ export class Reauthentication {
   }
 
   /** Sends a code for this long session to one of the user's addresses (GET /v2/me/reauth names it). */
-  async codeStart(project: ProjectConfig, session: SessionRecord, identifierID: string, clientIp: string, origin?: string): Promise<void> {
+  async codeStart(project: ProjectConfig, session: SessionRecord, identifierID: string, clientIp: string, page: MessageRequest): Promise<void> {
     const address = await this.address(session, identifierID);
     const method = otpMethodOf(address.type);
     const now = this.deps.now();
@@ -112,7 +112,7 @@ export class Reauthentication {
     // the code and its message in one transaction: neither is kept without the other
     await this.store.transaction(async () => {
       await issueSecret(this.store.reauthSecrets, this.deps.secretKey, { ownerId: session.id, method, type: address.type, value: address.value, secret: code, now });
-      await sendCode(this.deps.messenger, project, address.type, address.value, code, now, origin);
+      await sendCode(this.deps.messenger, project, address.type, address.value, code, now, page);
     });
   }
 

@@ -3,6 +3,7 @@ import type { IdentifierType, SocialProvider, VerificationMethod } from '../../s
 import { ApiError } from '../ApiError.ts';
 import { arr, bool, int, obj, oneOf, optional, str, type Issue } from '../schema.ts';
 import { rateLimitsSchema, resolveRateLimits, type RateLimits } from './rateLimits.ts';
+import { parseSignupFields, type SignupField } from './signupFields.ts';
 
 export type { IdentifierType, SocialProvider, VerificationMethod };
 
@@ -11,6 +12,13 @@ export const VERIFICATIONS = ['none', 'email-otp', 'email-link', 'phone-otp'] as
 export type Verification = (typeof VERIFICATIONS)[number];
 
 export const SOCIAL_PROVIDERS = ['google', 'microsoft', 'github'] as const satisfies readonly SocialProvider[];
+
+/**
+ * The languages of the server's messages (a project's `language`, and a visitor's where the widget
+ * names it) and of sign-up field labels (en and de required).
+ */
+export const LANGUAGES = ['en', 'de', 'fr', 'es', 'it', 'nl', 'pt', 'pl'] as const;
+export type Language = (typeof LANGUAGES)[number];
 
 export interface IdentifierConfig {
   enabled: boolean;
@@ -48,7 +56,8 @@ export interface ProjectConfig {
   recentLoginSeconds: number;
   shortSessionCookie: { domain: string; secure: boolean; sameSite: 'lax' | 'strict' | 'none'; path: string };
   environment: 'dev' | 'prod';
-  language: 'en' | 'de';
+  /** the messages' language where the visitor's is not known (or has no texts) */
+  language: Language;
   /** e-mails: `#rrggbb` for the top bar, the app's name and the button (a default blue without it) */
   emailAccentColor?: string;
   /** e-mails: an https URL of the logo shown above the app's name (none without it) */
@@ -58,6 +67,8 @@ export interface ProjectConfig {
   processLifetimeSeconds: number;
   /** abuse limits (config/rateLimits.ts): every limit, defaults filled in */
   limits: RateLimits;
+  /** the project's own sign-up fields (config/signupFields.ts) */
+  signupFields: SignupField[];
 }
 
 /** Whether users log in with identifiers of this type. */
@@ -114,6 +125,7 @@ const SETTING_DEFAULTS = {
   language: 'en',
   hideBadge: false,
   processLifetimeSeconds: 3600,
+  signupFields: [],
 } as const satisfies Partial<ProjectConfig>;
 
 const COOKIE_DEFAULTS: ProjectConfig['shortSessionCookie'] = { domain: '', secure: false, sameSite: 'lax', path: '/' };
@@ -182,7 +194,7 @@ const partialSchema = obj({
     }),
   ),
   environment: optional(oneOf(['dev', 'prod'] as const)),
-  language: optional(oneOf(['en', 'de'] as const)),
+  language: optional(oneOf(LANGUAGES)),
   emailAccentColor: optional(str({ pattern: /^#[0-9a-fA-F]{6}$/ })),
   emailLogoUrl: optional(str({ min: 1, max: 500 })),
   hideBadge: optional(bool()),
@@ -213,7 +225,7 @@ function isHttpsUrl(value: string): boolean {
   }
 }
 
-function isHttpUrl(value: string): boolean {
+export function isHttpUrl(value: string): boolean {
   try {
     const url = new URL(value);
     return url.protocol === 'http:' || url.protocol === 'https:';
@@ -231,6 +243,7 @@ function isHttpUrl(value: string): boolean {
 export function resolveProjectConfig(id: string, input: unknown, demoOrigin: string | undefined): ProjectConfig {
   const issues: Issue[] = [];
   const partial = partialSchema(input, '', issues);
+  const signupFields = parseSignupFields((input as { signupFields?: unknown } | null)?.signupFields, issues, (url) => expand(url, demoOrigin));
   if (issues.length > 0) throw ApiError.invalidRequest('The project configuration is invalid', issues);
 
   const appName = partial.appName ?? 'Demo App';
@@ -310,6 +323,7 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
     emailLinkUrl,
     processLifetimeSeconds: partial.processLifetimeSeconds ?? d.processLifetimeSeconds,
     limits: resolveRateLimits(partial.limits),
+    signupFields,
   };
 }
 

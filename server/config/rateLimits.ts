@@ -33,6 +33,8 @@ export const DEFAULT_RATE_LIMITS = {
   loginInitsPerIp: { max: 20, windowSeconds: MINUTE },
   /** passkey ceremonies started (append and log-in) from one client address */
   passkeyStartsPerIp: { max: 30, windowSeconds: MINUTE },
+  /** Backend API calls made with one API secret (the host's backend) */
+  backendApiRequestsPerSecret: { max: 6000, windowSeconds: MINUTE },
 } satisfies Record<string, RateLimit>;
 
 /**

@@ -1,7 +1,8 @@
 // What every flow module works with: the dependencies, the project, the locked process and what the
 // request tells about its origin. One context per request; the engine creates it inside the process
 // transaction, so nothing else changes the process while a module works on it.
-import { logsIn, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
+import { logsIn, type IdentifierType, type Language, type ProjectConfig } from '../config/projectConfig.ts';
+import type { EventRecorder } from '../events/WebhookEvents.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
 import type { Logger, Messenger } from '../senders/Messenger.ts';
 import type { Sessions } from '../session/Sessions.ts';
@@ -24,6 +25,8 @@ export interface FlowDeps {
   secretKey: string;
   /** OAuth providers (the local simulator unless configured otherwise) */
   social: ProviderClient;
+  /** webhook events, recorded in the transaction of the change */
+  events: EventRecorder;
   log?: Logger;
 }
 
@@ -39,6 +42,8 @@ export interface FlowRequest {
   clientIp: string;
   /** the page's origin (the Origin header, one of the project's allowed origins), when the browser sent it */
   origin?: string;
+  /** the language of the visitor's e-mails and SMS (Accept-Language, else the project's) */
+  language: Language;
   /** the process was named by X-Corbado-Temp-Process-ID: the tab an e-mail link opened (a new device) */
   fromEmailLink?: boolean;
 }

@@ -32,6 +32,8 @@ export interface BlockExtras {
   identifierErrors?: Partial<Record<IdentifierType, RequestError>>;
   /** signup-init fullName.error */
   fullNameError?: RequestError;
+  /** signup-init signupFields[i].error, by field id */
+  signupFieldErrors?: Record<string, RequestError>;
   /** username-collect / phone-collect: the rejected value */
   collectValue?: string;
   /** passkey-append / passkey-verify data.challenge from a .../start call */
@@ -79,6 +81,18 @@ export function signupInitBlock(ctx: RenderContext, extras: BlockExtras = {}, wi
   };
   if (project.fullNameRequired) {
     data.fullName = { fullName: state.fullName, ...(extras.fullNameError ? { error: extras.fullNameError } : {}) };
+  }
+  if (project.signupFields.length > 0) {
+    data.signupFields = project.signupFields.map((field) => {
+      const answer = state.signupFields?.find((a) => a.id === field.id);
+      const error = extras.signupFieldErrors?.[field.id];
+      return {
+        ...field,
+        ...(answer?.value !== undefined ? { value: answer.value } : {}),
+        ...(field.type === 'checkbox' ? { accepted: answer?.accepted === true } : {}),
+        ...(error ? { error } : {}),
+      };
+    });
   }
   if (extras.dataError) data.error = extras.dataError;
   return withError(

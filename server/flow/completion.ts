@@ -3,6 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../ApiError.ts';
 import { IDENTIFIER_TYPES, type ProjectConfig } from '../config/projectConfig.ts';
+import { identifierData, passkeyData, type IdentifierData } from '../events/eventTypes.ts';
+import type { EventRecorder } from '../events/WebhookEvents.ts';
+import type { CredentialRecord } from '../store/CredentialsRepo.ts';
 import { newId } from '../randomValues.ts';
 import { UniqueViolation } from '../store/Database.ts';
 import type { Store } from '../store/Store.ts';
@@ -21,6 +24,16 @@ export async function deliverCompleted(ctx: FlowContext): Promise<FlowOutcome> {
   const session = await ctx.deps.sessions.start(ctx.project, s.userId!, s.orig!.value, ctx.request.frontendApiUrl, now, ctx.request.userAgent);
   s.deliveredAt = now;
   await ctx.save();
+  if (s.authType === 'login') {
+    // a sign-up's session is told by user.created
+    const proof = s.loginProof ?? { method: 'unknown' };
+    await ctx.deps.events.record(ctx.project.id, 'user.logged_in', {
+      userId: s.userId!,
+      method: proof.method,
+      identifier: { type: s.orig!.type, value: s.orig!.value },
+      ...(proof.passkeyId ? { passkeyId: proof.passkeyId } : {}),
+    });
+  }
   const block = completedBlock(
     s.authType,
     {
@@ -89,20 +102,33 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
   const userId = newId('usr');
   const userHandle = s.userHandle ?? randomBytes(32).toString('base64url');
   await store.users.insertUser({ id: userId, projectId: project.id, fullName: s.fullName, userHandle, createdAt: now });
+  const identifiers: IdentifierData[] = [];
   for (const type of entered) {
     const identifier = s.identifiers[type]!;
     const normalized = normalizedIdentifier(type, identifier.value);
     // usernames cannot be verified; other identifiers are verified only by a code or link
     const status = identifier.verified || type === 'username' ? 'verified' : 'pending';
-    await store.users.insertIdentifier(project.id, { id: newId('ide'), userId, type, value: identifier.value, normalized, status }, now);
+    const record = { id: newId('ide'), userId, type, value: identifier.value, normalized, status } as const;
+    await store.users.insertIdentifier(project.id, record, now);
+    identifiers.push(identifierData(record));
     // proven in this sign-up (or by the provider of a social sign-up): the value is this user's now
-    if (status === 'verified') await removeOtherHolders(store, project.id, type, normalized, userId);
+    if (status === 'verified') await removeOtherHolders(store, ctx.deps.events, project.id, type, normalized, userId);
   }
+  // the answers to the project's sign-up fields, as checked when they were given
+  for (const answer of s.signupFields ?? []) await store.users.insertSignupField(userId, answer);
   const pending = s.pendingCredential;
+  const passkeys: CredentialRecord[] = [];
   if (pending && !(await store.credentials.findByCredentialId(project.id, pending.credentialId))) {
-    await insertCredential(store, project, userId, userHandle, pending);
+    passkeys.push(await insertCredential(store, project, userId, userHandle, pending));
   }
   if (s.socialAccount) await linkSocialAccount(ctx, userId, s.socialAccount);
+  await ctx.deps.events.record(project.id, 'user.created', {
+    userId,
+    fullName: s.fullName,
+    identifiers,
+    passkeys: passkeys.map(passkeyData),
+    socialProviders: s.socialAccount ? [s.socialAccount.provider] : [],
+  });
   // the state changes only once every row is in (a conflict above leaves it as it was)
   s.pendingCredential = null;
   s.socialAccount = null;
@@ -138,11 +164,11 @@ export async function confirmLogin(ctx: FlowContext): Promise<BlockExtras | unde
   if (proven.length > 0) {
     const lost = await store.transaction(async () => {
       if (s.authType === 'login' && !held.some((i) => i.status === 'verified')) {
-        await takeOverUnverifiedAccount(store, userId, s.passkeysOfProcess ?? [], ctx.now());
+        await takeOverUnverifiedAccount(store, ctx.deps.events, project.id, userId, s.passkeysOfProcess ?? [], ctx.now());
       }
       for (const identifier of proven) {
         // claimed by another account between the check above and now: undo the take-over too
-        if (!(await claimIdentifier(store, project.id, identifier))) throw new LostClaim(identifier.type as VerifiableType);
+        if (!(await claimIdentifier(store, ctx.deps.events, project.id, identifier))) throw new LostClaim(identifier.type as VerifiableType);
       }
       return undefined;
     }).catch((error: unknown) => {
@@ -188,8 +214,8 @@ export async function insertCredential(
   userId: string,
   userHandle: string,
   c: PendingCredential,
-): Promise<void> {
-  await store.credentials.insert({
+): Promise<CredentialRecord> {
+  const record: CredentialRecord = {
     id: newId('cre'),
     projectId: project.id,
     userId,
@@ -207,7 +233,22 @@ export async function insertCredential(
     status: (await awaitsConfirmation(store, project, userId)) ? 'pending' : 'active',
     createdAt: c.createdAt,
     lastUsedAt: c.createdAt,
-  });
+  };
+  await store.credentials.insert(record);
+  return record;
+}
+
+/** A passkey added to an existing user (a log-in's append, the account page's): written and told, in the caller's transaction. */
+export async function appendCredential(
+  store: Store,
+  events: EventRecorder,
+  project: ProjectConfig,
+  user: { id: string; userHandle: string },
+  c: PendingCredential,
+): Promise<CredentialRecord> {
+  const record = await insertCredential(store, project, user.id, user.userHandle, c);
+  await events.record(project.id, 'passkey.added', { userId: user.id, passkey: passkeyData(record) });
+  return record;
 }
 
 /** Links (or refreshes) the provider account of a social sign-in to the user; inside the completion. */

@@ -2,6 +2,8 @@
 // number of accounts may hold one pending; proving it by a code or link claims it. The prover's copy
 // becomes verified and every other account's pending copy is removed, in the caller's transaction.
 import type { IdentifierType } from '../config/projectConfig.ts';
+import { identifierData, passkeyData } from '../events/eventTypes.ts';
+import type { EventRecorder } from '../events/WebhookEvents.ts';
 import { UniqueViolation } from '../store/Database.ts';
 import type { Store } from '../store/Store.ts';
 import type { IdentifierRecord } from '../store/UsersRepo.ts';
@@ -14,7 +16,7 @@ class ClaimLost extends Error {}
  * copies, and an e-mail address confirms the user's pending passkeys. False, with nothing changed, when
  * another account holds it verified already (a later proof by a loser is refused).
  */
-export async function claimIdentifier(store: Store, projectId: string, identifier: IdentifierRecord): Promise<boolean> {
+export async function claimIdentifier(store: Store, events: EventRecorder, projectId: string, identifier: IdentifierRecord): Promise<boolean> {
   try {
     await store.transaction(async () => {
       const owner = await store.users.findVerifiedIdentifier(projectId, identifier.type, identifier.normalized);
@@ -26,8 +28,9 @@ export async function claimIdentifier(store: Store, projectId: string, identifie
         if (error instanceof UniqueViolation) throw new ClaimLost();
         throw error;
       }
-      await removeOtherHolders(store, projectId, identifier.type, identifier.normalized, identifier.userId);
+      await removeOtherHolders(store, events, projectId, identifier.type, identifier.normalized, identifier.userId);
       if (identifier.type === 'email') await store.credentials.activatePending(identifier.userId);
+      await events.record(projectId, 'identifier.verified', { userId: identifier.userId, identifier: identifierData({ ...identifier, status: 'verified' }) });
     });
     return true;
   } catch (error) {
@@ -40,9 +43,17 @@ export async function claimIdentifier(store: Store, projectId: string, identifie
  * Removes the pending copies of a value that `ownerId` now holds verified. A removed primary one is
  * succeeded by another of its type the loser holds, a verified one first.
  */
-export async function removeOtherHolders(store: Store, projectId: string, type: IdentifierType, normalized: string, ownerId: string): Promise<void> {
+export async function removeOtherHolders(
+  store: Store,
+  events: EventRecorder,
+  projectId: string,
+  type: IdentifierType,
+  normalized: string,
+  ownerId: string,
+): Promise<void> {
   const lost = await store.users.removePendingCopies(projectId, type, normalized, ownerId);
   for (const identifier of lost) {
+    await events.record(projectId, 'identifier.removed', { userId: identifier.userId, identifier: identifierData(identifier) });
     if (!identifier.primary) continue;
     const rest = (await store.users.listIdentifiers(identifier.userId)).filter((i) => i.type === type);
     const successor = rest.find((i) => i.status === 'verified') ?? rest[0];
@@ -56,8 +67,17 @@ export async function removeOtherHolders(store: Store, projectId: string, type: 
  * taken away: every session issued so far, the pending passkeys and the linked provider accounts, but
  * the passkeys this very process presented or created (SPEC §4: who holds both keeps the passkey).
  */
-export async function takeOverUnverifiedAccount(store: Store, userId: string, keptPasskeys: readonly string[], now: number): Promise<void> {
+export async function takeOverUnverifiedAccount(
+  store: Store,
+  events: EventRecorder,
+  projectId: string,
+  userId: string,
+  keptPasskeys: readonly string[],
+  now: number,
+): Promise<void> {
   await store.sessions.revokeAllOfUser(userId, now);
-  await store.credentials.deletePendingExcept(userId, keptPasskeys);
+  for (const passkey of await store.credentials.deletePendingExcept(userId, keptPasskeys)) {
+    await events.record(projectId, 'passkey.removed', { userId, passkey: passkeyData(passkey) });
+  }
   await store.socialAccounts.deleteByUser(userId);
 }

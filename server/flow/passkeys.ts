@@ -8,7 +8,7 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { randomBytes } from 'node:crypto';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
 import { passkeyAppendBlock, passkeyVerifyBlock } from './blockBodies.ts';
-import { insertCredential } from './completion.ts';
+import { appendCredential } from './completion.ts';
 import type { FlowContext, FlowOutcome } from './FlowContext.ts';
 import {
   authenticationOptions,
@@ -48,6 +48,7 @@ function heldInProcess(ctx: FlowContext, credentialId: string): void {
 async function passkeyLoggedIn(ctx: FlowContext, response: AuthenticationResponseJSON, credential: CredentialRecord): Promise<FlowOutcome> {
   const s = ctx.state;
   const ceremonyType = ceremonyOf(response, credential);
+  s.loginProof = { method: 'passkey', passkeyId: credential.id };
   s.passkeyOperation = { operationType: 'verify', identifierValue: s.orig!.value, identifierType: s.orig!.type, ceremonyType };
   if (ceremonyType === 'cda' && ctx.project.passkeyAppendAfterHybrid && passkeyPossible(s, ctx.project) && !s.client.optOutAfterHybrid) {
     s.appendAfterHybrid = true;
@@ -82,7 +83,7 @@ export async function passkeyAppendFinish(ctx: FlowContext, signedChallenge: str
   const identifier = passkeyIdentifier(s, ctx.project);
   const user = s.authType === 'login' && s.userId ? await ctx.store.users.get(s.userId) : undefined;
   if (user) {
-    await insertCredential(ctx.store, ctx.project, user.id, user.userHandle, credential);
+    await appendCredential(ctx.store, ctx.deps.events, ctx.project, user, credential);
     heldInProcess(ctx, credential.credentialId);
   } else s.pendingCredential = credential;
   s.passkey = 'appended';

@@ -1,6 +1,8 @@
 // The server-side state of one auth process, kept as JSON in the processes table.
 import type { AuthType, BlockType, PasskeyOperation } from '../../src/core/api/types.ts';
 import type { IdentifierType, SocialProvider } from '../config/projectConfig.ts';
+import type { LoginMethod } from '../events/eventTypes.ts';
+import type { StoredSignupAnswer } from '../config/signupFields.ts';
 
 export type { AuthType };
 export type VerifiableType = 'email' | 'phone';
@@ -76,6 +78,11 @@ export interface ProcessState {
   /** what the client told process/init (optOutAfterHybrid: absent in processes stored before it existed) */
   client: { platformAuthenticator: boolean; conditionalMediation: boolean; optOutAfterHybrid?: boolean };
   fullName: string;
+  /**
+   * sign-up: the answers to the project's sign-up fields as last entered (signup-init, or a social
+   * start from sign-up), stored with the user when it is created (absent in processes stored before them)
+   */
+  signupFields?: StoredSignupAnswer[];
   /** sign-up: what the user entered; log-in: the user's identifiers */
   identifiers: Partial<Record<IdentifierType, EnteredIdentifier>>;
   /** last login-init entry, echoed back with a field error */
@@ -113,6 +120,8 @@ export interface ProcessState {
   passkeysOfProcess?: string[];
   /** passkey-append is the offer after a log-in with a passkey from another device */
   appendAfterHybrid?: boolean;
+  /** the last proof this process took (a code, a link, a passkey, a provider): the log-in event's method */
+  loginProof?: { method: LoginMethod; passkeyId?: string } | null;
 }
 
 export function initialState(

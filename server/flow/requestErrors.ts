@@ -1,7 +1,8 @@
-// In-band business errors (`requestError` {code, message}) in the project's language.
+// In-band business errors (`requestError` {code, message}) in the project's language (English for a
+// language other than en and de: the widget shows its own text for each code in any case).
 import type { RequestError } from '../../src/core/api/types.ts';
 import type { IdentifierType } from '../config/projectConfig.ts';
-import type { Language } from '../senders/messageTexts.ts';
+import type { Language } from '../config/projectConfig.ts';
 
 export type { RequestError };
 
@@ -67,6 +68,16 @@ const TEXTS: Record<string, { en: string; de: string }> = {
     en: 'There is no account for this e-mail address, and this app does not allow sign-ups.',
     de: 'Für diese E-Mail-Adresse gibt es kein Konto, und diese App erlaubt keine Registrierung.',
   },
+  signup_field_required: { en: 'Please fill in or accept this field.', de: 'Bitte fülle dieses Feld aus oder stimme zu.' },
+  signup_field_invalid: { en: 'This entry is not in the expected form.', de: 'Diese Angabe hat nicht die erwartete Form.' },
+  signup_field_outdated: {
+    en: 'This text has changed. Please read it again and confirm.',
+    de: 'Dieser Text hat sich geändert. Bitte lies ihn erneut und bestätige.',
+  },
+  social_signup_fields_missing: {
+    en: 'To create an account, please fill in the sign-up form first.',
+    de: 'Um ein Konto zu erstellen, fülle bitte zuerst das Registrierungsformular aus.',
+  },
   unexpected_step: {
     en: 'This action is not possible at this step.',
     de: 'Diese Aktion ist in diesem Schritt nicht möglich.',
@@ -79,7 +90,8 @@ const FIELD_NAMES: Record<IdentifierType, { en: string; de: string }> = {
   username: { en: 'username', de: 'Benutzername' },
 };
 
-export function requestError(code: keyof typeof TEXTS | string, lang: Language, type?: IdentifierType): RequestError {
+export function requestError(code: keyof typeof TEXTS | string, language: Language, type?: IdentifierType): RequestError {
+  const lang = language === 'de' ? 'de' : 'en';
   const text = TEXTS[code]?.[lang] ?? code;
   if (!type) return { code, message: text };
   const field = FIELD_NAMES[type][lang];

@@ -3,7 +3,7 @@
 // and the server's limit per identifier across all projects.
 // The secrets, the resend delay, the limits and the code message are shared with codes for identifiers
 // added to an account.
-import type { ProjectConfig, VerificationMethod } from '../config/projectConfig.ts';
+import type { Language, ProjectConfig, VerificationMethod } from '../config/projectConfig.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
 import { hmacHex, newId, newOtpCode, newSecretToken } from '../randomValues.ts';
 import type { Messenger } from '../senders/Messenger.ts';
@@ -78,7 +78,13 @@ export function smsOriginHost(project: ProjectConfig, requestOrigin?: string): s
   return origin ? new URL(origin).hostname : 'localhost';
 }
 
-/** Sends a one-time code by e-mail or SMS, in the project's language; `origin`: the requesting page's. */
+/** Where a message is asked for: the requesting page's origin (SMS) and the visitor's language. */
+export interface MessageRequest {
+  origin?: string;
+  language: Language;
+}
+
+/** Sends a one-time code by e-mail or SMS, in the visitor's language (else the project's). */
 export function sendCode(
   messenger: Messenger,
   project: ProjectConfig,
@@ -86,11 +92,11 @@ export function sendCode(
   to: string,
   code: string,
   now: number,
-  origin?: string,
+  page: MessageRequest,
 ): Promise<void> {
   return type === 'email'
-    ? messenger.email(project.id, to, otpEmail(project, code), { code }, now, secretExpiresAt(now))
-    : messenger.sms(project.id, to, otpSms(project.language, project.appName, code, smsOriginHost(project, origin)), { code }, now, secretExpiresAt(now));
+    ? messenger.email(project.id, to, otpEmail({ ...project, language: page.language }, code), { code }, now, secretExpiresAt(now))
+    : messenger.sms(project.id, to, otpSms(page.language, project.appName, code, smsOriginHost(project, page.origin)), { code }, now, secretExpiresAt(now));
 }
 
 export async function sendVerification(ctx: FlowContext, type: VerifiableType): Promise<void> {
@@ -103,7 +109,7 @@ export async function sendVerification(ctx: FlowContext, type: VerifiableType): 
   const secret = method === 'email-link' ? newSecretToken() : newOtpCode();
   await issueSecret(ctx.store.secrets, ctx.deps.secretKey, { ownerId: ctx.process.id, method, type, value, secret, now });
   s.lastSentAt[type] = now;
-  if (method !== 'email-link') return sendCode(ctx.deps.messenger, project, type, value, secret, now, ctx.request.origin);
+  if (method !== 'email-link') return sendCode(ctx.deps.messenger, project, type, value, secret, now, ctx.request);
   const link = emailLinkUrl(project, {
     processToken: ctx.request.processToken,
     processExpiresAt: Math.floor(ctx.process.expiresAt / 1000),
@@ -113,5 +119,5 @@ export async function sendVerification(ctx: FlowContext, type: VerifiableType): 
     authType: s.authType,
     token: secret,
   });
-  await ctx.deps.messenger.email(project.id, value, linkEmail(project, link, s.authType), { link }, now, secretExpiresAt(now));
+  await ctx.deps.messenger.email(project.id, value, linkEmail({ ...project, language: ctx.request.language }, link, s.authType), { link }, now, secretExpiresAt(now));
 }

@@ -2,6 +2,9 @@
 // phone-collect), and changing an entered identifier on a verify or passkey screen.
 import { ApiError } from '../ApiError.ts';
 import type { IdentifierType } from '../config/projectConfig.ts';
+import { identifierData } from '../events/eventTypes.ts';
+import { checkSignupAnswers, type SignupFieldAnswer } from '../config/signupFields.ts';
+import type { Issue } from '../schema.ts';
 import { collectBlock } from './blockBodies.ts';
 import type { FlowContext, FlowOutcome } from './FlowContext.ts';
 import { canonicalFullName, canonicalIdentifier, FULL_NAME_RULE, normalizedIdentifier } from './identifierRules.ts';
@@ -13,6 +16,8 @@ import { advance, respond } from './transitions.ts';
 export interface SignupInitBody {
   identifiers: { type: IdentifierType; identifier: string }[];
   fullName?: string;
+  /** answers to the project's sign-up fields */
+  signupFields?: SignupFieldAnswer[];
 }
 
 export interface IdentifierUpdateBody {
@@ -38,6 +43,7 @@ export async function signupInit(ctx: FlowContext, body: SignupInitBody): Promis
     }
     given.set(entry.type, entry.identifier);
   });
+  const checked = checkAnswers(ctx, body.signupFields);
   const s = ctx.state;
   if (!isInitBlock(s.block)) return respond(ctx, { error: ctx.error('unexpected_step') });
   s.authType = 'signup';
@@ -64,9 +70,10 @@ export async function signupInit(ctx: FlowContext, body: SignupInitBody): Promis
   const fullNameError = name.error ? ctx.error(name.error) : project.fullNameRequired && !name.value ? ctx.error('missing_full_name') : undefined;
   // a refused name stays in the process as typed (JSON-escaped there), so the field shows it again
   s.fullName = name.error ? (body.fullName ?? '').trim() : name.value;
-  if (fullNameError || Object.keys(identifierErrors).length > 0) {
+  s.signupFields = checked.answers;
+  if (fullNameError || Object.keys(identifierErrors).length > 0 || checked.errors) {
     await ctx.save();
-    return respond(ctx, { identifierErrors, ...(fullNameError ? { fullNameError } : {}) });
+    return respond(ctx, { identifierErrors, ...(fullNameError ? { fullNameError } : {}), ...(checked.errors ? { signupFieldErrors: checked.errors } : {}) });
   }
   if (!passkeyPossible(s, project) && !signupHasVerification(s, project)) {
     await ctx.save();
@@ -74,6 +81,18 @@ export async function signupInit(ctx: FlowContext, body: SignupInitBody): Promis
   }
   s.passkey = 'undecided';
   return respond(ctx, await advance(ctx));
+}
+
+/**
+ * The answers to the project's sign-up fields, checked: an answer to a field the project does not have
+ * is a forged request (400, before anything changes); the rest are the fields' errors, if any.
+ */
+export function checkAnswers(ctx: FlowContext, given: SignupFieldAnswer[] | undefined) {
+  const issues: Issue[] = [];
+  const { answers, errors } = checkSignupAnswers(ctx.project.signupFields, given, ctx.now(), issues);
+  if (issues.length > 0) throw ApiError.invalidRequest('The sign-up fields are not those of this project', issues);
+  const codes = Object.entries(errors);
+  return { answers, errors: codes.length > 0 ? Object.fromEntries(codes.map(([id, code]) => [id, ctx.error(code)])) : undefined };
 }
 
 export async function collect(ctx: FlowContext, type: 'username' | 'phone', raw: string): Promise<FlowOutcome> {
@@ -108,7 +127,12 @@ export async function updateIdentifier(ctx: FlowContext, body: IdentifierUpdateB
   if (problem) return respond(ctx, { error: problem.error });
   if (s.userId) {
     const stored = (await ctx.store.users.listIdentifiers(s.userId)).find((i) => i.type === type && i.value === s.identifiers[type]!.value);
-    if (stored) await ctx.store.users.updateIdentifierValue(stored.id, canonical!, normalizedIdentifier(type, canonical!));
+    if (stored) {
+      await ctx.store.users.updateIdentifierValue(stored.id, canonical!, normalizedIdentifier(type, canonical!));
+      // to a receiver, a changed address is the old one removed and the new one added (it keeps its id)
+      await ctx.deps.events.record(ctx.project.id, 'identifier.removed', { userId: s.userId, identifier: identifierData(stored) });
+      await ctx.deps.events.record(ctx.project.id, 'identifier.added', { userId: s.userId, identifier: identifierData({ ...stored, value: canonical! }) });
+    }
     if (s.orig?.type === type) s.orig = { type, value: canonical! };
   }
   s.identifiers[type] = { value: canonical!, verified: false };

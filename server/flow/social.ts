@@ -2,11 +2,13 @@
 // browser navigation) exchanges the code for the profile, and finish logs in, links or signs up.
 import { ApiError } from '../ApiError.ts';
 import type { IdentifierType, ProjectConfig, SocialProvider } from '../config/projectConfig.ts';
+import { requiredAnswered, type SignupFieldAnswer } from '../config/signupFields.ts';
 import { newSecretToken, sha256Hex } from '../randomValues.ts';
 import { CALLBACK_PATH, ProviderError, type SocialProfile } from '../social/providerClient.ts';
 import type { FlowContext, FlowDeps, FlowOutcome } from './FlowContext.ts';
 import { canonicalIdentifier, cleanedFullName, normalizedIdentifier } from './identifierRules.ts';
 import { isInitBlock, type AuthType, type SocialIdentity, type SocialRoundTrip } from './processState.ts';
+import { checkAnswers } from './signup.ts';
 import { advance, respond } from './transitions.ts';
 
 /** how long a provider round trip may take (the OAuth state's lifetime) */
@@ -16,6 +18,8 @@ export interface SocialStartBody {
   providerType: SocialProvider;
   redirectUrl: string;
   authType: AuthType;
+  /** from sign-up: the answers to the project's sign-up fields, which a new account needs */
+  signupFields?: SignupFieldAnswer[];
 }
 
 /** What the provider's redirect to the callback carries. */
@@ -32,13 +36,21 @@ export type SocialCallbackOutcome = { redirect: string } | { page: { title: stri
 export async function socialStart(ctx: FlowContext, body: SocialStartBody): Promise<FlowOutcome> {
   const { project } = ctx;
   const redirectUrl = checkRedirectUrl(project, body.redirectUrl);
+  const signup = body.authType === 'signup' && project.publicSignup;
+  const checked = signup && body.signupFields ? checkAnswers(ctx, body.signupFields) : undefined;
   const s = ctx.state;
   if (!isInitBlock(s.block)) return respond(ctx, { error: ctx.error('unexpected_step') });
   const now = ctx.now();
-  s.authType = body.authType === 'signup' && project.publicSignup ? 'signup' : 'login';
+  s.authType = signup ? 'signup' : 'login';
   s.block = s.authType === 'signup' ? 'signup-init' : 'login-init';
   s.social = null;
   s.socialAccount = null;
+  // only answers given with this start count for the account it may create
+  s.signupFields = checked?.answers;
+  if (checked?.errors) {
+    await ctx.save();
+    return respond(ctx, { signupFieldErrors: checked.errors });
+  }
   await ctx.store.oauthStates.revokeForProcess(ctx.process.id, now);
   if (!project.socialProviders.includes(body.providerType)) {
     await ctx.save();
@@ -160,6 +172,7 @@ export async function socialFinish(ctx: FlowContext): Promise<FlowOutcome> {
     userId = (await store.users.findVerifiedIdentifier(project.id, 'email', normalizedIdentifier('email', identity.email)))?.userId;
   }
   s.socialAccount = identity;
+  s.loginProof = { method: `social:${identity.provider}` };
   if (userId) {
     s.authType = 'login';
     s.block = 'login-init';
@@ -170,6 +183,12 @@ export async function socialFinish(ctx: FlowContext): Promise<FlowOutcome> {
     s.authType = 'login';
     s.block = 'login-init';
     return refuse('social_signup_disabled');
+  }
+  if (!requiredAnswered(project.signupFields, s.signupFields)) {
+    // a new account needs the project's required fields, which only the sign-up form asks for
+    s.authType = 'signup';
+    s.block = 'signup-init';
+    return refuse('social_signup_fields_missing');
   }
   s.authType = 'signup';
   s.block = 'signup-init';

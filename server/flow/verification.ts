@@ -78,6 +78,7 @@ export async function verifyFinish(ctx: FlowContext, body: VerifyFinishBody): Pr
   );
   if (!accepted) return invalid();
   entered.verified = true;
+  s.loginProof = { method };
   const extras = await advance(ctx);
   if (method === 'email-link' && (body.isNewDevice ?? ctx.request.fromEmailLink) === true && !extras.error) {
     // The other tab (still polling verify/status) continues; this one shows "continue there".

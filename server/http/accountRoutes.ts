@@ -58,7 +58,10 @@ export function registerAccountRoutes(app: Hono<AppEnv>, account: Account, ident
   app.post('/v2/me/identifier/verify/start', async (c) => {
     const { project, session } = await resolve.session(c);
     const body = parseWith(schemas.verifyStart, await readJson(c));
-    await identifiers.verifyStart(project, session, body.identifierID, resolve.clientIp(c), c.req.header('origin'));
+    await identifiers.verifyStart(project, session, body.identifierID, resolve.clientIp(c), {
+      origin: c.req.header('origin'),
+      language: resolve.language(c, project),
+    });
     return c.json(genericOk(c));
   });
 

@@ -26,6 +26,13 @@ const clientInformation = obj({
   isNative: optional(bool()),
 });
 
+/** answers to a project's sign-up fields (config/signupFields.ts checks them against the project) */
+const signupFields = optional(
+  arr(obj({ id: str({ min: 1, max: 100 }), value: optional(str({ max: 2000 })), accepted: optional(bool()), version: optional(str({ max: 200 })) }), {
+    max: 20,
+  }),
+);
+
 const schemas = {
   processInit: obj({
     clientInformation,
@@ -36,6 +43,7 @@ const schemas = {
   signupInit: obj({
     identifiers: arr(obj({ type: identifierType, identifier: str({ max: 320 }) }), { max: 3 }),
     fullName: optional(str({ max: 1000 })),
+    signupFields,
   }),
   loginInit: obj({ identifierValue: str({ max: 320 }), isPhone: bool() }),
   verifyStart: obj({ identifierType, verificationType: verificationMethod }),
@@ -55,6 +63,7 @@ const schemas = {
     providerType: oneOf(SOCIAL_PROVIDERS),
     redirectUrl: str({ max: 2000 }),
     authType: oneOf(['signup', 'login'] as const),
+    signupFields,
   }),
   anyBody: anyObject(),
 };
@@ -71,7 +80,13 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
     const project = await resolve.project(c); // a stale X-Corbado-Process-ID header is ignored here
     const body = parseWith(schemas.processInit, await readJson(c));
     const result = await engine.initProcess(
-      { project, frontendApiUrl: resolve.frontendApiUrl(c), userAgent: c.req.header('user-agent'), clientIp: resolve.clientIp(c) },
+      {
+        project,
+        frontendApiUrl: resolve.frontendApiUrl(c),
+        userAgent: c.req.header('user-agent'),
+        clientIp: resolve.clientIp(c),
+        language: resolve.language(c, project),
+      },
       body,
     );
     return c.json({

@@ -17,7 +17,10 @@ const appendFinishBody = obj({ attestationResponse: str({ min: 1, max: 100_000 }
 const refreshBody = obj({ rotate: optional(bool()) });
 
 export function registerMeRoutes(app: Hono<AppEnv>, account: Account, resolve: RequestResolver): void {
-  app.get('/v2/me', async (c) => c.json(await account.me((await resolve.session(c)).session)));
+  app.get('/v2/me', async (c) => {
+    const { project, session } = await resolve.session(c);
+    return c.json(await account.me(project, session));
+  });
 
   app.get('/v2/me/passkeys', async (c) => c.json(await account.passkeys((await resolve.session(c)).session)));
 

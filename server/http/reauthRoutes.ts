@@ -35,7 +35,8 @@ export function registerReauthRoutes(app: Hono<AppEnv>, reauth: Reauthentication
 
   app.post('/v2/me/reauth/code/start', async (c) => {
     const { project, session } = await resolve.session(c);
-    await reauth.codeStart(project, session, parseWith(schemas.codeStart, await readJson(c)).identifierID, resolve.clientIp(c), c.req.header('origin'));
+    const { identifierID } = parseWith(schemas.codeStart, await readJson(c));
+    await reauth.codeStart(project, session, identifierID, resolve.clientIp(c), { origin: c.req.header('origin'), language: resolve.language(c, project) });
     return c.json(genericOk(c));
   });
 

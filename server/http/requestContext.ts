@@ -4,8 +4,9 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { ApiError } from '../ApiError.ts';
-import { PROJECT_ID_PATTERN, type ProjectConfig } from '../config/projectConfig.ts';
+import { PROJECT_ID_PATTERN, type Language, type ProjectConfig } from '../config/projectConfig.ts';
 import type { FlowRequest } from '../flow/FlowContext.ts';
+import { messageLanguage } from '../senders/messageTexts.ts';
 import { LONG_SESSION_COOKIE, type PresentedSession, type Sessions } from '../session/Sessions.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
 import type { Store } from '../store/Store.ts';
@@ -34,6 +35,8 @@ export interface RequestResolver {
   /** whether session cookies carry `Secure`: always in production, else when this API is served over https */
   secureCookies(c: Context<AppEnv>): boolean;
   clientIp(c: Context<AppEnv>): string;
+  /** the language of the visitor's e-mails and SMS: the request's Accept-Language where the server has texts for it, else the project's */
+  language(c: Context<AppEnv>, project: ProjectConfig): Language;
 }
 
 export interface ResolverOptions {
@@ -94,6 +97,7 @@ export function requestResolver(store: Store, sessions: Sessions, now: () => num
         frontendApiUrl: resolver.frontendApiUrl(c),
         userAgent: c.req.header('user-agent'),
         clientIp: resolver.clientIp(c),
+        language: resolver.language(c, project),
         ...(c.req.header('origin') !== undefined ? { origin: c.req.header('origin') } : {}),
         ...(process ? {} : { fromEmailLink: true }),
       };
@@ -121,6 +125,10 @@ export function requestResolver(store: Store, sessions: Sessions, now: () => num
 
     secureCookies(c) {
       return options.production === true || resolver.frontendApiUrl(c).startsWith('https:');
+    },
+
+    language(c, project) {
+      return messageLanguage(c.req.header('accept-language'), project.language);
     },
 
     clientIp(c) {

@@ -8,6 +8,8 @@ import type { PoolState } from '../store/Database.ts';
 
 export type DeliveryOutcome = 'sent' | 'retried' | 'expired' | 'failed';
 export type DeliveryChannel = 'email' | 'sms';
+/** A webhook attempt: delivered, failed and to be tried again, or failed for good (or past the give-up horizon). */
+export type WebhookOutcome = 'sent' | 'retried' | 'given_up';
 
 const PREFIX = 'fapi_';
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -25,6 +27,7 @@ export class Metrics {
   private readonly deliveries: Counter<'outcome' | 'channel'>;
   private readonly refusals: Counter<'limit'>;
   private readonly unavailable: Counter;
+  private readonly webhooks: Counter<'outcome'>;
 
   /** `pools`: the database's connection pools as they are now (read at each scrape). */
   constructor(pools: () => PoolState[]) {
@@ -64,6 +67,13 @@ export class Metrics {
       help: 'Requests answered 503 service_unavailable because the database could not serve',
       registers,
     });
+    this.webhooks = new Counter({
+      name: `${PREFIX}webhook_deliveries_total`,
+      help: 'Webhook delivery attempts by outcome: sent (2xx), retried (failed, tried again later), given_up (failed for good, or past the give-up horizon)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    for (const outcome of ['sent', 'retried', 'given_up'] as const) this.webhooks.inc({ outcome }, 0);
     const poolGauge = (name: string, help: string, value: (pool: PoolState) => number) =>
       new Gauge({
         name: `${PREFIX}db_pool_${name}`,
@@ -90,6 +100,23 @@ export class Metrics {
   /** One e-mail or SMS delivery attempt: sent, to be retried, expired before it could go, or given up on. */
   delivery(outcome: DeliveryOutcome, channel: DeliveryChannel): void {
     this.deliveries.inc({ outcome, channel });
+  }
+
+  /** Shows how many webhook events wait to be delivered, read from `backlog` at each scrape. */
+  webhookBacklog(backlog: () => Promise<number>): void {
+    new Gauge({
+      name: `${PREFIX}webhook_backlog`,
+      help: 'Webhook events waiting to be delivered, all instances together (read from the database at each scrape)',
+      registers: [this.registry],
+      async collect() {
+        this.set(await backlog());
+      },
+    });
+  }
+
+  /** One webhook delivery attempt's outcome. */
+  webhook(outcome: WebhookOutcome): void {
+    this.webhooks.inc({ outcome });
   }
 
   /** One request refused by `limit` (a rate limit name, `server:<name>`, or RESEND_COOLDOWN). */

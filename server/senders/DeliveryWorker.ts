@@ -1,13 +1,15 @@
-// Sends the messages waiting in the deliveries table (store/DeliveriesRepo.ts), in every instance.
+// Sends the messages waiting in a deliveries table (store/DeliveriesRepo.ts), in every instance: the
+// e-mails and SMS of codes and links (senders/Messenger.ts), and the webhook events (events/WebhookDelivery.ts),
+// each kind with a worker of its own, so that a slow webhook receiver never holds up a code.
 //
 // A loop claims due rows in batches with a lease, sends each within a timeout, deletes it once sent,
-// and on failure lets it wait (exponential backoff, capped) while its code or link is still valid; one
-// whose code has expired is never sent but marked expired. A row claimed by an instance that died is
-// due again once its lease runs out. The loop wakes at once when a request commits a message (nudge),
-// otherwise every pollMs; a failing database or sender is logged and never ends the process.
+// and on failure lets it wait (exponential backoff, capped) while it is still worth sending; one whose
+// time has run out (a code expired, a webhook past its give-up horizon) is never sent but marked
+// expired. A row claimed by an instance that died is due again once its lease runs out. The loop wakes
+// at once when a request commits a message (nudge), otherwise every pollMs; a failing database or
+// receiver is logged and never ends the process.
 import { newId } from '../randomValues.ts';
-import type { DeliveryChannel, ClaimedDelivery } from '../store/DeliveriesRepo.ts';
-import type { Store } from '../store/Store.ts';
+import type { ClaimedDelivery, DeliveriesRepo, DeliveryChannel } from '../store/DeliveriesRepo.ts';
 import type { Logger } from './Messenger.ts';
 
 export interface DeliverySettings {
@@ -49,9 +51,10 @@ export interface OutgoingMessage {
 export type DeliveryOutcome = 'sent' | 'retry' | 'expired' | 'failed';
 
 /** One attempt's outcome: the place to hook counters (metrics) on. */
-export interface DeliveryEvent {
+export interface DeliveryEvent<C extends string = DeliveryChannel> {
   outcome: DeliveryOutcome;
-  channel: DeliveryChannel;
+  /** e-mails and SMS: the channel; webhooks: the endpoint's id */
+  channel: C;
   projectId: string;
   /** attempts so far, this one included */
   attempts: number;
@@ -62,17 +65,24 @@ export interface Sealer {
   unseal(stored: string, what: string): string;
 }
 
-export interface DeliveryWorkerDeps {
-  store: Store;
+/** A send that can never succeed (its endpoint was removed, its address is refused): given up at once. */
+export class Undeliverable extends Error {}
+
+export interface DeliveryWorkerDeps<M, C extends string> {
+  /** the table the messages wait in */
+  queue: DeliveriesRepo<C>;
   keys: Sealer;
-  send(channel: DeliveryChannel, projectId: string, message: OutgoingMessage): Promise<void>;
+  /** sends one message; rejects when it failed (Undeliverable: for good) */
+  send(delivery: ClaimedDelivery<C>, message: M): Promise<void>;
+  /** the message as the operator's log names it, never its content: `e-mail dlv-… to a…@example.com` */
+  describe(delivery: ClaimedDelivery<C>, message: M): string;
   log: Logger;
   now: () => number;
   settings: DeliverySettings;
-  onOutcome?: (event: DeliveryEvent) => void;
+  onOutcome?: (event: DeliveryEvent<C>) => void;
 }
 
-export class DeliveryWorker {
+export class DeliveryWorker<M = OutgoingMessage, C extends string = DeliveryChannel> {
   private loop: Promise<void> | undefined;
   private stopped = false;
   private nudged = false;
@@ -81,7 +91,7 @@ export class DeliveryWorker {
   private failing = false;
   private lastPrune = 0;
 
-  constructor(private readonly deps: DeliveryWorkerDeps) {}
+  constructor(private readonly deps: DeliveryWorkerDeps<M, C>) {}
 
   /** Starts the loop: what is due already (left by a restart or another instance) goes out first. */
   start(): void {
@@ -131,16 +141,16 @@ export class DeliveryWorker {
 
   /** Claims and handles batches until fewer than a batch are due. */
   private async drain(): Promise<void> {
-    const { store, settings } = this.deps;
+    const { queue, settings } = this.deps;
     while (!this.stopped) {
       const now = this.deps.now();
       if (now - this.lastPrune >= PRUNE_EVERY_MS) {
-        await store.deliveries.prune(now - KEEP_GIVEN_UP_MS);
+        await queue.prune(now - KEEP_GIVEN_UP_MS);
         this.lastPrune = now;
       }
-      if (!(await store.deliveries.anyDue(now))) return;
+      if (!(await queue.anyDue(now))) return;
       const claim = newId('clm');
-      const batch = await store.deliveries.claim(claim, now, now + settings.sendTimeoutMs + LEASE_MARGIN_MS, settings.batchSize);
+      const batch = await queue.claim(claim, now, now + settings.sendTimeoutMs + LEASE_MARGIN_MS, settings.batchSize);
       const results = await Promise.allSettled(batch.map((d) => this.deliver(d, claim)));
       const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
@@ -149,43 +159,48 @@ export class DeliveryWorker {
   }
 
   /** One claimed row: sent and deleted, or put back for later, or given up. Rejects only when the database fails. */
-  private async deliver(d: ClaimedDelivery, claim: string): Promise<void> {
-    const { store, log, settings } = this.deps;
+  private async deliver(d: ClaimedDelivery<C>, claim: string): Promise<void> {
+    const { queue, log, settings } = this.deps;
     const now = this.deps.now();
     if (d.expiresAt <= now) {
-      await store.deliveries.giveUp(d.id, claim, 'expired', undefined, now);
+      await queue.giveUp(d.id, claim, 'expired', undefined, now);
       log.error(`Delivery ${d.id} (${d.channel}) expired before it could be sent`);
       return this.emit(d, 'expired');
     }
-    let message: OutgoingMessage;
+    let message: M;
     try {
-      message = JSON.parse(this.deps.keys.unseal(d.payload ?? '', `message ${d.id}`)) as OutgoingMessage;
+      message = JSON.parse(this.deps.keys.unseal(d.payload ?? '', `message ${d.id}`)) as M;
     } catch (error) {
-      await store.deliveries.giveUp(d.id, claim, 'failed', reasonOf(error), now);
+      await queue.giveUp(d.id, claim, 'failed', reasonOf(error), now);
       log.error(`Delivery ${d.id} (${d.channel}) cannot be read; given up`, reasonOf(error));
       return this.emit(d, 'failed');
     }
-    const what = `${d.channel === 'email' ? 'e-mail' : 'SMS'} ${d.id} to ${maskedRecipient(message.to)}`;
+    const what = this.deps.describe(d, message);
     try {
-      await withTimeout(this.deps.send(d.channel, d.projectId, message), settings.sendTimeoutMs);
+      await withTimeout(this.deps.send(d, message), settings.sendTimeoutMs);
     } catch (error) {
       const reason = reasonOf(error);
-      const later = this.deps.now() + Math.min(settings.retryBaseMs * 2 ** (d.attempts - 1), settings.retryMaxMs);
-      if (later >= d.expiresAt) {
-        await store.deliveries.giveUp(d.id, claim, 'failed', reason, this.deps.now());
-        log.error(`Delivery of the ${what} failed ${d.attempts} time(s); its code expires before the next attempt, given up`, reason);
+      if (error instanceof Undeliverable) {
+        await queue.giveUp(d.id, claim, 'failed', reason, this.deps.now());
+        log.error(`Delivery of the ${what} cannot succeed; given up`, reason);
         return this.emit(d, 'failed');
       }
-      await store.deliveries.retryAt(d.id, claim, later, reason);
+      const later = this.deps.now() + Math.min(settings.retryBaseMs * 2 ** (d.attempts - 1), settings.retryMaxMs);
+      if (later >= d.expiresAt) {
+        await queue.giveUp(d.id, claim, 'failed', reason, this.deps.now());
+        log.error(`Delivery of the ${what} failed ${d.attempts} time(s); it expires before the next attempt, given up`, reason);
+        return this.emit(d, 'failed');
+      }
+      await queue.retryAt(d.id, claim, later, reason);
       log.error(`Delivery of the ${what} failed (attempt ${d.attempts}); trying again in ${Math.round((later - this.deps.now()) / 1000)} s`, reason);
       return this.emit(d, 'retry');
     }
     // a false here: the lease ran out mid-send and another instance holds the row (it may send it again)
-    await store.deliveries.sent(d.id, claim);
+    await queue.sent(d.id, claim);
     this.emit(d, 'sent');
   }
 
-  private emit(d: ClaimedDelivery, outcome: DeliveryOutcome): void {
+  private emit(d: ClaimedDelivery<C>, outcome: DeliveryOutcome): void {
     try {
       this.deps.onOutcome?.({ outcome, channel: d.channel, projectId: d.projectId, attempts: d.attempts });
     } catch (error) {

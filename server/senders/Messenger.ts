@@ -10,7 +10,15 @@ import { newId } from '../randomValues.ts';
 import type { DeliveryChannel } from '../store/DeliveriesRepo.ts';
 import type { OutboxMessage } from '../store/OutboxRepo.ts';
 import type { Store } from '../store/Store.ts';
-import { DEFAULT_DELIVERY_SETTINGS, DeliveryWorker, type DeliveryEvent, type DeliverySettings, type OutgoingMessage, type Sealer } from './DeliveryWorker.ts';
+import {
+  DEFAULT_DELIVERY_SETTINGS,
+  DeliveryWorker,
+  maskedRecipient,
+  type DeliveryEvent,
+  type DeliverySettings,
+  type OutgoingMessage,
+  type Sealer,
+} from './DeliveryWorker.ts';
 import type { MessageText } from './messageTexts.ts';
 import type { SmsSender } from './SmsSender.ts';
 
@@ -71,9 +79,10 @@ export class Messenger {
       });
     }
     this.worker = new DeliveryWorker({
-      store,
+      queue: store.deliveries,
       keys: options.keys,
-      send: (channel, projectId, message) => this.send(channel, projectId, message),
+      send: (d, message) => this.send(d.channel, d.projectId, message),
+      describe: (d, message) => `${d.channel === 'email' ? 'e-mail' : 'SMS'} ${d.id} to ${maskedRecipient(message.to)}`,
       log,
       now: options.now,
       settings,

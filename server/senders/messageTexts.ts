@@ -1,9 +1,11 @@
-// The texts of the e-mails and SMS the server sends, per project language. E-mails have an HTML part
+// The texts of the e-mails and SMS the server sends, in eight languages: the visitor's where the
+// request names one of them (messageLanguage), else the project's. E-mails have an HTML part
 // (inline styles only, for mail clients) and a plain-text alternative; SMS end with the origin-bound
 // line (`@host #code`) that lets a phone offer the code only on the project's site (WebOTP).
+import { LANGUAGES, type Language } from '../config/projectConfig.ts';
 import { escapeHtml } from '../http/html.ts';
 
-export type Language = 'en' | 'de';
+export type { Language };
 
 export interface MessageText {
   subject: string;
@@ -32,33 +34,198 @@ function accentOf(brand: EmailBrand): string {
 const SANS = "-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 const MONO = "ui-monospace,'SFMono-Regular',Menlo,Consolas,'Liberation Mono','Courier New',monospace";
 
-const WORDS = {
+type What = 'code' | 'link';
+
+/** What a language says in the messages; `app` is the project's name. */
+interface Words {
+  hello: string;
+  codeSubject: (app: string, code: string) => string;
+  /** the plain-text code line after the greeting */
+  codeLine: (app: string, code: string) => string;
+  codeHeading: string;
+  codeIntro: (app: string) => string;
+  codeExpiry: string;
+  signupHeading: string;
+  loginHeading: string;
+  linkSubject: { signup: (app: string) => string; login: (app: string) => string };
+  linkIntro: (app: string) => string;
+  button: { signup: string; login: string };
+  linkFallback: string;
+  linkExpiry: string;
+  notYou: (what: What) => string;
+  sms: (app: string, code: string) => string;
+}
+
+// French typography: a no-break space before the colon and the semicolon
+const NBSP = '\u00a0';
+
+const WORDS: Record<Language, Words> = {
   en: {
+    hello: 'Hello',
+    codeSubject: (app, code) => `Your ${app} code: ${code}`,
+    codeLine: (app, code) => `your verification code for ${app} is: ${code}`,
     codeHeading: 'Your verification code',
-    codeIntro: (app: string) => `Enter this code to verify your e-mail address for ${app}:`,
+    codeIntro: (app) => `Enter this code to verify your e-mail address for ${app}:`,
     codeExpiry: 'The code expires in 10 minutes.',
     signupHeading: 'Verify your e-mail address',
     loginHeading: 'Log in',
-    linkIntro: (app: string) => `Open this link to verify your e-mail address for ${app}:`,
+    linkSubject: { signup: (app) => `Verify your e-mail address for ${app}`, login: (app) => `Your ${app} login link` },
+    linkIntro: (app) => `Open this link to verify your e-mail address for ${app}:`,
     button: { signup: 'Verify e-mail address', login: 'Log in' },
     linkFallback: 'If the button does not work, copy this link into your browser:',
     linkExpiry: 'The link expires in 10 minutes and works once.',
-    notYou: (what: 'code' | 'link') => `If you did not ask for this, you can ignore this e-mail; nobody gets in without the ${what}.`,
+    notYou: (what) => `If you did not ask for this, you can ignore this e-mail; nobody gets in without the ${what}.`,
+    sms: (app, code) => `${code} is your ${app} code. It expires in 10 minutes.`,
   },
   de: {
+    hello: 'Hallo',
+    codeSubject: (app, code) => `Dein Code für ${app}: ${code}`,
+    codeLine: (app, code) => `dein Bestätigungscode für ${app} lautet: ${code}`,
     codeHeading: 'Dein Bestätigungscode',
-    codeIntro: (app: string) => `Gib diesen Code ein, um deine E-Mail-Adresse für ${app} zu bestätigen:`,
+    codeIntro: (app) => `Gib diesen Code ein, um deine E-Mail-Adresse für ${app} zu bestätigen:`,
     codeExpiry: 'Der Code ist 10 Minuten gültig.',
     signupHeading: 'Bestätige deine E-Mail-Adresse',
     loginHeading: 'Anmelden',
-    linkIntro: (app: string) => `Öffne diesen Link, um deine E-Mail-Adresse für ${app} zu bestätigen:`,
+    linkSubject: { signup: (app) => `Bestätige deine E-Mail-Adresse für ${app}`, login: (app) => `Dein Anmeldelink für ${app}` },
+    linkIntro: (app) => `Öffne diesen Link, um deine E-Mail-Adresse für ${app} zu bestätigen:`,
     button: { signup: 'E-Mail-Adresse bestätigen', login: 'Anmelden' },
     linkFallback: 'Falls die Schaltfläche nicht funktioniert, kopiere diesen Link in deinen Browser:',
     linkExpiry: 'Der Link ist 10 Minuten gültig und kann nur einmal verwendet werden.',
-    notYou: (what: 'code' | 'link') =>
+    notYou: (what) =>
       `Falls du das nicht angefordert hast, kannst du diese E-Mail ignorieren; ohne den ${what === 'code' ? 'Code' : 'Link'} kommt niemand hinein.`,
+    sms: (app, code) => `${code} ist dein Code für ${app}. Er ist 10 Minuten gültig.`,
   },
-} as const;
+  fr: {
+    hello: 'Bonjour',
+    codeSubject: (app, code) => `Votre code ${app}${NBSP}: ${code}`,
+    codeLine: (app, code) => `votre code de vérification pour ${app} est${NBSP}: ${code}`,
+    codeHeading: 'Votre code de vérification',
+    codeIntro: (app) => `Saisissez ce code pour vérifier votre adresse e-mail pour ${app}${NBSP}:`,
+    codeExpiry: 'Le code expire dans 10 minutes.',
+    signupHeading: 'Vérifiez votre adresse e-mail',
+    loginHeading: 'Connexion',
+    linkSubject: { signup: (app) => `Vérifiez votre adresse e-mail pour ${app}`, login: (app) => `Votre lien de connexion à ${app}` },
+    linkIntro: (app) => `Ouvrez ce lien pour vérifier votre adresse e-mail pour ${app}${NBSP}:`,
+    button: { signup: 'Vérifier l’adresse e-mail', login: 'Se connecter' },
+    linkFallback: `Si le bouton ne fonctionne pas, copiez ce lien dans votre navigateur${NBSP}:`,
+    linkExpiry: 'Le lien expire dans 10 minutes et ne fonctionne qu’une seule fois.',
+    notYou: (what) =>
+      `Si vous n’avez rien demandé, vous pouvez ignorer cet e-mail${NBSP}; personne ne peut entrer sans le ${what === 'code' ? 'code' : 'lien'}.`,
+    sms: (app, code) => `${code} est votre code ${app}. Il expire dans 10 minutes.`,
+  },
+  es: {
+    hello: 'Hola',
+    codeSubject: (app, code) => `Tu código de ${app}: ${code}`,
+    codeLine: (app, code) => `tu código de verificación para ${app} es: ${code}`,
+    codeHeading: 'Tu código de verificación',
+    codeIntro: (app) => `Introduce este código para verificar tu dirección de correo electrónico en ${app}:`,
+    codeExpiry: 'El código caduca en 10 minutos.',
+    signupHeading: 'Verifica tu dirección de correo electrónico',
+    loginHeading: 'Iniciar sesión',
+    linkSubject: {
+      signup: (app) => `Verifica tu dirección de correo electrónico para ${app}`,
+      login: (app) => `Tu enlace para iniciar sesión en ${app}`,
+    },
+    linkIntro: (app) => `Abre este enlace para verificar tu dirección de correo electrónico en ${app}:`,
+    button: { signup: 'Verificar dirección de correo', login: 'Iniciar sesión' },
+    linkFallback: 'Si el botón no funciona, copia este enlace en tu navegador:',
+    linkExpiry: 'El enlace caduca en 10 minutos y solo funciona una vez.',
+    notYou: (what) => `Si no lo has solicitado, puedes ignorar este correo; nadie puede entrar sin el ${what === 'code' ? 'código' : 'enlace'}.`,
+    sms: (app, code) => `${code} es tu código de ${app}. Caduca en 10 minutos.`,
+  },
+  it: {
+    hello: 'Ciao',
+    codeSubject: (app, code) => `Il tuo codice ${app}: ${code}`,
+    codeLine: (app, code) => `il tuo codice di verifica per ${app} è: ${code}`,
+    codeHeading: 'Il tuo codice di verifica',
+    codeIntro: (app) => `Inserisci questo codice per verificare il tuo indirizzo e-mail per ${app}:`,
+    codeExpiry: 'Il codice scade tra 10 minuti.',
+    signupHeading: 'Verifica il tuo indirizzo e-mail',
+    loginHeading: 'Accedi',
+    linkSubject: { signup: (app) => `Verifica il tuo indirizzo e-mail per ${app}`, login: (app) => `Il tuo link di accesso a ${app}` },
+    linkIntro: (app) => `Apri questo link per verificare il tuo indirizzo e-mail per ${app}:`,
+    button: { signup: 'Verifica indirizzo e-mail', login: 'Accedi' },
+    linkFallback: 'Se il pulsante non funziona, copia questo link nel tuo browser:',
+    linkExpiry: 'Il link scade tra 10 minuti e funziona una sola volta.',
+    notYou: (what) => `Se non l’hai richiesto tu, puoi ignorare questa e-mail; nessuno può entrare senza il ${what === 'code' ? 'codice' : 'link'}.`,
+    sms: (app, code) => `${code} è il tuo codice ${app}. Scade tra 10 minuti.`,
+  },
+  nl: {
+    hello: 'Hallo',
+    codeSubject: (app, code) => `Je code voor ${app}: ${code}`,
+    codeLine: (app, code) => `je verificatiecode voor ${app} is: ${code}`,
+    codeHeading: 'Je verificatiecode',
+    codeIntro: (app) => `Voer deze code in om je e-mailadres voor ${app} te bevestigen:`,
+    codeExpiry: 'De code verloopt over 10 minuten.',
+    signupHeading: 'Bevestig je e-mailadres',
+    loginHeading: 'Inloggen',
+    linkSubject: { signup: (app) => `Bevestig je e-mailadres voor ${app}`, login: (app) => `Je inloglink voor ${app}` },
+    linkIntro: (app) => `Open deze link om je e-mailadres voor ${app} te bevestigen:`,
+    button: { signup: 'E-mailadres bevestigen', login: 'Inloggen' },
+    linkFallback: 'Werkt de knop niet? Kopieer dan deze link naar je browser:',
+    linkExpiry: 'De link verloopt over 10 minuten en werkt maar één keer.',
+    notYou: (what) => `Heb je hier niet om gevraagd? Dan kun je deze e-mail negeren; zonder de ${what} komt niemand binnen.`,
+    sms: (app, code) => `${code} is je code voor ${app}. Hij verloopt over 10 minuten.`,
+  },
+  // Brazilian Portuguese
+  pt: {
+    hello: 'Olá',
+    codeSubject: (app, code) => `Seu código para ${app}: ${code}`,
+    codeLine: (app, code) => `seu código de verificação para ${app} é: ${code}`,
+    codeHeading: 'Seu código de verificação',
+    codeIntro: (app) => `Digite este código para verificar seu endereço de e-mail para ${app}:`,
+    codeExpiry: 'O código expira em 10 minutos.',
+    signupHeading: 'Verifique seu endereço de e-mail',
+    loginHeading: 'Entrar',
+    linkSubject: { signup: (app) => `Verifique seu endereço de e-mail para ${app}`, login: (app) => `Seu link de acesso para ${app}` },
+    linkIntro: (app) => `Abra este link para verificar seu endereço de e-mail para ${app}:`,
+    button: { signup: 'Verificar endereço de e-mail', login: 'Entrar' },
+    linkFallback: 'Se o botão não funcionar, copie este link no seu navegador:',
+    linkExpiry: 'O link expira em 10 minutos e funciona uma única vez.',
+    notYou: (what) => `Se você não pediu isso, pode ignorar este e-mail; ninguém entra sem o ${what === 'code' ? 'código' : 'link'}.`,
+    sms: (app, code) => `${code} é seu código para ${app}. Ele expira em 10 minutos.`,
+  },
+  // "w aplikacji …" leaves the app's name as it is (Polish would otherwise decline it)
+  pl: {
+    hello: 'Dzień dobry',
+    codeSubject: (app, code) => `Twój kod w aplikacji ${app}: ${code}`,
+    codeLine: (app, code) => `Twój kod weryfikacyjny w aplikacji ${app} to: ${code}`,
+    codeHeading: 'Twój kod weryfikacyjny',
+    codeIntro: (app) => `Wpisz ten kod, aby potwierdzić swój adres e-mail w aplikacji ${app}:`,
+    codeExpiry: 'Kod wygasa za 10 minut.',
+    signupHeading: 'Potwierdź swój adres e-mail',
+    loginHeading: 'Logowanie',
+    linkSubject: {
+      signup: (app) => `Potwierdź swój adres e-mail w aplikacji ${app}`,
+      login: (app) => `Twój link do logowania w aplikacji ${app}`,
+    },
+    linkIntro: (app) => `Otwórz ten link, aby potwierdzić swój adres e-mail w aplikacji ${app}:`,
+    button: { signup: 'Potwierdź adres e-mail', login: 'Zaloguj się' },
+    linkFallback: 'Jeśli przycisk nie działa, skopiuj ten link do przeglądarki:',
+    linkExpiry: 'Link wygasa za 10 minut i działa tylko raz.',
+    notYou: (what) => `Jeśli to nie była Twoja prośba, zignoruj tę wiadomość; bez ${what === 'code' ? 'kodu' : 'linku'} nikt się nie zaloguje.`,
+    sms: (app, code) => `${code} to Twój kod w aplikacji ${app}. Wygasa za 10 minut.`,
+  },
+};
+
+/**
+ * The language of a visitor's messages: the first language of the request's `Accept-Language` (by its
+ * weights) that has texts here, else the project's. The widget sends its own language there; other
+ * clients send the browser's.
+ */
+export function messageLanguage(acceptLanguage: string | undefined, projectLanguage: Language): Language {
+  const ranked = (acceptLanguage ?? '')
+    .slice(0, 500)
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/i.exec(p)?.[1]).find((v) => v !== undefined);
+      return { language: tag.trim().toLowerCase().split('-')[0]!, weight: q === undefined ? 1 : Number(q), index };
+    })
+    .filter((entry) => entry.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  return ranked.map((entry) => entry.language).find((l): l is Language => (LANGUAGES as readonly string[]).includes(l)) ?? projectLanguage;
+}
 
 /** Black or white, whichever reads better on the accent colour (WCAG relative luminance). */
 function textOn(hex: string): string {
@@ -95,11 +262,8 @@ const paragraph = (text: string, style = '') => `<p style="margin:0 0 12px${styl
 
 export function otpEmail(brand: EmailBrand, code: string): MessageText {
   const w = WORDS[brand.language];
-  const subject = brand.language === 'de' ? `Dein Code für ${brand.appName}: ${code}` : `Your ${brand.appName} code: ${code}`;
-  const text =
-    brand.language === 'de'
-      ? `Hallo,\n\ndein Bestätigungscode für ${brand.appName} lautet: ${code}\n\n${w.codeExpiry} ${w.notYou('code')}\n`
-      : `Hello,\n\nyour verification code for ${brand.appName} is: ${code}\n\n${w.codeExpiry} ${w.notYou('code')}\n`;
+  const subject = w.codeSubject(brand.appName, code);
+  const text = `${w.hello},\n\n${w.codeLine(brand.appName, code)}\n\n${w.codeExpiry} ${w.notYou('code')}\n`;
   // real text in a monospace face, spaced out (the left padding balances the spacing after the last
   // digit), selected as a whole with one click or tap
   const codeBlock = `<div style="margin:20px 0;padding:16px 0 16px 8px;background:#f3f4f6;border-radius:6px;text-align:center;font-family:${MONO};font-size:32px;font-weight:700;letter-spacing:8px;color:#111827;user-select:all;-webkit-user-select:all">${escapeHtml(code)}</div>`;
@@ -110,15 +274,8 @@ export function otpEmail(brand: EmailBrand, code: string): MessageText {
 export function linkEmail(brand: EmailBrand, link: string, authType: 'signup' | 'login'): MessageText {
   const w = WORDS[brand.language];
   const app = brand.appName;
-  const subject =
-    brand.language === 'de'
-      ? authType === 'signup'
-        ? `Bestätige deine E-Mail-Adresse für ${app}`
-        : `Dein Anmeldelink für ${app}`
-      : authType === 'signup'
-        ? `Verify your e-mail address for ${app}`
-        : `Your ${app} login link`;
-  const text = `${brand.language === 'de' ? 'Hallo' : 'Hello'},\n\n${w.linkIntro(app).replace(/^./, (c) => c.toLowerCase())}\n\n${link}\n\n${w.linkExpiry} ${w.notYou('link')}\n`;
+  const subject = w.linkSubject[authType](app);
+  const text = `${w.hello},\n\n${w.linkIntro(app).replace(/^./, (c) => c.toLowerCase())}\n\n${link}\n\n${w.linkExpiry} ${w.notYou('link')}\n`;
   const accent = accentOf(brand);
   const href = escapeHtml(link);
   const button = `<div style="margin:20px 0;text-align:center"><a href="${href}" style="display:inline-block;padding:12px 24px;border-radius:6px;background:${accent};color:${textOn(accent)};font-weight:700;text-decoration:none">${escapeHtml(w.button[authType])}</a></div>`;
@@ -138,6 +295,5 @@ export function linkEmail(brand: EmailBrand, link: string, authType: 'signup' | 
  * code only to pages of `host` (a host name, without scheme or port).
  */
 export function otpSms(lang: Language, appName: string, code: string, host: string): MessageText {
-  const first = lang === 'de' ? `${code} ist dein Code für ${appName}. Er ist 10 Minuten gültig.` : `${code} is your ${appName} code. It expires in 10 minutes.`;
-  return { subject: '', text: `${first}\n\n@${host} #${code}` };
+  return { subject: '', text: `${WORDS[lang].sms(appName, code)}\n\n@${host} #${code}` };
 }

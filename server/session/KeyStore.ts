@@ -7,7 +7,8 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Store } from '../store/Store.ts';
 
-const PREFIX = 'enc:v1:';
+/** What a sealed value starts with. */
+export const PREFIX = 'enc:v1:';
 export const MIN_SECRET_LENGTH = 32;
 
 export class KeyStore {

@@ -9,6 +9,7 @@
 // the way) gets the very value the first refresh handed out, rather than a second one; the tabs cannot
 // end up holding different values, and nothing about the successor needs storing.
 import { createHmac } from 'node:crypto';
+import { ApiError } from '../ApiError.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import { userAgentSource } from '../flow/userAgentSource.ts';
 import { newId, newSecretToken, sha256Hex } from '../randomValues.ts';
@@ -61,6 +62,8 @@ export class Sessions {
    * the origin the request came to); `userAgent` names the browser and OS in the user's session list.
    */
   async start(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number, userAgent?: string): Promise<StartedSession> {
+    // the one place a session is issued: a user the host disabled (Backend API) gets none, whatever the way in
+    if ((await this.store.users.get(userId))?.status === 'disabled') throw new ApiError(403, 'user_disabled', 'Forbidden', 'This account is disabled');
     const longSession = newSecretToken();
     const { browser, os } = userAgentSource(userAgent);
     await this.store.sessions.pruneRetired(userId, nowMs);
@@ -165,7 +168,8 @@ export class Sessions {
 
   async #live(project: ProjectConfig, session: SessionRecord, nowMs: number): Promise<boolean> {
     if (session.projectId !== project.id || session.revokedAt !== null || session.expiresAt <= nowMs) return false;
-    return !!(await this.store.users.get(session.userId));
+    // a user the host disabled (Backend API) has no live session
+    return (await this.store.users.get(session.userId))?.status === 'active';
   }
 
   #successor(token: string): string {

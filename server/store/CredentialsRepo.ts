@@ -89,15 +89,16 @@ export class CredentialsRepo {
     await this.db.run(`UPDATE credentials SET status = 'active' WHERE user_id = ? AND status = 'pending'`, [userId]);
   }
 
-  /** Deletes the user's pending credentials but those named in `keep` (credential ids). */
-  async deletePendingExcept(userId: string, keep: readonly string[]): Promise<void> {
-    const pending = await this.db.all<{ id: string; credential_id: string }>(
-      `SELECT id, credential_id FROM credentials WHERE user_id = ? AND status = 'pending'`,
-      [userId],
-    );
+  /** Deletes the user's pending credentials but those named in `keep` (credential ids); answers the deleted ones. */
+  async deletePendingExcept(userId: string, keep: readonly string[]): Promise<CredentialRecord[]> {
+    const pending = await this.db.all<Row>(`SELECT * FROM credentials WHERE user_id = ? AND status = 'pending'`, [userId]);
+    const deleted: CredentialRecord[] = [];
     for (const row of pending) {
-      if (!keep.includes(row.credential_id)) await this.db.run('DELETE FROM credentials WHERE id = ?', [row.id]);
+      if (keep.includes(row.credential_id)) continue;
+      await this.db.run('DELETE FROM credentials WHERE id = ?', [row.id]);
+      deleted.push(toRecord(row));
     }
+    return deleted;
   }
 
   /** Deletes a user's own credential; false when there is none with that id. */

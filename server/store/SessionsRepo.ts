@@ -72,6 +72,12 @@ export class SessionsRepo {
     return row && toRecord(row);
   }
 
+  /** A user's long sessions, the newest first. */
+  async listByUser(userId: string): Promise<SessionRecord[]> {
+    const rows = await this.db.all<Row>('SELECT * FROM sessions WHERE user_id = ? ORDER BY created_at DESC, id DESC', [userId]);
+    return rows.map(toRecord);
+  }
+
   /** The session a value that a rotation replaced belonged to, and when it was replaced. */
   async findRetired(tokenHash: string): Promise<{ sessionId: string; retiredAt: number } | undefined> {
     const row = await this.db.get<{ session_id: string; retired_at: number }>('SELECT session_id, retired_at FROM retired_session_tokens WHERE token_hash = ?', [tokenHash]);

@@ -3,7 +3,7 @@
 // better-sqlite3 runs each statement synchronously, but a transaction here spans awaits (a WebAuthn
 // verification, say). So transactions take turns through a queue, and a statement outside any
 // transaction waits for the running one to end instead of slipping into it.
-import BetterSqlite from 'better-sqlite3';
+import type BetterSqlite from 'better-sqlite3';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -17,6 +17,18 @@ interface Scope {
   done: boolean;
   savepoints: number;
   afterCommit: (() => void)[];
+}
+
+/**
+ * better-sqlite3 is loaded only when a SQLite file is opened: it is a native module and an optional
+ * dependency of the package, so a deployer on PostgreSQL installs without building it.
+ */
+async function loadBetterSqlite(): Promise<typeof BetterSqlite> {
+  try {
+    return (await import('better-sqlite3')).default;
+  } catch (error) {
+    throw new Error('SQLite needs the optional package better-sqlite3 (npm install better-sqlite3@12), or set DATABASE_URL to a PostgreSQL database', { cause: error });
+  }
 }
 
 export class SqliteDatabase implements Database {
@@ -39,7 +51,7 @@ export class SqliteDatabase implements Database {
    */
   static async open(path: string, migrations: Migration[] = MIGRATIONS, options: { busyMs?: number } = {}): Promise<SqliteDatabase> {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-    const raw = new BetterSqlite(path);
+    const raw = new (await loadBetterSqlite())(path);
     raw.pragma('journal_mode = WAL');
     // WAL's recommended setting: commits survive a crash of the process, the last ones may not
     // survive a power cut; the file never corrupts

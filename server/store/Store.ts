@@ -1,8 +1,9 @@
 // The storage layer: one object holding every repository over one database, SQLite or PostgreSQL.
 // Nothing above it knows which engine runs below.
+import { ApiSecretsRepo } from './ApiSecretsRepo.ts';
 import { CredentialsRepo } from './CredentialsRepo.ts';
 import type { Database } from './Database.ts';
-import { DeliveriesRepo } from './DeliveriesRepo.ts';
+import { DeliveriesRepo, WEBHOOK_DELIVERIES } from './DeliveriesRepo.ts';
 import { KeysRepo } from './KeysRepo.ts';
 import { OAuthStatesRepo } from './OAuthStatesRepo.ts';
 import { openDatabase } from './openDatabase.ts';
@@ -15,6 +16,7 @@ import { SessionsRepo } from './SessionsRepo.ts';
 import { SocialAccountsRepo } from './SocialAccountsRepo.ts';
 import { UsersRepo } from './UsersRepo.ts';
 import { IDENTIFIER_SECRETS, REAUTH_SECRETS, VerificationSecretsRepo } from './VerificationSecretsRepo.ts';
+import { WebhookEndpointsRepo } from './WebhookEndpointsRepo.ts';
 
 export class Store {
   readonly projects: ProjectsRepo;
@@ -32,9 +34,15 @@ export class Store {
   readonly outbox: OutboxRepo;
   /** messages waiting to be sent (SMTP, SMS) */
   readonly deliveries: DeliveriesRepo;
+  /** where each project's events go */
+  readonly webhookEndpoints: WebhookEndpointsRepo;
+  /** webhook events waiting to be sent; `channel` is the endpoint's id */
+  readonly webhookDeliveries: DeliveriesRepo<string>;
   readonly socialAccounts: SocialAccountsRepo;
   readonly oauthStates: OAuthStatesRepo;
   readonly rateLimits: RateLimitsRepo;
+  /** the Backend API's secrets (hashes) */
+  readonly apiSecrets: ApiSecretsRepo;
 
   constructor(readonly db: Database) {
     this.projects = new ProjectsRepo(db);
@@ -48,9 +56,12 @@ export class Store {
     this.keys = new KeysRepo(db);
     this.outbox = new OutboxRepo(db);
     this.deliveries = new DeliveriesRepo(db);
+    this.webhookEndpoints = new WebhookEndpointsRepo(db);
+    this.webhookDeliveries = new DeliveriesRepo<string>(db, WEBHOOK_DELIVERIES);
     this.socialAccounts = new SocialAccountsRepo(db);
     this.oauthStates = new OAuthStatesRepo(db);
     this.rateLimits = new RateLimitsRepo(db);
+    this.apiSecrets = new ApiSecretsRepo(db);
   }
 
   /** A SQLite file path, or a postgres:// URL. */

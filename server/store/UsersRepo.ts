@@ -1,5 +1,8 @@
 import type { IdentifierType } from '../config/projectConfig.ts';
+import type { StoredSignupAnswer } from '../config/signupFields.ts';
 import type { Database } from './Database.ts';
+
+export type UserStatus = 'active' | 'disabled';
 
 export interface UserRecord {
   id: string;
@@ -7,6 +10,23 @@ export interface UserRecord {
   fullName: string;
   userHandle: string;
   createdAt: number;
+  /** a disabled user gets no session (set by the host through the Backend API) */
+  status: UserStatus;
+  /** the host's own id for the user (Backend API, import), unique within the project */
+  externalId: string | null;
+}
+
+/** A query over a project's identifiers (the Backend API's identifier list). */
+export interface IdentifierQuery {
+  projectId: string;
+  /** any of these values */
+  values?: { type: IdentifierType; normalized: string }[];
+  type?: IdentifierType;
+  userId?: string;
+  status?: 'verified' | 'pending';
+  sort: { column: 'created_at' | 'normalized' | 'type' | 'user_id' | 'status'; descending: boolean };
+  limit: number;
+  offset: number;
 }
 
 export interface IdentifierRecord {
@@ -26,6 +46,8 @@ interface UserRow {
   full_name: string;
   user_handle: string;
   created_at: number;
+  status: UserStatus;
+  external_id: string | null;
 }
 
 interface IdentifierRow {
@@ -38,20 +60,127 @@ interface IdentifierRow {
   is_primary: number;
 }
 
+interface SignupFieldRow {
+  field_id: string;
+  field_type: 'text' | 'checkbox';
+  value: string | null;
+  accepted: number | string | null;
+  version: string | null;
+  answered_at: number | string;
+}
+
 /** e-mail, phone, username; within a type the primary one first, then the oldest */
 const IDENTIFIER_ORDER = `CASE type WHEN 'email' THEN 0 WHEN 'phone' THEN 1 ELSE 2 END, is_primary DESC, created_at, id`;
 
 export class UsersRepo {
   constructor(private readonly db: Database) {}
 
-  async insertUser(user: UserRecord): Promise<void> {
-    await this.db.run('INSERT INTO users (id, project_id, full_name, user_handle, created_at) VALUES (?, ?, ?, ?, ?)', [
+  async insertUser(user: Omit<UserRecord, 'status' | 'externalId'> & Partial<Pick<UserRecord, 'status' | 'externalId'>>): Promise<void> {
+    await this.db.run('INSERT INTO users (id, project_id, full_name, user_handle, created_at, status, external_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
       user.id,
       user.projectId,
       user.fullName,
       user.userHandle,
       user.createdAt,
+      user.status ?? 'active',
+      user.externalId ?? null,
     ]);
+  }
+
+  /** Inserts many users in few statements (the import). */
+  async insertUsers(users: readonly UserRecord[]): Promise<void> {
+    for (const chunk of chunks(users, 500)) {
+      await this.db.run(
+        `INSERT INTO users (id, project_id, full_name, user_handle, created_at, status, external_id) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap((u) => [u.id, u.projectId, u.fullName, u.userHandle, u.createdAt, u.status, u.externalId]),
+      );
+    }
+  }
+
+  /** Inserts many identifiers in few statements (the import). */
+  async insertIdentifiers(projectId: string, identifiers: readonly IdentifierRecord[], now: number): Promise<void> {
+    for (const chunk of chunks(identifiers, 500)) {
+      await this.db.run(
+        `INSERT INTO identifiers (id, user_id, project_id, type, value, normalized, status, is_primary, created_at)
+         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap((i) => [i.id, i.userId, projectId, i.type, i.value, i.normalized, i.status, i.primary ? 1 : 0, now]),
+      );
+    }
+  }
+
+  /** Which of these external ids the project's users have already. */
+  async takenExternalIds(projectId: string, externalIds: readonly string[]): Promise<Set<string>> {
+    const taken = new Set<string>();
+    for (const chunk of chunks(externalIds, 500)) {
+      const rows = await this.db.all<{ external_id: string }>(
+        `SELECT external_id FROM users WHERE project_id = ? AND external_id IN (${chunk.map(() => '?').join(', ')})`,
+        [projectId, ...chunk],
+      );
+      for (const row of rows) taken.add(row.external_id);
+    }
+    return taken;
+  }
+
+  /**
+   * The identifiers of the project with one of these values (`type` and `normalized`), of any user;
+   * only verified ones with `verifiedOnly`. Several values in few statements (the import).
+   */
+  async findValues(projectId: string, values: readonly { type: IdentifierType; normalized: string }[], verifiedOnly: boolean): Promise<IdentifierRecord[]> {
+    const found: IdentifierRecord[] = [];
+    // by type, so that each statement walks the index on (project_id, type, normalized) instead of the project's rows
+    for (const type of new Set(values.map((v) => v.type))) {
+      for (const chunk of chunks([...new Set(values.filter((v) => v.type === type).map((v) => v.normalized))], 400)) {
+        const rows = await this.db.all<IdentifierRow>(
+          `SELECT * FROM identifiers WHERE project_id = ? AND type = ?${verifiedOnly ? ` AND status = 'verified'` : ''}
+             AND normalized IN (${chunk.map(() => '?').join(', ')})`,
+          [projectId, type, ...chunk],
+        );
+        found.push(...rows.map(toIdentifier));
+      }
+    }
+    return found;
+  }
+
+  async updateStatus(userId: string, status: UserStatus): Promise<void> {
+    await this.db.run('UPDATE users SET status = ? WHERE id = ?', [status, userId]);
+  }
+
+  /** The project's user with this external id (the host's own id for it). */
+  async findByExternalId(projectId: string, externalId: string): Promise<UserRecord | undefined> {
+    const row = await this.db.get<UserRow>('SELECT * FROM users WHERE project_id = ? AND external_id = ?', [projectId, externalId]);
+    return row && toUser(row);
+  }
+
+  /** One page of a project's identifiers, and how many match in all. */
+  async queryIdentifiers(query: IdentifierQuery): Promise<{ identifiers: IdentifierRecord[]; total: number }> {
+    const where = ['project_id = ?'];
+    const params: unknown[] = [query.projectId];
+    if (query.values) {
+      if (query.values.length === 0) return { identifiers: [], total: 0 };
+      // one (type, normalized) pair per term: each is a search of the index on (project_id, type, normalized)
+      where.push(`(${query.values.map(() => '(type = ? AND normalized = ?)').join(' OR ')})`);
+      params.push(...query.values.flatMap((v) => [v.type, v.normalized]));
+    }
+    if (query.type) {
+      where.push('type = ?');
+      params.push(query.type);
+    }
+    if (query.userId) {
+      where.push('user_id = ?');
+      params.push(query.userId);
+    }
+    if (query.status) {
+      where.push('status = ?');
+      params.push(query.status);
+    }
+    const condition = where.join(' AND ');
+    const total = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM identifiers WHERE ${condition}`, params);
+    const direction = query.sort.descending ? 'DESC' : 'ASC';
+    const rows = await this.db.all<IdentifierRow>(
+      `SELECT * FROM identifiers WHERE ${condition} ORDER BY ${query.sort.column} ${direction}, id ${direction} LIMIT ? OFFSET ?`,
+      [...params, query.limit, query.offset],
+    );
+    return { identifiers: rows.map(toIdentifier), total: Number(total?.n ?? 0) };
   }
 
   /** Adds an identifier; it is primary unless told otherwise (sign-up enters one per type). */
@@ -71,6 +200,27 @@ export class UsersRepo {
         now,
       ],
     );
+  }
+
+  /** A sign-up field's answer, stored with the user (one per field). */
+  async insertSignupField(userId: string, answer: StoredSignupAnswer): Promise<void> {
+    await this.db.run(
+      'INSERT INTO user_signup_fields (user_id, field_id, field_type, value, accepted, version, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      [userId, answer.id, answer.type, answer.value ?? null, answer.accepted === undefined ? null : answer.accepted ? 1 : 0, answer.version ?? null, answer.answeredAt],
+    );
+  }
+
+  /** The user's answers to the sign-up fields, in the order they were stored. */
+  async listSignupFields(userId: string): Promise<StoredSignupAnswer[]> {
+    const rows = await this.db.all<SignupFieldRow>('SELECT * FROM user_signup_fields WHERE user_id = ? ORDER BY answered_at, field_id', [userId]);
+    return rows.map((row) => ({
+      id: row.field_id,
+      type: row.field_type,
+      ...(row.value !== null ? { value: row.value } : {}),
+      ...(row.accepted !== null ? { accepted: Number(row.accepted) === 1 } : {}),
+      ...(row.version !== null ? { version: row.version } : {}),
+      answeredAt: Number(row.answered_at),
+    }));
   }
 
   async updateFullName(userId: string, fullName: string): Promise<void> {
@@ -106,7 +256,7 @@ export class UsersRepo {
 
   async get(id: string): Promise<UserRecord | undefined> {
     const row = await this.db.get<UserRow>('SELECT * FROM users WHERE id = ?', [id]);
-    return row && { id: row.id, projectId: row.project_id, fullName: row.full_name, userHandle: row.user_handle, createdAt: row.created_at };
+    return row && toUser(row);
   }
 
   /** The account that owns a value: the one holding it verified (at most one, by the unique index). */
@@ -122,12 +272,12 @@ export class UsersRepo {
    * The identifier a log-in by this value reaches: the verified holder; failing that, a pending copy held
    * by an account with no verified identifier at all (so that its address can be proven), the oldest
    * account first when several hold it. A pending copy on a verified account is never found: it was added
-   * on the account page and proves nothing.
+   * on the account page and proves nothing. Nor is a user the host disabled.
    */
   async findLoginIdentifier(projectId: string, type: IdentifierType, normalized: string): Promise<IdentifierRecord | undefined> {
     const row = await this.db.get<IdentifierRow>(
       `SELECT i.* FROM identifiers i JOIN users u ON u.id = i.user_id
-       WHERE i.project_id = ? AND i.type = ? AND i.normalized = ?
+       WHERE i.project_id = ? AND i.type = ? AND i.normalized = ? AND u.status = 'active'
          AND (i.status = 'verified' OR NOT EXISTS (SELECT 1 FROM identifiers v WHERE v.user_id = i.user_id AND v.status = 'verified'))
        ORDER BY CASE i.status WHEN 'verified' THEN 0 ELSE 1 END, u.created_at, u.id
        LIMIT 1`,
@@ -163,9 +313,31 @@ export class UsersRepo {
     return rows.map(toIdentifier);
   }
 
+  async markIdentifierPending(id: string): Promise<void> {
+    await this.db.run(`UPDATE identifiers SET status = 'pending' WHERE id = ?`, [id]);
+  }
+
   async markIdentifierVerified(id: string): Promise<void> {
     await this.db.run(`UPDATE identifiers SET status = 'verified' WHERE id = ?`, [id]);
   }
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function toUser(row: UserRow): UserRecord {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    fullName: row.full_name,
+    userHandle: row.user_handle,
+    createdAt: row.created_at,
+    status: row.status,
+    externalId: row.external_id,
+  };
 }
 
 function toIdentifier(row: IdentifierRow): IdentifierRecord {

@@ -318,6 +318,56 @@ export const MIGRATIONS: Migration[] = [
   },
   {
     version: 12,
+    name: 'webhooks: endpoints per project, and the events waiting to be delivered to them',
+    // An event is written to webhook_deliveries (one row per endpoint that wants it) in the transaction of
+    // the change it tells about; events/WebhookDelivery.ts sends and retries them like deliveries (migration 9).
+    sql: `
+      CREATE TABLE webhook_endpoints (
+        id          TEXT PRIMARY KEY,            -- whe-…
+        project_id  TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        url         TEXT NOT NULL,
+        events      TEXT,                        -- JSON array of event types; NULL: every event
+        secret      TEXT NOT NULL,               -- whsec_…, sealed with KEY_ENCRYPTION_SECRET
+        created_at  INTEGER NOT NULL
+      );
+      CREATE INDEX webhook_endpoints_project ON webhook_endpoints(project_id);
+      CREATE TABLE webhook_deliveries (
+        id              TEXT PRIMARY KEY,        -- evt-…: the webhook-id header, the same on every attempt
+        project_id      TEXT NOT NULL,
+        endpoint_id     TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+        payload         TEXT,                    -- the JSON body, sealed with KEY_ENCRYPTION_SECRET; NULL once given up
+        status          TEXT NOT NULL CHECK (status IN ('pending', 'expired', 'failed')),
+        attempts        INTEGER NOT NULL DEFAULT 0,
+        next_attempt_at INTEGER NOT NULL,
+        claim           TEXT,
+        claimed_until   INTEGER,
+        last_error      TEXT,
+        created_at      INTEGER NOT NULL,
+        expires_at      INTEGER NOT NULL,        -- the give-up horizon: never attempted after it
+        finished_at     INTEGER
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_attempt_at);
+      CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries(endpoint_id);
+    `,
+  },
+  {
+    version: 13,
+    name: "sign-up fields: a user's answers to the project's own fields, with the version agreed to",
+    sql: `
+      CREATE TABLE user_signup_fields (
+        user_id     TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+        field_id    TEXT NOT NULL,               -- the id in the project's signupFields
+        field_type  TEXT NOT NULL CHECK (field_type IN ('text', 'checkbox')),
+        value       TEXT,                        -- a text field's answer
+        accepted    INTEGER,                     -- a checkbox: 1 ticked, 0 not
+        version     TEXT,                        -- a checkbox: the version of the text shown (and agreed to when ticked)
+        answered_at INTEGER NOT NULL,            -- ms: when the sign-up form was sent
+        PRIMARY KEY (user_id, field_id)
+      );
+    `,
+  },
+  {
+    version: 14,
     name: 'sessions a person can see and end, rotating long sessions, a signing key per project',
     // Long sessions rotate at each refresh (session/Sessions.ts): the row is the device's chain and
     // token_hash its current value; every value it retired is kept until the row goes, so that a
@@ -342,6 +392,30 @@ export const MIGRATIONS: Migration[] = [
       -- when it leaves the JWKS: set when a newer key takes over, after the last token it signed expires
       ALTER TABLE signing_keys ADD COLUMN published_until INTEGER;
       CREATE INDEX signing_keys_project ON signing_keys(project_id, created_at);
+    `,
+  },
+  {
+    version: 15,
+    name: 'Backend API: API secrets, user status and external id',
+    // The host's backend calls the Backend API with HTTP Basic (project id, API secret). A secret is shown
+    // once; only its SHA-256 is kept (256 random bits need no slow hash). A user may be disabled by the
+    // host, and carries the host's own id for it (imports, user create), unique within the project.
+    sql: `
+      CREATE TABLE api_secrets (
+        id           TEXT PRIMARY KEY,           -- sec-…
+        project_id   TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        secret_hash  TEXT NOT NULL UNIQUE,       -- sha256 of corbado1_…
+        hint         TEXT NOT NULL,              -- the secret's last four characters, to tell secrets apart
+        label        TEXT NOT NULL,              -- who made it: admin, npm start
+        created_at   INTEGER NOT NULL,
+        revoked_at   INTEGER
+      );
+      CREATE INDEX api_secrets_project ON api_secrets(project_id);
+      ALTER TABLE users ADD COLUMN status TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'disabled'));
+      ALTER TABLE users ADD COLUMN external_id TEXT;
+      CREATE UNIQUE INDEX users_external_id ON users(project_id, external_id) WHERE external_id IS NOT NULL;
+      CREATE INDEX users_project ON users(project_id, created_at);
+      CREATE INDEX identifiers_project ON identifiers(project_id, created_at);
     `,
   },
 ];

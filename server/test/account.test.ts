@@ -1,6 +1,7 @@
 // The account calls of a logged-in user: PATCH and DELETE /v2/me, and /v2/me/identifier* (add, verify
 // with a code, make primary, change a username, remove), with their limits and refusals.
 import { describe, expect, it } from 'vitest';
+import { signUpByEmailCode } from './helpers/passkeyUser.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
 import {
   Client,
@@ -8,7 +9,7 @@ import {
   jwtPayload,
   latestCode,
   outbox,
-  PASSKEY_DEVICE, serverForThisFile,
+  serverForThisFile,
   uniqueEmail,
   uniqueUsername,
   type ApiResponse,
@@ -17,23 +18,8 @@ import {
 const server = serverForThisFile();
 
 /** A pro-1 user signed up by e-mail code (optionally with a passkey); the client holds the long session. */
-async function signUp(options: { email?: string; passkey?: SoftAuthenticator } = {}): Promise<{ client: Client; email: string }> {
-  const email = options.email ?? uniqueEmail('acct');
-  const client = new Client(server.url, 'pro-1');
-  await client.init(options.passkey ? PASSKEY_DEVICE : {}, 'signup-init');
-  await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }], fullName: 'Ann Account' });
-  let block = await client.step('/v2/auth/identifier/verify/finish', {
-    code: await latestCode(server.url, email),
-    identifierType: 'email',
-    verificationType: 'email-otp',
-  });
-  if (options.passkey) {
-    const started = await client.step('/v2/auth/passkey/append/start', { clientInformation: {} });
-    await client.step('/v2/auth/passkey/append/finish', { signedChallenge: options.passkey.create(started.data.challenge) });
-    block = await client.step('/v2/auth/block/skip');
-  }
-  expect(block.block).toBe('completed');
-  return { client, email };
+function signUp(options: { email?: string; passkey?: SoftAuthenticator } = {}): Promise<{ client: Client; email: string }> {
+  return signUpByEmailCode(server.url, 'pro-1', { email: options.email ?? uniqueEmail('acct'), ...(options.passkey ? { passkey: options.passkey } : {}) });
 }
 
 async function me(client: Client) {

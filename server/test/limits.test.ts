@@ -51,6 +51,7 @@ describe('the defaults', () => {
       processInitsPerIp: { max: 60, windowSeconds: 60 },
       loginInitsPerIp: { max: 20, windowSeconds: 60 },
       passkeyStartsPerIp: { max: 30, windowSeconds: 60 },
+      backendApiRequestsPerSecret: { max: 6000, windowSeconds: 60 },
     });
   });
 

@@ -2,7 +2,9 @@
 // accent colour and logo, origin-bound SMS codes (WebOTP) and the dev outbox that shows the e-mails.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProjectConfig } from '../config/projectConfig.ts';
+import { LANGUAGES } from '../config/projectConfig.ts';
 import { escapeHtml } from '../http/html.ts';
+import { linkEmail, messageLanguage, otpEmail, otpSms } from '../senders/messageTexts.ts';
 import { mimeParts, startSmtpSink, waitForMessages, type SmtpSink } from './helpers/smtpSink.ts';
 import { Client, createProject, DEMO_ORIGIN, outbox, postProject, serverForThisFile, startTestServer, uniqueEmail, uniquePhone, type TestServer } from './helpers/testServer.ts';
 
@@ -121,6 +123,60 @@ describe('languages', () => {
     const [mail] = await outbox(server.url, email);
     expect(mail!.html).toContain('>E-Mail-Adresse bestätigen</a>');
     expect(mail!.text).toContain(`öffne diesen Link, um deine E-Mail-Adresse für Demo App zu bestätigen:\n\n${mail!.link}\n`);
+  });
+
+  it('takes the visitor\'s language from Accept-Language, by weight, where it has texts; else the project\'s', () => {
+    expect(messageLanguage('fr', 'en')).toBe('fr');
+    expect(messageLanguage('pl-PL,pl;q=0.9,en;q=0.8', 'de')).toBe('pl');
+    expect(messageLanguage('ja, nl;q=0.5, es;q=0.7', 'en')).toBe('es');
+    expect(messageLanguage('ja, zh-CN;q=0.9', 'de')).toBe('de');
+    expect(messageLanguage('*', 'de')).toBe('de');
+    expect(messageLanguage('fr;q=0, it', 'en')).toBe('it');
+    expect(messageLanguage(undefined, 'pt')).toBe('pt');
+    expect(messageLanguage('x'.repeat(10_000), 'en')).toBe('en');
+  });
+
+  it('writes to the visitor in the language the widget names: French code, Polish link, Italian SMS', async () => {
+    const signUpIn = async (language: string, projectId: string, type: 'email' | 'phone') => {
+      const client = new Client(server.url, projectId);
+      await client.init({}, 'signup-init');
+      const to = type === 'email' ? uniqueEmail('lang') : uniquePhone();
+      const res = await client.request('POST', '/v2/auth/signup/init', { identifiers: [{ type, identifier: to }] }, { 'Accept-Language': language });
+      expect(res.status).toBe(200);
+      const [message] = await outbox(server.url, to);
+      return message!;
+    };
+    const german = await createProject(server.url, { appName: 'Laden', language: 'de' });
+    const fr = await signUpIn('fr', german, 'email');
+    expect(fr.subject).toBe(`Votre code Laden\u00a0: ${fr.code}`);
+    expect(fr.html).toContain('<html lang="fr">');
+    expect(fr.html).toContain('Votre code de vérification');
+    expect(fr.text).toContain(`Bonjour,\n\nvotre code de vérification pour Laden est\u00a0: ${fr.code}`);
+    // a language without texts here: the project's
+    expect((await signUpIn('ja-JP', german, 'email')).html).toContain('<html lang="de">');
+    const linkProject = await createProject(server.url, { identifiers: { email: { verification: 'email-link' } } });
+    const pl = await signUpIn('pl-PL,pl;q=0.9', linkProject, 'email');
+    expect(pl.subject).toBe('Potwierdź swój adres e-mail w aplikacji Demo App');
+    expect(pl.html).toContain('>Potwierdź adres e-mail</a>');
+    const it_ = await signUpIn('it', 'pro-3', 'phone');
+    expect(it_.text).toMatch(new RegExp(`^${it_.code} è il tuo codice .+\\. Scade tra 10 minuti\\.\\n\\n@localhost #${it_.code}$`));
+  });
+
+  it('has every message in all eight languages, none left in English but the English ones', () => {
+    const brand = { appName: 'Shop', emailAccentColor: '#123456' };
+    const english = otpEmail({ ...brand, language: 'en' }, '123456');
+    for (const language of LANGUAGES) {
+      const code = otpEmail({ ...brand, language }, '123456');
+      const link = linkEmail({ ...brand, language }, 'https://shop.example/?t=1', 'login');
+      const sms = otpSms(language, 'Shop', '123456', 'shop.example');
+      for (const text of [code.subject, code.text, link.subject, link.text, sms.text]) expect(text, language).toMatch(/Shop|123456/);
+      expect(code.html, language).toContain(`<html lang="${language}">`);
+      if (language !== 'en') {
+        expect(code.text, language).not.toBe(english.text);
+        expect(code.html, language).not.toContain('If you did not ask');
+        expect(link.html, language).not.toContain('If the button does not work');
+      }
+    }
   });
 });
 

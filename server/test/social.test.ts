@@ -4,75 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { ProviderClient, SIMULATOR_CLIENT_SECRET, socialOverridesFromEnv, socialSettings } from '../social/providerClient.ts';
 import { simulatedSubject } from '../social/simulator.ts';
+import { consent, get, hiddenFields, RETURN_URL, socialSignIn as socialRoundTrip, startSocial, WITH_PASSKEYS, WITHOUT_PASSKEYS } from './helpers/oauthConsent.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
-import { Client, createProject, DEMO_ORIGIN, jwtPayload, latestCode, postProject, serverForThisFile, startTestServer, uniqueEmail, uniqueUsername } from './helpers/testServer.ts';
+import { Client, createProject, jwtPayload, latestCode, postProject, serverForThisFile, startTestServer, uniqueEmail, uniqueUsername } from './helpers/testServer.ts';
 
 const server = serverForThisFile();
 
-const WITH_PASSKEYS = { isUserVerifyingPlatformAuthenticatorAvailable: true, isConditionalMediationAvailable: false };
-const WITHOUT_PASSKEYS = { isUserVerifyingPlatformAuthenticatorAvailable: false, isConditionalMediationAvailable: false };
-const RETURN_URL = `${DEMO_ORIGIN}/`;
-type Provider = 'google' | 'microsoft' | 'github';
-
-function unescapeHtml(value: string): string {
-  return value.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e]!);
-}
-
-/** The hidden fields of the consent form, as a browser would submit them. */
-function hiddenFields(html: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const m of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)) fields[m[1]!] = unescapeHtml(m[2]!);
-  return fields;
-}
-
-async function get(url: string): Promise<{ status: number; text: string; headers: Headers }> {
-  const res = await fetch(url, { redirect: 'manual' });
-  return { status: res.status, text: await res.text(), headers: res.headers };
-}
-
-/** Opens the consent page and submits it; returns where the provider redirects the browser. */
-async function consent(oauthUrl: string, answer: { email?: string; name?: string; action?: 'allow' | 'deny' } = {}): Promise<URL> {
-  const page = await get(oauthUrl);
-  expect(page.status).toBe(200);
-  const form = new URLSearchParams({
-    ...hiddenFields(page.text),
-    email: answer.email ?? 'ada.lovelace@example.com',
-    name: answer.name ?? 'Ada Lovelace',
-    action: answer.action ?? 'allow',
-  });
-  const provider = new URL(oauthUrl).pathname.split('/')[3];
-  const res = await fetch(`${server.url}/_dev/oauth/${provider}/authorize`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-    redirect: 'manual',
-  });
-  expect(res.status).toBe(302);
-  return new URL(res.headers.get('location')!);
-}
-
-async function startSocial(client: Client, provider: Provider = 'google', authType: 'signup' | 'login' = 'signup'): Promise<any> {
-  const block = await client.step('/v2/auth/social/verify/start', { providerType: provider, redirectUrl: RETURN_URL, authType });
-  expect(block.data.socialData.status).toBe('started');
-  return block;
-}
-
-/** The whole round trip a browser makes: start, consent, callback, back on the page, finish. */
-async function socialSignIn(
-  projectId: string,
-  answer: { email: string; name?: string },
-  options: { provider?: Provider; authType?: 'signup' | 'login'; passkeys?: boolean } = {},
-): Promise<{ client: Client; finished: any }> {
-  const client = new Client(server.url, projectId);
-  await client.init(options.passkeys ? WITH_PASSKEYS : WITHOUT_PASSKEYS, options.authType === 'login' ? 'login-init' : 'signup-init');
-  const started = await startSocial(client, options.provider, options.authType);
-  const callback = await get((await consent(started.data.socialData.oauthUrl, answer)).toString());
-  expect(callback.status).toBe(302);
-  expect(callback.headers.get('location')).toBe(RETURN_URL);
-  const resumed = await client.getStep('/v2/auth/process');
-  expect(resumed.data.socialData.status).toBe('finished');
-  expect(resumed.data.error).toBeUndefined();
-  return { client, finished: await client.step('/v2/auth/social/verify/finish', {}) };
+/** The whole round trip a browser makes on this file's server. */
+function socialSignIn(projectId: string, answer: { email: string; name?: string }, options?: Parameters<typeof socialRoundTrip>[3]) {
+  return socialRoundTrip(server.url, projectId, answer, options);
 }
 
 async function me(client: Client): Promise<any> {
@@ -412,6 +352,45 @@ describe('sign-up and log-in with a provider', () => {
       ['email', email, 'verified'],
       ['username', username, 'verified'],
     ]);
+  });
+});
+
+describe('a project with sign-up fields', () => {
+  const TERMS = { id: 'terms', type: 'checkbox', label: { en: 'I accept the [terms]', de: 'Ich akzeptiere die [AGB]' }, url: 'https://shop.example/terms', version: 'v2', required: true };
+  const withTerms = () => createProject(server.url, { socialProviders: ['google'], signupFields: [TERMS] });
+
+  it('[security] does not create an account through a provider without the required answers', async () => {
+    const projectId = await withTerms();
+    const email = uniqueEmail('social-no-terms');
+    for (const authType of ['signup', 'login'] as const) {
+      const { client, finished } = await socialSignIn(projectId, { email }, { authType });
+      // back to the sign-up form, whose fields a new account needs
+      expect(finished.block).toBe('signup-init');
+      expect(finished.error.code).toBe('social_signup_fields_missing');
+      expect((await client.request('GET', '/v2/me')).status).toBe(401);
+    }
+    // a forged or outdated answer at the start is refused there, before the provider is asked
+    const client = new Client(server.url, projectId);
+    await client.init(WITHOUT_PASSKEYS, 'signup-init');
+    const refused = await client.step('/v2/auth/social/verify/start', {
+      providerType: 'google',
+      redirectUrl: RETURN_URL,
+      authType: 'signup',
+      signupFields: [{ id: 'terms', accepted: true, version: 'v1' }],
+    });
+    expect(refused.block).toBe('signup-init');
+    expect(refused.data.socialData.status).toBe('initial');
+    expect(refused.data.signupFields[0].error.code).toBe('signup_field_outdated');
+  });
+
+  it('creates the account with the answers given at the start, and lets it log in again without them', async () => {
+    const projectId = await withTerms();
+    const email = uniqueEmail('social-terms');
+    const { client, finished } = await socialSignIn(projectId, { email }, { signupFields: [{ id: 'terms', accepted: true, version: 'v2' }] });
+    expect(finished.block).toBe('completed');
+    expect((await me(client)).signupFields).toEqual([expect.objectContaining({ id: 'terms', accepted: true, version: 'v2' })]);
+    const again = await socialSignIn(projectId, { email }, { authType: 'login' });
+    expect(again.finished.block).toBe('completed');
   });
 });
 

@@ -1,5 +1,6 @@
 // The error catalogue of SPEC.md section 8. Every error the widget raises is a CorbadoError with a
 // kind (what happened), whether the user can recover from it, and whether it is shown at all.
+import { pluralKey } from './i18n/i18n';
 
 export type ErrorKind =
   | 'processNotFound'
@@ -42,7 +43,9 @@ export class CorbadoError extends Error {
   get translationKey(): string {
     if (this.kind !== 'tooManyRequests') return `errors.${this.kind}`;
     const wait = this.retryAfter;
-    return `errors.tooManyRequests.${wait === undefined ? 'later' : wait < 60 ? 'soon' : this.translationValues.minutes < 2 ? 'one' : 'other'}`;
+    return wait === undefined || wait < 60
+      ? `errors.tooManyRequests.${wait === undefined ? 'later' : 'soon'}`
+      : pluralKey('errors.tooManyRequests', this.translationValues.minutes);
   }
 
   get translationValues(): { minutes: number } {

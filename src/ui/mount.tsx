@@ -5,7 +5,7 @@ import { useCallback, useState, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import type { CorbadoApp } from '../core/app';
 import { $dark } from '../core/appearance';
-import { $language, DIRECTION } from '../core/i18n/i18n';
+import { $language } from '../core/i18n/i18n';
 import { AnnounceContext, AppContext } from './context';
 import { ErrorBoundary } from './components/ErrorBoundary';
 import css from './styles/widget.css?inline';
@@ -35,8 +35,9 @@ function Frame({ children }: { children: ReactNode }) {
   const [message, setMessage] = useState('');
   // the same text twice is still a change, so it is said again
   const announce = useCallback((text: string) => setMessage((said) => (said === text && text ? `${text}\u00a0` : text)), []);
+  // every language the widget has, bundled or added, is written left to right
   return (
-    <div className={dark ? 'cb-root cb-dark' : 'cb-root'} lang={language} dir={DIRECTION[language]}>
+    <div className={dark ? 'cb-root cb-dark' : 'cb-root'} lang={language} dir="ltr">
       <AnnounceContext.Provider value={announce}>{children}</AnnounceContext.Provider>
       <p className="cb-sr" role="status">
         {message}

@@ -93,9 +93,19 @@ async function finish(client: Client, code: string): Promise<any> {
   return client.step('/v2/auth/identifier/verify/finish', { code, identifierType: 'email', verificationType: 'email-otp', isNewDevice: false });
 }
 
-/** Waits `rounds` poll rounds of the workers (to see that something does not happen). */
-function rounds(count: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, count * QUICK.pollMs!));
+/**
+ * Waits until the delivery worker of each server has looked for due messages `count` more times (to see
+ * that something does not happen): counted, not timed, so that a loaded machine cannot make it none.
+ */
+async function rounds(count: number, ...servers: TestServer[]): Promise<void> {
+  const looks = servers.map((s) => vi.spyOn(s.api.store.deliveries, 'anyDue'));
+  try {
+    await vi.waitFor(() => {
+      for (const look of looks) expect(look.mock.calls.length).toBeGreaterThanOrEqual(count + 1); // the first may be under way
+    }, { timeout: 30_000, interval: 10 });
+  } finally {
+    for (const look of looks) look.mockRestore();
+  }
 }
 
 describe('delivery through an SMTP outage', () => {
@@ -131,7 +141,7 @@ describe('delivery through an SMTP outage', () => {
     // SMTP stays down for 60 s of the server's clock, moved on a second at a time: the attempts meanwhile fail
     for (let second = 0; second < 60; second++) {
       api.clock.advance(1_000);
-      await rounds(1);
+      await rounds(1, api);
     }
     expect(smtp.received).toHaveLength(0);
     const [during] = await deliveries(api);
@@ -155,7 +165,7 @@ describe('delivery through an SMTP outage', () => {
     smtp.refuse = false;
     const connectionsBefore = smtp.connections;
     await vi.waitFor(async () => expect(await deliveries(api)).toMatchObject([{ status: 'expired', payload: null }]), { timeout: 10_000, interval: 50 });
-    await rounds(10);
+    await rounds(10, api);
     expect(smtp.connections).toBe(connectionsBefore);
     expect(smtp.received).toHaveLength(0);
     expect(outcomes).toEqual(['retry', 'expired']);
@@ -223,7 +233,7 @@ describe('a failing database', () => {
     smtp.refuse = false;
     api.clock.advance(QUICK.retryMaxMs!);
     await vi.waitFor(() => expect(logs).toContain('Deliveries: the database failed; trying again'), { timeout: 10_000, interval: 50 });
-    await new Promise((resolve) => setTimeout(resolve, 1_000)); // several more failing rounds
+    await rounds(3, api); // several more failing rounds
     expect(logs.filter((line) => line.startsWith('Deliveries: the database failed'))).toHaveLength(1);
     expect(smtp.received).toHaveLength(0);
     expect((await fetch(`${api.url}/health/alive`)).status).toBe(200);
@@ -288,7 +298,7 @@ describe('an instance killed after the commit', () => {
       },
     };
     const second = await server(smtp, { dir, clock });
-    await rounds(10);
+    await rounds(10, second);
     expect(smtp.received).toHaveLength(0); // the dead instance's lease still holds
 
     clock.advance(5 * 60_000); // past the lease (send timeout + 30 s), well within the code's lifetime
@@ -327,7 +337,7 @@ describe.skipIf(!POSTGRES_URL)('two instances on one PostgreSQL database (Postgr
     clock.advance(QUICK.retryMaxMs!); // all due at once, on both instances
     await waitForMessages(smtp, emails.length);
     await vi.waitFor(async () => expect(await deliveries(a)).toEqual([]), { timeout: 10_000, interval: 50 });
-    await rounds(20);
+    await rounds(20, a, b);
     const recipients = smtp.received.map((mail) => /^To: (.*)$/m.exec(mail)?.[1]).sort();
     expect(recipients).toEqual([...emails].sort());
   });

@@ -5,6 +5,7 @@
 // connection on the file, as another process would hold it.
 import BetterSqlite from 'better-sqlite3';
 import http from 'node:http';
+import net from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,30 +55,53 @@ function initOnKeepAlive(url: string, agent: http.Agent): Promise<{ status: numb
   });
 }
 
+/** Resolves once a call holds the server's database connection: the write waiting for the held lock. */
+async function waitingForTheLock(server: TestServer): Promise<void> {
+  await expect.poll(() => server.api.store.db.pools()[0]!.inUse, { timeout: 10_000 }).toBe(1);
+}
+
+/** A fresh connection to the server: refused once close() has stopped it listening. */
+function connects(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(new URL(url).port), '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 describe('closing the server', () => {
   it('answers the calls in flight, each with Connection: close, then resolves', async () => {
     const { server, unlock } = await lockedServer(10_000);
     const agent = new http.Agent({ keepAlive: true });
     cleanups.push(() => agent.destroy());
     const inFlight = initOnKeepAlive(server.url, agent);
-    await new Promise((resolve) => setTimeout(resolve, 300)); // the call waits for the lock
-    let closed = false;
-    const closing = server.api.close().then(() => (closed = true));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(closed).toBe(false); // waits for the call
+    await waitingForTheLock(server);
+    const order: string[] = [];
+    const closing = server.api.close().then(() => order.push('closed'));
+    // close() has stopped listening, and waits for the call, which cannot end before the lock is released
+    await expect.poll(() => connects(server.url)).toBe(false);
+    order.push('unlocked');
     unlock();
     expect(await inFlight).toEqual({ status: 200, connection: 'close' });
     await closing; // resolves, though the client keeps its connections alive
+    expect(order).toEqual(['unlocked', 'closed']);
     expect(await initOnKeepAlive(server.url, agent)).toMatchObject({ status: 0, error: 'ECONNREFUSED' });
   });
 
-  it('cuts a call that is still running after the grace bound', async () => {
-    const { server, unlock } = await lockedServer(3_000, 500);
+  it('cuts a call that is still running after the grace bound: a reset, no sooner than the bound', async () => {
+    const graceMs = 500;
+    const { server, unlock } = await lockedServer(3_000, graceMs);
     cleanups.push(() => unlock());
     const inFlight = initOnKeepAlive(server.url, new http.Agent());
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitingForTheLock(server); // connected and in flight, so a refusal cannot pass for the cut
+    const closedAt = performance.now();
     const closing = server.api.close();
-    expect(await inFlight).toMatchObject({ status: 0 }); // cut at 500 ms, the lock still held
+    // cut while the lock is still held (the call would answer 503 after 3 s), not before the grace bound
+    expect(await inFlight).toEqual({ status: 0, error: 'ECONNRESET' });
+    expect(performance.now() - closedAt).toBeGreaterThanOrEqual(graceMs - 5);
     await closing; // the store closes once the cut call's wait for the lock (3 s) has ended
   });
 });

@@ -23,3 +23,30 @@ export async function userWithPasskey(baseUrl: string, authenticator: SoftAuthen
   expect((await client.step('/v2/auth/block/skip')).block).toBe('completed');
   return { email, client };
 }
+
+/**
+ * Signs a new user up by e-mail code (optionally with a passkey on `passkey`) in a project that asks for
+ * an e-mail address; the client holds the user's long session.
+ */
+export async function signUpByEmailCode(
+  baseUrl: string,
+  projectId: string,
+  options: { email?: string; passkey?: SoftAuthenticator; fullName?: string } = {},
+): Promise<{ client: Client; email: string }> {
+  const email = options.email ?? uniqueEmail('user');
+  const client = new Client(baseUrl, projectId);
+  await client.init(options.passkey ? PASSKEY_DEVICE : {}, 'signup-init');
+  await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }], fullName: options.fullName ?? 'Ann Account' });
+  let block = await client.step('/v2/auth/identifier/verify/finish', {
+    code: await latestCode(baseUrl, email),
+    identifierType: 'email',
+    verificationType: 'email-otp',
+  });
+  if (options.passkey) {
+    const started = await client.step('/v2/auth/passkey/append/start', { clientInformation: {} });
+    await client.step('/v2/auth/passkey/append/finish', { signedChallenge: options.passkey.create(started.data.challenge) });
+    block = await client.step('/v2/auth/block/skip');
+  }
+  expect(block.block).toBe('completed');
+  return { client, email };
+}

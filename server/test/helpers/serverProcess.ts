@@ -21,10 +21,14 @@ export interface ServerProcess {
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, API_PORT: '0', API_HOST: '127.0.0.1', ...env },
+/** `program`: another way to run the server (the packed package's bin), with its working folder */
+export async function startServerProcess(
+  env: Record<string, string>,
+  program: { command: string; args: string[]; cwd: string } = { command: process.execPath, args: ['--import', 'tsx', 'server/main.ts'], cwd: ROOT },
+): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(program.command, program.args, {
+    cwd: program.cwd,
+    env: { ...process.env, API_PORT: '0', BACKEND_API_PORT: '0', API_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

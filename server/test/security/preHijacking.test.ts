@@ -5,8 +5,9 @@
 // address, the attacker's long session, passkey and everything else made before the proof must stop
 // working; the victim's own passkey, presented in the same process as the proof, is kept.
 import { describe, expect, it } from 'vitest';
+import { consent, get } from '../helpers/oauthConsent.ts';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.ts';
-import { Client, jwtPayload, latestCode, PASSKEY_DEVICE, serverForThisFile, uniqueEmail } from '../helpers/testServer.ts';
+import { Client, createProject, DEMO_ORIGIN, jwtPayload, latestCode, PASSKEY_DEVICE, serverForThisFile, uniqueEmail } from '../helpers/testServer.ts';
 
 const server = serverForThisFile();
 
@@ -35,6 +36,15 @@ async function autofill(authenticator: SoftAuthenticator): Promise<{ client: Cli
   const init = await client.init(PASSKEY_DEVICE);
   const challenge = init.body.processResponse.blockBody.data.conditionalUIChallenge;
   return { client, block: await client.step('/v2/auth/passkey/mediation/finish', { signedChallenge: authenticator.get(challenge) }) };
+}
+
+/** A social sign-in with GitHub on `projectId` as the provider's user `email`, up to the finish call's answer. */
+async function gitHubSignIn(projectId: string, email: string, clientInformation: object): Promise<{ client: Client; finished: any }> {
+  const client = new Client(server.url, projectId);
+  await client.init(clientInformation, 'login-init');
+  const started = await client.step('/v2/auth/social/verify/start', { providerType: 'github', redirectUrl: `${DEMO_ORIGIN}/`, authType: 'login' });
+  expect((await get((await consent(started.data.socialData.oauthUrl, { email, name: 'Mallory' })).toString())).status).toBe(302);
+  return { client, finished: await client.step('/v2/auth/social/verify/finish', {}) };
 }
 
 describe('pre-hijacking an account on a project that verifies the address after sign-up', () => {
@@ -71,6 +81,45 @@ describe('pre-hijacking an account on a project that verifies the address after 
     expect((await login.request('POST', '/v2/me/refresh')).status).toBe(200);
     expect((await login.request('GET', '/v2/me/passkeys')).body.passkeys).toEqual([]);
     expect((await login.request('GET', '/v2/me')).body.identifiers).toEqual([expect.objectContaining({ value: victim, status: 'verified' })]);
+  });
+
+  it("removes the provider account the attacker linked before the proof: his GitHub log-in no longer reaches the victim's account", async () => {
+    const projectId = await createProject(server.url, {
+      appName: 'Verify later, GitHub',
+      identifiers: { email: { verification: 'email-otp', verifyAt: 'after-signup' } },
+      socialProviders: ['github'],
+    });
+    // the attacker signs up with GitHub (his own, proven address), then changes the address to the
+    // victim's on the passkey screen and chooses "Verify later": the account holds the victim's address
+    // pending and is linked to the attacker's GitHub account
+    const victim = uniqueEmail('victim');
+    const attackerGitHub = uniqueEmail('mallory-github');
+    const { client: attacker, finished } = await gitHubSignIn(projectId, attackerGitHub, PASSKEY_DEVICE);
+    expect(finished.block).toBe('passkey-append');
+    expect((await attacker.step('/v2/auth/identifier/update', { identifierType: 'email', value: victim })).block).toBe('passkey-append');
+    expect((await attacker.step('/v2/auth/block/skip')).block).toBe('post-signup-email-verify');
+    expect((await attacker.step('/v2/auth/process/complete')).block).toBe('completed');
+    const account = (await attacker.request('GET', '/v2/me')).body;
+    expect(account.identifiers).toEqual([expect.objectContaining({ value: victim, status: 'pending' })]);
+    expect(account.socialAccounts).toEqual([expect.objectContaining({ providerType: 'github', identifierValue: attackerGitHub })]);
+    // before the proof, the attacker's GitHub log-in leads into that account
+    const before = await gitHubSignIn(projectId, attackerGitHub, {});
+    expect(jwtPayload(before.finished.data.shortSession)).toMatchObject({ sub: account.id });
+
+    // the victim logs in by e-mail code and so proves the address
+    const login = new Client(server.url, projectId);
+    await login.init({}, 'login-init');
+    expect((await login.step('/v2/auth/login/init', { identifierValue: victim, isPhone: false })).block).toBe('email-verify');
+    const completed = await proveEmail(login, victim);
+    expect(jwtPayload(completed.data.shortSession).sub).toBe(account.id);
+    expect((await login.request('GET', '/v2/me')).body.socialAccounts).toEqual([]);
+
+    // the attacker's GitHub account now leads into an account of its own, never the victim's
+    const after = await gitHubSignIn(projectId, attackerGitHub, {});
+    expect(after.finished.block).toBe('completed');
+    expect(after.finished.authType).toBe('signup');
+    expect(jwtPayload(after.finished.data.shortSession).sub).not.toBe(account.id);
+    expect((await login.request('GET', '/v2/me')).body.socialAccounts).toEqual([]);
   });
 
   it("lets the victim sign up; the attacker's account loses the address and the victim's log-in reaches the victim's account", async () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandSmsSender } from '../../senders/SmsSender.ts';
 import { projectBuilder } from '../../config/projectConfig.ts';
 import { startSmtpSink, waitForMessages, type SmtpSink } from '../helpers/smtpSink.ts';
-import { Client, createProject, jwtPayload, latestCode, serverForThisFile, startTestServer, uniqueEmail, type TestServer } from '../helpers/testServer.ts';
+import { Client, createProject, jwtPayload, latestCode, serverForThisFile, startTestServer, uniqueEmail, uniquePhone, uniqueUsername, type TestServer } from '../helpers/testServer.ts';
 
 const server = serverForThisFile();
 
@@ -247,6 +247,38 @@ describe('e-mail and phone claims are proven ones', () => {
     });
     expect(done.block).toBe('completed');
     expect(await verifyAsBackendOf(projectId, done.data.shortSession)).toMatchObject({ email: owner, email_verified: true });
+  });
+
+  it('a phone number collected without a code stays out of the token; a proven one is in it, with phone_number_verified', async () => {
+    // pro-7 asks for the phone number after sign-up and sends it no code: the account holds it pending
+    const email = uniqueEmail('phone-pending');
+    const pending = uniquePhone();
+    const collected = new Client(server.url, 'pro-7');
+    await collected.init({}, 'signup-init');
+    await collected.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }] });
+    await collected.step('/v2/auth/identifier/verify/finish', { code: await latestCode(server.url, email), identifierType: 'email', verificationType: 'email-otp' });
+    await collected.step('/v2/auth/username/collect', { username: uniqueUsername('phone') });
+    const completed = await collected.step('/v2/auth/phone/collect', { phone: pending });
+    expect(completed.block).toBe('completed');
+    expect((await collected.request('GET', '/v2/me')).body.identifiers).toContainEqual(expect.objectContaining({ type: 'phone', value: pending, status: 'pending' }));
+    const refreshed = await collected.request('POST', '/v2/me/refresh');
+    for (const token of [completed.data.shortSession, refreshed.body.shortSession]) {
+      const claims = await verifyAsBackendOf('pro-7', token);
+      expect(claims).toMatchObject({ email, email_verified: true });
+      expect(claims).not.toHaveProperty('phone_number');
+      expect(claims).not.toHaveProperty('phone_number_verified');
+    }
+
+    // pro-6 proves the phone number by a code at sign-up: the token carries it as proven
+    const proven = uniquePhone();
+    const verified = new Client(server.url, 'pro-6');
+    await verified.init({}, 'signup-init');
+    const other = uniqueEmail('phone-proven');
+    await verified.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: other }, { type: 'phone', identifier: proven }] });
+    await verified.step('/v2/auth/identifier/verify/finish', { code: await latestCode(server.url, other), identifierType: 'email', verificationType: 'email-otp' });
+    const done = await verified.step('/v2/auth/identifier/verify/finish', { code: await latestCode(server.url, proven), identifierType: 'phone', verificationType: 'phone-otp' });
+    expect(done.block).toBe('completed');
+    expect(await verifyAsBackendOf('pro-6', done.data.shortSession)).toMatchObject({ email: other, phone_number: proven, phone_number_verified: true });
   });
 
   it('a pending second address never appears in the token; the verified one does', async () => {

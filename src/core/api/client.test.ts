@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CorbadoError } from '../errors';
-import { t } from '../i18n/i18n';
+import { addLanguage, configureI18n, t } from '../i18n/i18n';
 import { ApiClient } from './client';
 
 // A real HTTP server that records what arrives and answers what each test asks for.
@@ -46,6 +46,19 @@ describe('ApiClient', () => {
     expect(JSON.parse(request!.headers['x-corbado-sdk'] as string)).toMatchObject({ name: 'corbado-widget' });
     expect(request!.headers['x-corbado-process-id']).toBe('proc-token');
     expect(JSON.parse(request!.body)).toEqual({ identifierValue: 'ada@example.com', isPhone: false });
+  });
+
+  it("names the widget's language in Accept-Language, for the e-mails and SMS a call sends", async () => {
+    seen = [];
+    answer = { status: 200, body: JSON.stringify({ blockBody: {}, common: {} }) };
+    const api = client();
+    await api.signupInit([{ type: 'email', identifier: 'ada@example.com' }], undefined, [{ id: 'terms', accepted: true, version: 'v2' }]);
+    addLanguage('pl', { common: { or: 'lub' } });
+    configureI18n({ defaultLanguage: 'pl', autoDetectLanguage: false });
+    await api.loginInit('ada@example.com', false);
+    configureI18n({ defaultLanguage: 'en', autoDetectLanguage: false });
+    expect(seen.map((request) => request.headers['accept-language'])).toEqual(['en', 'pl']);
+    expect(JSON.parse(seen[0]!.body)).toEqual({ identifiers: [{ type: 'email', identifier: 'ada@example.com' }], signupFields: [{ id: 'terms', accepted: true, version: 'v2' }] });
   });
 
   it('sends an empty flags header outside preview mode and no process id on session-config', async () => {

@@ -1,5 +1,6 @@
 import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
 import { CorbadoError, processNotFound, tooManyRequests, unhandledBackendError } from '../errors';
+import { $language } from '../i18n/i18n';
 import { toJson } from '../toJson';
 import type {
   ClientInformation,
@@ -19,6 +20,7 @@ import type {
   ProcessResponse,
   RefreshResponse,
   SessionConfig,
+  SignupFieldAnswer,
   SocialProvider,
   AuthType,
   UserDetailsConfig,
@@ -157,6 +159,8 @@ export class ApiClient {
     // the time zone costs a first Intl initialisation: the start-up requests go without it
     const zone = timezone();
     if (zone) headers['X-Corbado-Client-Timezone'] = zone;
+    // the widget's language, for the e-mails and SMS the call sends (a CORS-safelisted header: no preflight of its own)
+    headers['Accept-Language'] = $language.get();
     try {
       const response = await this.#instance(baseUrl)(path.replace(/^\//, ''), {
         method,
@@ -212,8 +216,8 @@ export class ApiClient {
     return this.#process('post', 'v2/auth/process/reset');
   }
 
-  signupInit(identifiers: { type: IdentifierType; identifier: string }[], fullName?: string) {
-    return this.#process('post', 'v2/auth/signup/init', { json: { identifiers, fullName } });
+  signupInit(identifiers: { type: IdentifierType; identifier: string }[], fullName?: string, signupFields?: SignupFieldAnswer[]) {
+    return this.#process('post', 'v2/auth/signup/init', { json: { identifiers, fullName, signupFields } });
   }
 
   loginInit(identifierValue: string, isPhone: boolean) {
@@ -271,8 +275,8 @@ export class ApiClient {
     return this.#process('post', 'v2/auth/username/collect', { json: { username } });
   }
 
-  socialStart(providerType: SocialProvider, redirectUrl: string, authType: AuthType) {
-    return this.#process('post', 'v2/auth/social/verify/start', { json: { providerType, redirectUrl, authType } });
+  socialStart(providerType: SocialProvider, redirectUrl: string, authType: AuthType, signupFields?: SignupFieldAnswer[]) {
+    return this.#process('post', 'v2/auth/social/verify/start', { json: { providerType, redirectUrl, authType, signupFields } });
   }
 
   socialFinish() {

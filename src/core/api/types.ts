@@ -60,10 +60,39 @@ export type IdentifierWithError = {
   error?: RequestError;
 };
 
+/**
+ * A field the project adds to sign-up (its configuration's `signupFields`): a text with a pattern and a
+ * length, or a checkbox agreeing to a text (terms, privacy) of a given version, its link in the label's
+ * [brackets]. Labels per language (en and de always, other languages where the project gives them).
+ */
+export type SignupField = {
+  id: string;
+  type: 'text' | 'checkbox';
+  label: Record<string, string>;
+  required: boolean;
+  /** text: the whole value must match (a JavaScript pattern with the `u` flag) */
+  pattern?: string;
+  /** text: length in characters */
+  minLength?: number;
+  maxLength?: number;
+  /** checkbox: the text agreed to */
+  url?: string;
+  /** checkbox: the version of that text; an answer must name the current one */
+  version?: string;
+};
+
+/** signup-init: a project field with what was entered and the server's error for it. */
+export type SignupFieldWithAnswer = SignupField & { value?: string; accepted?: boolean; error?: RequestError };
+
+/** The answer to one sign-up field in signup/init (and social/verify/start from sign-up). */
+export type SignupFieldAnswer = { id: string; value?: string; accepted?: boolean; version?: string };
+
 export type SignupInitData = {
   blockType?: 'signup-init';
   identifiers: IdentifierWithError[];
   fullName?: { fullName: string; error?: RequestError };
+  /** the project's own fields, absent when it has none */
+  signupFields?: SignupFieldWithAnswer[];
   socialData?: SocialData;
   error?: RequestError;
 };
@@ -214,7 +243,7 @@ export interface UserDetailsConfig {
 export interface ComponentConfig {
   appName: string;
   environment: 'dev' | 'prod';
-  language: 'en' | 'de';
+  language: string;
   hideBadge: boolean;
   publicSignup: boolean;
   fullNameRequired: boolean;
@@ -252,11 +281,29 @@ export interface AaguidDetails {
   iconDark: string;
 }
 
+/**
+ * A sign-up field's answer as stored with the user: a text's value, or whether a checkbox was ticked
+ * and the version of the text it agreed to; when (yyyy-MM-ddTHH:mm:ss, UTC). `label` and `url` are the
+ * project's current ones (absent for a field the project has removed since).
+ */
+export interface MeSignupField {
+  id: string;
+  type: 'text' | 'checkbox';
+  label?: Record<string, string>;
+  url?: string;
+  value?: string;
+  accepted?: boolean;
+  version?: string;
+  answeredAt: string;
+}
+
 export interface MeResponse {
   id: string;
   fullName: string;
   identifiers: MeIdentifier[];
   socialAccounts: MeSocialAccount[];
+  /** the answers to the project's sign-up fields (absent where there are none) */
+  signupFields?: MeSignupField[];
 }
 
 export interface Passkey {

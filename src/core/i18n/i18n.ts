@@ -1,21 +1,23 @@
-// Translations: bundled en and de (en is the fallback), the host's custom translations on top, and
-// the language chosen by option or, with autodetect, by the browser (SPEC.md section 1).
+// Translations: bundled en and de (en is the fallback), languages a host adds with an add-on script
+// (dist/corbado.<code>.js calls Corbado.addLanguage), the host's custom translations on top, and the
+// language chosen by option or, with autodetect, by the browser (SPEC.md section 1).
 import { atom } from 'nanostores';
 // as text, parsed on first use: the other language is then never evaluated, and JSON.parse reads
 // the one shown faster than the engine evaluates an object literal
 import de from './de.json?raw';
 import en from './en.json?raw';
 
-export type Language = 'en' | 'de';
+/** A language code: en, de, or one an add-on script added (fr, es, …) */
+export type Language = string;
+/** the bundled languages */
 export const LANGUAGES: readonly Language[] = ['en', 'de'];
-/** The writing direction of each language: the widget root's `dir`, whatever the host page's is. */
-export const DIRECTION: Record<Language, 'ltr' | 'rtl'> = { en: 'ltr', de: 'ltr' };
 
 type Tree = { [key: string]: string | Tree };
 export type CustomTranslations = Partial<Record<string, Tree>>;
 
 const texts: Record<Language, string> = { en, de };
-const parsed: Partial<Record<Language, Tree>> = {};
+/** parsed bundled languages, and the languages add-ons added */
+const parsed: Record<Language, Tree> = {};
 
 /** English's tree with each text replaced by the next of `values` (null: none in this language). */
 export function inEnglishOrder(english: Tree, values: (string | null)[]): Tree {
@@ -35,12 +37,13 @@ export function inEnglishOrder(english: Tree, values: (string | null)[]): Tree {
 // (vite.config.ts, compactJsonText); unbundled (tests) each is its whole file.
 const bundled = (language: Language): Tree => {
   if (parsed[language]) return parsed[language];
-  const value = JSON.parse(texts[language]) as Tree | (string | null)[];
+  const value = JSON.parse(texts[language]!) as Tree | (string | null)[];
   return (parsed[language] = Array.isArray(value) ? inEnglishOrder(bundled('en'), value) : value);
 };
 
 export const $language = atom<Language>('en');
 let custom: CustomTranslations = {};
+let chosenWith: LanguageOptions | undefined;
 
 export interface LanguageOptions {
   defaultLanguage?: string;
@@ -50,7 +53,7 @@ export interface LanguageOptions {
 
 function supported(language: string | undefined): Language | undefined {
   const primary = language?.toLowerCase().split(/[-_]/)[0];
-  return LANGUAGES.find((l) => l === primary);
+  return primary && (LANGUAGES.includes(primary) || Object.hasOwn(parsed, primary)) ? primary : undefined;
 }
 
 /** The browser's primary language when autodetect is on and supported, else the default, else en. */
@@ -59,8 +62,25 @@ export function chooseLanguage(options: LanguageOptions, browserLanguage?: strin
 }
 
 export function configureI18n(options: LanguageOptions): void {
+  chosenWith = options;
   custom = options.customTranslations ?? {};
   $language.set(chooseLanguage(options, typeof navigator === 'undefined' ? undefined : navigator.language));
+}
+
+/**
+ * Adds a language (what an add-on script does): its texts, keyed as en.json. Where the widget is
+ * loaded already, the language is chosen again, so an add-on loaded after load() still counts.
+ */
+export function addLanguage(code: string, tree: Tree): void {
+  if (!/^[a-z]{2,3}$/.test(code) || LANGUAGES.includes(code) || typeof tree !== 'object' || !tree) throw new TypeError(`addLanguage: not a language: ${code}`);
+  parsed[code] = tree;
+  if (chosenWith) configureI18n(chosenWith);
+}
+
+/** The key of a plural group's form for `count` in the current language (Intl.PluralRules), else its `other`. */
+export function pluralKey(group: string, count: number): string {
+  const key = `${group}.${new Intl.PluralRules($language.get()).select(count)}`;
+  return hasText(key) ? key : `${group}.other`;
 }
 
 function lookup(tree: Tree | undefined, key: string): string | undefined {

@@ -5,7 +5,7 @@
 // verification and the e-mail link (verification.ts, emailLinkStart.ts, emailLinkPolling.ts), back,
 // forward and abort (history.ts); what they share is a FlowContext (flowContext.ts).
 import type { ApiClient } from '../api/client';
-import type { BlockType, IdentifierType, RequestError, SocialProvider } from '../api/types';
+import type { BlockType, IdentifierType, RequestError, SignupFieldAnswer, SocialProvider } from '../api/types';
 import type { Session } from '../session/session';
 import { startConditionalUi, stopConditionalUi } from './conditionalUi';
 import { startPolling, stopPolling } from './emailLinkPolling';
@@ -113,8 +113,8 @@ export class Flow {
 
   // --- sign-up and log-in -----------------------------------------------------------------------
 
-  submitSignup(fields: { fullName?: string; email?: string; phone?: string; username?: string }): Promise<void> {
-    return submitSignup(this.#ctx, fields);
+  submitSignup(fields: { fullName?: string; email?: string; phone?: string; username?: string }, signupFields?: SignupFieldAnswer[]): Promise<void> {
+    return submitSignup(this.#ctx, fields, signupFields);
   }
 
   submitLogin(identifierValue: string, isPhone: boolean): Promise<void> {
@@ -133,8 +133,9 @@ export class Flow {
     return collectPhone(this.#ctx, phone);
   }
 
-  startSocial(provider: SocialProvider): Promise<void> {
-    return startSocial(this.#ctx, provider);
+  /** from sign-up with the answers to the project's sign-up fields, which a new account needs */
+  startSocial(provider: SocialProvider, signupFields?: SignupFieldAnswer[]): Promise<void> {
+    return startSocial(this.#ctx, provider, signupFields);
   }
 
   /** the provider named on the social-verify screen */

@@ -1,6 +1,6 @@
 // Sign-up and log-in: the two init blocks, switching between them locally through their alternatives,
 // and the fields a sign-up may still be missing (username-collect, phone-collect).
-import type { BlockType, IdentifierType } from '../api/types';
+import type { BlockType, IdentifierType, SignupFieldAnswer } from '../api/types';
 import { webAuthnSupported } from '../webauthn/webauthn';
 import { applyAnswer, applyProcess, setBlock } from './applyAnswer';
 import { parseBlock, switchTo } from './block';
@@ -9,13 +9,17 @@ import { fallbacks } from './passkeys';
 import { runAction, runCall } from './recovery';
 import { start } from './startUp';
 
-export function submitSignup(ctx: FlowContext, fields: { fullName?: string; email?: string; phone?: string; username?: string }): Promise<void> {
+export function submitSignup(
+  ctx: FlowContext,
+  fields: { fullName?: string; email?: string; phone?: string; username?: string },
+  signupFields?: SignupFieldAnswer[],
+): Promise<void> {
   return runAction(ctx, async () => {
     const identifiers: { type: IdentifierType; identifier: string }[] = [];
     if (fields.email) identifiers.push({ type: 'email', identifier: fields.email });
     if (fields.phone) identifiers.push({ type: 'phone', identifier: fields.phone });
     if (fields.username) identifiers.push({ type: 'username', identifier: fields.username });
-    applyAnswer(ctx, await ctx.api.signupInit(identifiers, fields.fullName || undefined));
+    applyAnswer(ctx, await ctx.api.signupInit(identifiers, fields.fullName || undefined, signupFields));
   });
 }
 

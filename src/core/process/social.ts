@@ -1,6 +1,6 @@
 // Social sign-in: the provider's page, and on the way back the process the server finishes for the
 // visitor (applyAnswer.ts asks for that when an answer says the social log-in has finished).
-import type { SocialData, SocialProvider } from '../api/types';
+import type { SignupFieldAnswer, SignupFieldWithAnswer, SocialData, SocialProvider } from '../api/types';
 import { readItem, storageKeys, writeItem } from '../storage';
 import { applyAnswer } from './applyAnswer';
 import { INIT_BLOCKS, type FlowContext } from './flowContext';
@@ -18,19 +18,24 @@ export function socialProviderUnderWay(): SocialProvider | undefined {
  * (web-js 3.5 shows a loading state on the init screen then, and keeps the provider under socialLogin);
  * a failure stays on that screen, with its text and a way back (leaveSocialVerify).
  */
-export function startSocial(ctx: FlowContext, provider: SocialProvider): Promise<void> {
+export function startSocial(ctx: FlowContext, provider: SocialProvider, signupFields?: SignupFieldAnswer[]): Promise<void> {
   return runAction(ctx, async () => {
     writeItem(storageKeys.socialLogin, provider);
     ctx.$screen.set('social-verify');
     const block = ctx.$block.get();
     const redirectUrl = ctx.window.location.origin + ctx.window.location.pathname;
-    const response = await ctx.api.socialStart(provider, redirectUrl, block?.authType ?? 'signup');
+    const response = await ctx.api.socialStart(provider, redirectUrl, block?.authType ?? 'signup', signupFields);
     const social = response.blockBody.data?.socialData as SocialData | undefined;
     if (social?.status === 'started' && social.oauthUrl) {
       ctx.window.location.assign(social.oauthUrl);
       return;
     }
     applyAnswer(ctx, response);
+    // the server refused an answer to a sign-up field (a text changed meanwhile): back to the form, which shows it
+    if ((response.blockBody.data?.signupFields as SignupFieldWithAnswer[] | undefined)?.some((f) => f.error)) {
+      writeItem(storageKeys.socialLogin, undefined);
+      ctx.$screen.set('signup-init');
+    }
   });
 }
 

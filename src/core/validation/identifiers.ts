@@ -1,5 +1,5 @@
 // Client-side checks of what a visitor types (SPEC.md section 5). The server checks the same and more.
-import type { IdentifierType } from '../api/types';
+import type { IdentifierType, SignupField, SignupFieldAnswer } from '../api/types';
 
 export const USERNAME_MIN = 4;
 export const USERNAME_MAX = 32;
@@ -36,4 +36,26 @@ export function checkEmailOrUsername(value: string): Problem {
 
 export function identifierTypeOf(value: string): IdentifierType {
   return value.includes('@') ? 'email' : 'username';
+}
+
+/**
+ * A project's sign-up field (SignupField): the translation key of what is wrong with its answer, as the
+ * server checks it (which decides; this spares the round trip): a required text left empty or box left
+ * unticked, a text of the wrong length (in characters) or not matching the pattern as a whole.
+ */
+export function checkSignupField(field: SignupField, answer: string | boolean | undefined): Problem {
+  const text = typeof answer === 'string' ? answer.trim().normalize('NFC') : '';
+  if (field.type === 'checkbox' ? field.required && answer !== true : field.required && !text) return `errors.signup_field_required.${field.type}`;
+  const length = [...text].length;
+  if (text && (length < (field.minLength ?? 0) || length > (field.maxLength ?? 100) || (field.pattern && !new RegExp(`^(?:${field.pattern})$`, 'u').test(text)))) {
+    return 'errors.signup_field_invalid';
+  }
+  return undefined;
+}
+
+/** What signup/init sends for the project's fields: each text trimmed, each box ticked or not with the version of its text. */
+export function signupAnswers(fields: SignupField[], answers: Record<string, string | boolean>): SignupFieldAnswer[] {
+  return fields.map(({ id, type, version }) =>
+    type === 'text' ? { id, value: String(answers[id] ?? '').trim() } : { id, accepted: answers[id] === true, version },
+  );
 }

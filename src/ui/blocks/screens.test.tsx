@@ -1,5 +1,6 @@
 // The screens of SPEC.md section 2, "Screens by area", each drawn from its block as the flow holds it,
 // with a flow whose actions are recorded (the flow itself is tested in src/core/process).
+import { fireEvent } from '@testing-library/dom';
 import { atom } from 'nanostores';
 import { act, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -62,6 +63,8 @@ function fakeFlow(shown: FlowBlock, screen: ScreenName, options: { busy?: boolea
     resend: vi.fn(async () => undefined),
     updateIdentifier: vi.fn(async () => undefined),
     continueAfterLink: vi.fn(),
+    submitSignup: vi.fn(async () => undefined),
+    startSocial: vi.fn(async () => undefined),
   };
 }
 
@@ -172,6 +175,66 @@ describe('signup-init', () => {
     click('Log in');
     expect(flow.switchToAlternative).toHaveBeenCalledWith('login-init');
     view.unmount();
+  });
+
+  describe("the project's own fields", () => {
+    const company = { id: 'company', type: 'text', label: { en: 'Company', de: 'Firma' }, required: false, pattern: '[A-Za-z ]+', maxLength: 20 };
+    const terms = { id: 'terms', type: 'checkbox', label: { en: 'I accept the [terms of use]', de: 'Ich akzeptiere die [AGB]' }, required: true, url: 'https://shop.example/terms', version: 'v2' };
+    const withFields = (fields: unknown[]) => signup({ identifiers: [{ type: 'email', identifier: '' }], signupFields: fields });
+
+    it('shows a text field and a checkbox whose label links the words in brackets to the text', () => {
+      const { view, labels } = render(<SignupInitScreen />, withFields([{ ...company }, { ...terms, accepted: false }]), 'signup-init');
+      expect(labels()).toEqual(['Email address', 'Company (optional)', 'I accept the terms of use']);
+      const link = view.$<HTMLAnchorElement>('.cb-check a')!;
+      expect([link.textContent, link.href, link.target, link.rel]).toEqual(['terms of use', 'https://shop.example/terms', '_blank', 'noopener noreferrer']);
+      expect(view.$<HTMLInputElement>('input[type=checkbox]')!.getAttribute('aria-required')).toBe('true');
+      view.unmount();
+    });
+
+    it('checks them before sending: the unticked box and a text off its pattern stop the sign-up with their errors', () => {
+      const { view, flow } = render(<SignupInitScreen />, withFields([{ ...company }, { ...terms, accepted: false }]), 'signup-init');
+      const [email, text] = view.$$<HTMLInputElement>('input.cb-input');
+      act(() => {
+        fireEvent.change(email!, { target: { value: 'ada@example.com' } });
+        fireEvent.change(text!, { target: { value: 'Acme 42' } });
+      });
+      act(() => view.$<HTMLButtonElement>('button[type=submit]')!.click());
+      expect(flow.submitSignup).not.toHaveBeenCalled();
+      expect(view.$$('[role=alert]').map((e) => e.textContent)).toEqual(['Please check this entry: it is not in the expected form.', 'Please accept this to continue.']);
+      expect(view.$<HTMLInputElement>('input[type=checkbox]')!.getAttribute('aria-invalid')).toBe('true');
+      // social sign-up is held back the same way: a new account needs the answers
+      act(() => view.$$('button').find((b) => b.textContent === 'Continue with Google')!.click());
+      expect(flow.startSocial).not.toHaveBeenCalled();
+      act(() => {
+        fireEvent.change(text!, { target: { value: 'Acme' } });
+        view.$<HTMLInputElement>('input[type=checkbox]')!.click();
+      });
+      act(() => view.$<HTMLButtonElement>('button[type=submit]')!.click());
+      const answers = [
+        { id: 'company', value: 'Acme' },
+        { id: 'terms', accepted: true, version: 'v2' },
+      ];
+      expect(flow.submitSignup).toHaveBeenCalledWith({ email: 'ada@example.com' }, answers);
+      act(() => view.$$('button').find((b) => b.textContent === 'Continue with Google')!.click());
+      expect(flow.startSocial).toHaveBeenCalledWith('google', answers);
+      view.unmount();
+    });
+
+    it("shows the server's field errors, unticks a box whose text changed and keeps everything typed", () => {
+      const { view, flow } = render(<SignupInitScreen />, withFields([{ ...company }, { ...terms, accepted: false }]), 'signup-init');
+      const [email, text] = view.$$<HTMLInputElement>('input.cb-input');
+      act(() => {
+        fireEvent.change(email!, { target: { value: 'ada@example.com' } });
+        fireEvent.change(text!, { target: { value: 'Acme' } });
+        view.$<HTMLInputElement>('input[type=checkbox]')!.click();
+      });
+      const outdated = { code: 'signup_field_outdated', message: 'This text has changed. Please read it again and confirm.' };
+      act(() => flow.$block.set(withFields([{ ...company, value: 'Acme' }, { ...terms, version: 'v3', accepted: false, error: outdated }])));
+      expect(view.$<HTMLInputElement>('input[type=checkbox]')!.checked).toBe(false);
+      expect(view.$('.cb-check [role=alert]')?.textContent).toBe('This text has changed. Please read it again and confirm.');
+      expect(view.$$<HTMLInputElement>('input.cb-input').map((i) => i.value)).toEqual(['ada@example.com', 'Acme']);
+      view.unmount();
+    });
   });
 });
 

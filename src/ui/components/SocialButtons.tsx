@@ -3,8 +3,11 @@ import { useApp, useT } from '../context';
 import { Button } from './Button';
 import { ProviderMark } from './Icon';
 
-/** Social sign-in under a divider; compact, icon-only buttons when there are more than two providers. */
-export function SocialButtons({ providers, disabled }: { providers: SocialProvider[]; disabled?: boolean }) {
+/**
+ * Social sign-in under a divider; compact, icon-only buttons when there are more than two providers.
+ * `start` replaces the plain start (sign-up sends its fields along).
+ */
+export function SocialButtons({ providers, disabled, start }: { providers: SocialProvider[]; disabled?: boolean; start?: (provider: SocialProvider) => void }) {
   const { flow } = useApp();
   const t = useT();
   if (!providers.length) return null;
@@ -22,7 +25,7 @@ export function SocialButtons({ providers, disabled }: { providers: SocialProvid
               aria-label={compact ? label : undefined}
               title={compact ? label : undefined}
               disabled={disabled}
-              onClick={() => void flow.startSocial(provider)}
+              onClick={() => (start ? start(provider) : void flow.startSocial(provider))}
             >
               <ProviderMark provider={provider} />
               {!compact && label}

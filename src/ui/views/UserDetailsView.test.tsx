@@ -13,8 +13,9 @@ const SESSIONS = [
   { id: 'ses-2', browser: 'Firefox 128', os: 'Windows', created: '2026-11-01T12:00:00', lastUsed: '2026-11-24T12:15:00', current: false },
 ];
 
-function render(signedIn: boolean, endSession = vi.fn(async () => undefined)) {
+function render(signedIn: boolean, extra: Record<string, unknown> = {}, endSession = vi.fn(async () => undefined)) {
   const me = {
+    ...extra,
     fullName: 'Ada Lovelace',
     identifiers: [
       { id: 'ide-1', type: 'username', value: 'ada', status: 'verified' },
@@ -65,9 +66,32 @@ describe('UserDetailsView', () => {
     view.unmount();
   });
 
+  it("shows the answers to the project's sign-up fields: a text, and what was agreed to with its version and date", () => {
+    const signupFields = [
+      { id: 'company', type: 'text', label: { en: 'Company', de: 'Firma' }, value: 'Acme', answeredAt: '2026-11-25T13:45:00' },
+      { id: 'terms', type: 'checkbox', label: { en: 'I accept the [terms]', de: 'Ich akzeptiere die [AGB]' }, accepted: true, version: 'v2', answeredAt: '2026-11-25T13:45:00' },
+      { id: 'news', type: 'checkbox', label: { en: 'Newsletter', de: 'Newsletter' }, accepted: false, version: 'n1', answeredAt: '2026-11-25T13:45:00' },
+      { id: 'gone', type: 'text', value: 'kept', answeredAt: '2026-11-25T13:45:00' },
+    ];
+    const view = render(true, { signupFields });
+    const section = view.$$('.cb-section').find((s) => s.querySelector('h3')?.textContent === 'Sign-up details')!;
+    const date = new Date('2026-11-25T13:45:00Z').toLocaleString('en', { dateStyle: 'medium', timeStyle: 'short' });
+    expect([...section.querySelectorAll('.cb-row')].map((row) => [...row.children].map((c) => c.textContent))).toEqual([
+      ['Company', 'Acme'],
+      ['I accept the terms', `Accepted on ${date} (version v2)`],
+      ['Newsletter', 'Not accepted'],
+      ['gone', 'kept'],
+    ]);
+    view.unmount();
+    // none without answers
+    const plain = render(true);
+    expect(plain.shadow.textContent).not.toContain('Sign-up details');
+    plain.unmount();
+  });
+
   it('lists the signed-in devices, this one marked; each other one and all others at once can be signed out, the focus then on the heading', async () => {
     const endSession = vi.fn(async () => undefined);
-    const view = render(true, endSession);
+    const view = render(true, {}, endSession);
     const section = view.$$('.cb-section').find((s) => s.querySelector('h3')?.textContent === 'Signed-in devices')!;
     const rows = [...section.querySelectorAll('.cb-row')];
     expect(rows.map((row) => row.firstElementChild!.firstChild!.textContent)).toEqual(['Chrome 131 on macOS', 'Firefox 128 on Windows']);

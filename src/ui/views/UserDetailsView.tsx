@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect } from 'react';
 import { canAddIdentifier } from '../../core/account/rules';
+import { $language } from '../../core/i18n/i18n';
 import type { MeIdentifier } from '../../core/api/types';
 import { failureText } from '../components/ErrorPopup';
 import { Header } from '../components/Header';
@@ -14,6 +15,8 @@ import { ConfirmItsYou } from './account/ConfirmItsYou';
 import { DeleteAccount } from './account/DeleteAccount';
 import { Disclosure } from './account/Disclosure';
 import { IdentifierRow } from './account/IdentifierRow';
+import { fieldLabel } from '../blocks/signup-init/SignupFieldInput';
+import { formatDate } from '../formatDate';
 import { SessionList } from './account/SessionList';
 
 /**
@@ -27,6 +30,7 @@ export function UserDetailsView() {
   const user = useStore(app.session.$user);
   const me = useStore(app.account.$me);
   const config = useStore(app.account.$config);
+  const language = useStore($language);
   useEffect(() => {
     if (user) void app.account.loadMe();
     if (user) void app.account.loadConfig();
@@ -48,7 +52,7 @@ export function UserDetailsView() {
       </div>
     );
   }
-  const { fullName, identifiers, socialAccounts } = me.value;
+  const { fullName, identifiers, socialAccounts, signupFields } = me.value;
   const section = (type: MeIdentifier['type']) => {
     const list = identifiers.filter((i) => i.type === type);
     const addable = canAddIdentifier(config, type, identifiers);
@@ -102,6 +106,25 @@ export function UserDetailsView() {
           </ul>
         </section>
       )}
+      {signupFields?.length ? (
+        <section className="cb-section">
+          <h3 className="cb-section-title">{t('user.signupFields')}</h3>
+          <ul className="cb-rows">
+            {signupFields.map((field) => (
+              <li className="cb-row" key={field.id}>
+                <span>{fieldLabel(field.label, language).replace(/[[\]]/g, '') || field.id}</span>
+                <span className="cb-muted">
+                  {field.type === 'text'
+                    ? field.value
+                    : field.accepted
+                      ? t('user.accepted', { date: formatDate(field.answeredAt, language), version: field.version ?? '' })
+                      : t('user.notAccepted')}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <SessionList />
       <DeleteAccount />
       <ConfirmItsYou view="details" />

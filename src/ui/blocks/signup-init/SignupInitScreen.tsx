@@ -1,7 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useState } from 'react';
-import type { IdentifierType, SignupInitData } from '../../../core/api/types';
-import { checkEmail, checkFullName, checkUsername } from '../../../core/validation/identifiers';
+import type { IdentifierType, SignupInitData, SocialProvider } from '../../../core/api/types';
+import { checkEmail, checkFullName, checkSignupField, checkUsername, signupAnswers } from '../../../core/validation/identifiers';
 import { checkPhone, DEFAULT_COUNTRY } from '../../../core/validation/phone';
 import { Button } from '../../components/Button';
 import { Form } from '../../components/Form';
@@ -12,8 +12,10 @@ import { TextField } from '../../components/TextField';
 import { useApp, useT } from '../../context';
 import { useBlock } from '../../hooks';
 import { requestErrorText } from '../../requestErrorText';
+import { SignupFieldInput } from './SignupFieldInput';
 
-type Field = 'fullName' | IdentifierType;
+/** the name, an identifier type, or `field:<id>` of one of the project's sign-up fields */
+type Field = 'fullName' | IdentifierType | `field:${string}`;
 type Errors = Partial<Record<Field, string>>;
 
 function serverErrors(data: SignupInitData): Errors {
@@ -24,8 +26,15 @@ function serverErrors(data: SignupInitData): Errors {
     const text = requestErrorText(identifier.error, identifier.type);
     if (text) errors[identifier.type] = text;
   }
+  for (const field of data.signupFields ?? []) {
+    const text = requestErrorText(field.error, field.type);
+    if (text) errors[`field:${field.id}`] = text;
+  }
   return errors;
 }
+
+/** What was entered into the project's sign-up fields, as the server last echoed it. */
+const fieldAnswers = (data: SignupInitData) => Object.fromEntries((data.signupFields ?? []).map((f) => [f.id, f.value ?? f.accepted ?? '']));
 
 /** Sign up: name, username, e-mail and phone, each only when the block asks for it. */
 export function SignupInitScreen() {
@@ -40,17 +49,38 @@ export function SignupInitScreen() {
   const [username, setUsername] = useState(initial('username'));
   const [email, setEmail] = useState(initial('email'));
   const [phone, setPhone] = useState<PhoneValue>({ text: initial('phone'), country: DEFAULT_COUNTRY });
+  const [answers, setAnswers] = useState<Record<string, string | boolean>>(() => fieldAnswers(data));
   const [errors, setErrors] = useState<Errors>(() => serverErrors(data));
 
-  useEffect(() => setErrors(serverErrors(data)), [data]);
+  useEffect(() => {
+    setErrors(serverErrors(data));
+    // a box the server unticked (its text changed) shows so; everything typed stays
+    setAnswers((typed) => ({ ...typed, ...Object.fromEntries((data.signupFields ?? []).filter((f) => f.type === 'checkbox').map((f) => [f.id, !!f.accepted])) }));
+  }, [data]);
 
   const edit = <T,>(field: Field, set: (value: T) => void) => (value: T) => {
     set(value);
     setErrors(({ [field]: _, ...rest }) => rest);
   };
 
-  const submit = () => {
+  /** What signup/init sends for the project's fields, and the errors the widget finds in them first. */
+  const checkedAnswers = () => {
     const found: Errors = {};
+    for (const field of data.signupFields ?? []) {
+      const problem = checkSignupField(field, answers[field.id]);
+      if (problem) found[`field:${field.id}`] = t(problem);
+    }
+    return { found, answers: data.signupFields && signupAnswers(data.signupFields, answers) };
+  };
+
+  const social = (provider: SocialProvider) => {
+    const checked = checkedAnswers();
+    setErrors(checked.found);
+    if (!Object.keys(checked.found).length) void flow.startSocial(provider, checked.answers);
+  };
+
+  const submit = () => {
+    const { found, answers: signupFields } = checkedAnswers();
     const fields: { fullName?: string; email?: string; phone?: string; username?: string } = {};
     if (data.fullName) {
       const problem = checkFullName(fullName);
@@ -74,7 +104,7 @@ export function SignupInitScreen() {
     }
     setErrors(found);
     if (Object.keys(found).length) return;
-    void flow.submitSignup(fields);
+    void flow.submitSignup(fields, signupFields);
   };
 
   const login = block.alternatives.find((a) => a.type === 'login-init');
@@ -112,10 +142,19 @@ export function SignupInitScreen() {
         />
       )}
       {has('phone') && <PhoneInput label={t('fields.phone')} value={phone} onChange={edit('phone', setPhone)} error={errors.phone} />}
+      {data.signupFields?.map((field) => (
+        <SignupFieldInput
+          key={field.id}
+          field={field}
+          value={answers[field.id]}
+          onChange={edit(`field:${field.id}`, (value: string | boolean) => setAnswers((all) => ({ ...all, [field.id]: value })))}
+          error={errors[`field:${field.id}`]}
+        />
+      ))}
       <Button type="submit" busy={busy}>
         {t('signupInit.submit')}
       </Button>
-      <SocialButtons providers={data.socialData?.providers ?? []} disabled={busy} />
+      <SocialButtons providers={data.socialData?.providers ?? []} disabled={busy} start={data.signupFields && social} />
       {login && (
         <p className="cb-switch">
           {t('signupInit.haveAccount')}{' '}

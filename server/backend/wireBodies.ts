@@ -1,0 +1,27 @@
+// The request bodies of the Backend API (backend_api_public_v2.yml), as the server's body checks.
+import { obj, oneOf, optional, str } from '../schema.ts';
+
+/** `pending` is not offered: a user the host creates is there at once, or disabled. */
+const userStatus = oneOf(['active', 'disabled'] as const);
+
+export const userCreateBody = obj({
+  fullName: optional(str({ max: 1000 })),
+  status: userStatus,
+  explicitWebauthnID: optional(str({ max: 1000 })),
+  /** beyond the contract: the host's own id for the user */
+  externalID: optional(str({ max: 1000 })),
+});
+
+export const userUpdateBody = obj({ fullName: optional(str({ max: 1000 })), status: optional(userStatus) });
+
+const identifierStatus = oneOf(['pending', 'verified', 'primary'] as const);
+
+export const identifierCreateBody = obj({
+  identifierType: oneOf(['email', 'phone', 'username'] as const),
+  identifierValue: str({ max: 1000 }),
+  status: identifierStatus,
+});
+
+export const identifierUpdateBody = obj({ status: identifierStatus });
+
+export const longSessionUpdateBody = obj({ status: oneOf(['revoked', 'logged_out'] as const) });

@@ -1,0 +1,160 @@
+// Webhooks: what happened to a project's users goes to the endpoints the operator registered for it
+// (`npm run admin -- webhooks add`). `record` writes one row per endpoint that wants the event into
+// webhook_deliveries, in the transaction of the change it tells about: a change that rolls back tells
+// nothing, one that commits is told. A worker of its own (senders/DeliveryWorker.ts, as for codes and
+// links) sends them after the commit, with a lease, retries with capped exponential backoff and a
+// give-up horizon; so no request ever waits for a receiver, and a slow one holds up no code or link.
+// Delivery is at least once: a receiver keeps the `webhook-id` of what it has handled. A server without
+// any endpoint runs no worker and sends no query for webhooks (the worker starts with the first event,
+// or at start-up when endpoints exist, which also picks up what a stopped instance left).
+import type { Metrics } from '../metrics/Metrics.ts';
+import { newId } from '../randomValues.ts';
+import { DeliveryWorker, Undeliverable, type DeliveryEvent, type DeliverySettings, type Sealer } from '../senders/DeliveryWorker.ts';
+import type { Logger } from '../senders/Messenger.ts';
+import { PREFIX as SEALED_PREFIX } from '../session/KeyStore.ts';
+import type { Store } from '../store/Store.ts';
+import type { EventData, EventType, WebhookEvent } from './eventTypes.ts';
+import type { TargetRules } from './webhookTargets.ts';
+import { WebhookSender } from './WebhookSender.ts';
+
+export interface WebhookSettings extends DeliverySettings {
+  /** how long an event is tried before it is given up (from when it happened) */
+  giveUpMs: number;
+  /** production: receivers on loopback and private networks are allowed */
+  allowPrivateNetworks: boolean;
+}
+
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
+  batchSize: 20,
+  sendTimeoutMs: 10_000,
+  pollMs: 1_000,
+  retryBaseMs: 5_000,
+  retryMaxMs: 3_600_000,
+  giveUpMs: 3 * 24 * 3_600_000,
+  allowPrivateNetworks: false,
+};
+
+export interface WebhookEventsOptions {
+  store: Store;
+  /** seals the events waiting and the endpoints' secrets (the KeyStore) */
+  keys: Sealer;
+  log: Logger;
+  now: () => number;
+  metrics: Metrics;
+  production: boolean;
+  /** each one given replaces its default (DEFAULT_WEBHOOK_SETTINGS) */
+  settings?: Partial<WebhookSettings>;
+  /** called with each attempt's outcome (tests count them) */
+  onDelivery?: (event: DeliveryEvent<string>) => void;
+}
+
+/** What the parts of the server that change users need of webhooks: recording an event (tests may hand in their own). */
+export type EventRecorder = Pick<WebhookEvents, 'record'>;
+
+/** How long a scrape of /metrics waits for the backlog's count before it shows the last one. */
+const BACKLOG_WAIT_MS = 1_000;
+
+export class WebhookEvents {
+  private readonly worker: DeliveryWorker<WebhookEvent, string>;
+  private readonly settings: WebhookSettings;
+  /** an endpoint exists (found at start-up, or an event was recorded): the worker runs */
+  private inUse = false;
+  private lastBacklog = 0;
+
+  constructor(private readonly options: WebhookEventsOptions) {
+    const settings = (this.settings = { ...DEFAULT_WEBHOOK_SETTINGS, ...options.settings });
+    const rules: TargetRules = { production: options.production, allowPrivateNetworks: settings.allowPrivateNetworks };
+    const sender = new WebhookSender(rules, settings.sendTimeoutMs);
+    const { store, keys } = options;
+    this.worker = new DeliveryWorker<WebhookEvent, string>({
+      queue: store.webhookDeliveries,
+      keys,
+      async send(d, event) {
+        const endpoint = await store.webhookEndpoints.get(d.channel);
+        if (!endpoint) throw new Undeliverable(`the endpoint ${d.channel} was removed`);
+        let secret: string;
+        try {
+          secret = keys.unseal(endpoint.sealedSecret, `secret of webhook endpoint ${endpoint.id}`);
+        } catch (error) {
+          throw new Undeliverable(error instanceof Error ? error.message : String(error));
+        }
+        await sender.send({ url: endpoint.url, secret, id: d.id, body: JSON.stringify(event), now: options.now() });
+      },
+      describe: (d, event) => `webhook ${d.id} (${event.type}) to endpoint ${d.channel}`,
+      log: options.log,
+      now: options.now,
+      settings,
+      onOutcome: (event) => {
+        options.metrics.webhook(event.outcome === 'sent' ? 'sent' : event.outcome === 'retry' ? 'retried' : 'given_up');
+        options.onDelivery?.(event);
+      },
+    });
+  }
+
+  /**
+   * Records that `type` happened to a user of `projectId`: in the caller's transaction, one delivery per
+   * endpoint of the project that receives `type` (nothing when none does). Call it inside the
+   * `store.transaction` that makes the change, so that both commit or neither does.
+   */
+  async record<T extends EventType>(projectId: string, type: T, data: EventData[T]): Promise<void> {
+    const { store, keys } = this.options;
+    const endpoints = await store.webhookEndpoints.receiving(projectId, type);
+    if (endpoints.length === 0) return;
+    const now = this.options.now();
+    const event: WebhookEvent<T> = { type, timestamp: new Date(now).toISOString(), data: { projectId, ...data } };
+    const body = JSON.stringify(event);
+    for (const endpoint of endpoints) {
+      await store.webhookDeliveries.insert({
+        id: newId('evt'),
+        projectId,
+        channel: endpoint.id,
+        payload: keys.seal(body),
+        createdAt: now,
+        expiresAt: now + this.settings.giveUpMs,
+      });
+    }
+    store.afterCommit(() => {
+      this.run();
+      this.worker.nudge();
+    });
+  }
+
+  /**
+   * The events waiting to be delivered, all instances together (for /metrics): 0 without webhooks; the
+   * last count when the database does not answer within a second.
+   */
+  async backlog(): Promise<number> {
+    if (!this.inUse) return 0;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<number>((resolve) => (timer = setTimeout(() => resolve(this.lastBacklog), BACKLOG_WAIT_MS)));
+    const count = this.options.store.webhookDeliveries.pendingCount().then((n) => (this.lastBacklog = n));
+    try {
+      return await Promise.race([count, late]);
+    } catch {
+      return this.lastBacklog;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Seals endpoint secrets a development database stored in the clear (once KEY_ENCRYPTION_SECRET is set); the count. */
+  sealStoredSecrets(encrypting: boolean): Promise<number> {
+    if (!encrypting) return Promise.resolve(0);
+    return this.options.store.webhookEndpoints.rewritePlainSecrets(SEALED_PREFIX, (value) => this.options.keys.seal(value));
+  }
+
+  /** Starts delivering where endpoints exist: events left by a restart or another instance go first. */
+  async start(): Promise<void> {
+    if (await this.options.store.webhookEndpoints.any()) this.run();
+  }
+
+  private run(): void {
+    this.inUse = true;
+    this.worker.start();
+  }
+
+  /** Stops once the attempts under way have ended (each bounded by sendTimeoutMs). */
+  close(): Promise<void> {
+    return this.worker.stop();
+  }
+}
