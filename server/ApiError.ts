@@ -28,6 +28,8 @@ export type ErrorType =
   | 'last_login_identifier'
   // what cannot be undone needs a log-in within the project's recentLoginSeconds (or a fresh proof)
   | 'recent_login_required'
+  // an e-mail link opened in another browser of a project that lets it continue only where it was asked for
+  | 'email_link_approval_refused'
   | 'invalid_challenge_solution_email-otp'
   | 'invalid_challenge_solution_phone-otp';
 

@@ -113,6 +113,15 @@ export interface ProcessState {
   passkeysOfProcess?: string[];
   /** passkey-append is the offer after a log-in with a passkey from another device */
   appendAfterHybrid?: boolean;
+  /**
+   * sha256 of the browser cookie (BROWSER_COOKIE) of the browser that started the process: an e-mail
+   * link opened in that browser continues by itself (absent: no cookie came, or stored before it existed)
+   */
+  browser?: string;
+  /** the e-mail link sent last: the browser that asked for it and the match code both screens show */
+  linkAsker?: { browser: string; os: string; matchCode: string };
+  /** the person at the e-mail link declined it (or continued on their own device): nothing goes on here */
+  linkDeclinedAt?: number;
 }
 
 export function initialState(
