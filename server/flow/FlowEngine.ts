@@ -163,10 +163,8 @@ export class FlowEngine {
    */
   private runOnLink(request: FlowRequest, link: LinkCall, action: (ctx: FlowContext, holdsProcess: boolean) => Promise<FlowOutcome>): Promise<FlowOutcome> {
     return this.deps.store.transaction(async () => {
-      const { processes } = this.deps.store;
-      const named = request.processToken ? await processes.lockByTokenHash(sha256Hex(request.processToken)) : undefined;
-      const holdsProcess = named?.id === link.process;
-      const process = this.live(holdsProcess ? named : await processes.lock(link.process), request);
+      const process = this.live(await this.deps.store.processes.lock(link.process), request);
+      const holdsProcess = !!request.processToken && process.tokenHash === sha256Hex(request.processToken);
       return action(new FlowContext(this.deps, request, process), holdsProcess);
     });
   }
