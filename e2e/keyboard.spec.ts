@@ -190,6 +190,26 @@ test.describe('keyboard only', () => {
     await expect(page.locator('#host-auth-state')).toHaveText('logged in');
   });
 
+  test('an e-mail link opened in another browser: each answer is a Tab away, in order, and Enter answers', async ({ page, browser }) => {
+    const email = uniqueEmail('keys-link');
+    await page.goto('/?project=pro-2#register');
+    await textbox(page, 'Email address').fill(email);
+    await button(page, 'Continue').click();
+    await expect(heading(page, 'Check your inbox')).toBeVisible();
+    const device = await (await browser.newContext()).newPage();
+    await device.goto((await latestMessage(email)).link!);
+    // the page's first screen: the focus stays where the page load leaves it, as on every first screen
+    await expect(heading(device, 'Did you ask to sign up for Demo App (e-mail link)?')).toBeVisible();
+    await tabTo(device, button(device, "Yes, it's me: continue there"));
+    await tabTo(device, button(device, "No, I didn't ask for this"));
+    await tabTo(device, button(device, 'Sign up here instead'));
+    await tabTo(device, button(device, "No, I didn't ask for this"), 'Shift+Tab');
+    await device.keyboard.press('Enter');
+    await expect(heading(device, 'Request declined')).toBeFocused();
+    await expect(heading(page, 'Request declined')).toBeVisible({ timeout: 10_000 });
+    await device.context().close();
+  });
+
   test('passkey list view: the delete dialog traps the focus, Escape closes it, the focus returns', async ({ page }) => {
     const authenticator = await addAuthenticator(page);
     const email = uniqueEmail('keys-list');

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import de from '../src/core/i18n/de.json' with { type: 'json' };
 import en from '../src/core/i18n/en.json' with { type: 'json' };
 import { differingPixels } from './differingPixels';
-import { addAuthenticator, API_URL, expect, latestMessage, signInElsewhere, widget } from './fixtures';
+import { addAuthenticator, API_URL, createProject, expect, latestMessage, signInElsewhere, widget } from './fixtures';
 import { latestLink } from './kit/corbadoKit';
 
 // A walk through every screen of every view, driven by the real flows against the real local server,
@@ -67,6 +67,9 @@ export const TOUR_STOPS = [
   'signup-fields',
   'signup-fields-invalid',
   'account-signup-fields',
+  'email-link-declined',
+  'email-link-refused',
+  'email-link-approved',
 ] as const;
 
 /**
@@ -121,7 +124,8 @@ export async function screenTour(page: Page, options: TourOptions, visit: (stop:
   const text = (key: string, values?: Record<string, string | number>) => textOf(language, key, values);
   const query = (project: string) => `project=${project}&lang=${language}&dark=${options.dark ? 'on' : 'off'}`;
   const view = widget(page);
-  const heading = (key: string, on = view) => expect(on.getByRole('heading', { name: text(key), exact: true })).toBeVisible();
+  const heading = (key: string, on = view, values?: Record<string, string | number>) =>
+    expect(on.getByRole('heading', { name: text(key, values), exact: true })).toBeVisible();
   const button = (key: string, values?: Record<string, string | number>) => view.getByRole('button', { name: text(key, values), exact: true });
   const field = (key: string) => view.getByRole('textbox', { name: text(key), exact: true });
   const countdown = view.getByRole('button', { name: /\d+\s?s$/ });
@@ -214,14 +218,21 @@ export async function screenTour(page: Page, options: TourOptions, visit: (stop:
   await button('signupInit.submit').click();
   await button('passkeyAppend.create').click();
   await heading('emailLink.signup.header');
-  await stop('email-link-sent', [countdown]);
-  const link = await latestLink(linkEmail, { apiUrl: API_URL });
-  const elsewhere = await page.context().browser()!.newContext({ viewport: page.viewportSize() });
-  const device = await elsewhere.newPage();
-  await device.goto(`${link}&${query('pro-2')}`);
-  await heading('emailLinkSuccess.header', widget(device));
-  await visit({ name: 'email-link-opened-elsewhere', page: device, volatile: [] });
-  await elsewhere.close();
+  // the match code is drawn anew for each link, the asker's browser and the time since differ
+  const matchCode = (on: Page) => widget(on).locator('.cb-code');
+  await stop('email-link-sent', [countdown, matchCode(page)]);
+  // opened in another browser: what the link would approve, nothing done before a click
+  const openElsewhere = async (address: string, project: string) => {
+    const link = await latestLink(address, { apiUrl: API_URL });
+    const device = await (await page.context().browser()!.newContext({ viewport: page.viewportSize() })).newPage();
+    await device.goto(`${link}&${query(project)}`);
+    return device;
+  };
+  const asked = (on: Page) => [matchCode(on), widget(on).locator('.cb-subtitle')];
+  const device = await openElsewhere(linkEmail, 'pro-2');
+  await heading('emailLinkRequest.signup', widget(device), { app: 'Demo App (e-mail link)' });
+  await visit({ name: 'email-link-opened-elsewhere', page: device, volatile: asked(device) });
+  await device.context().close();
 
   // pro-3: the phone field with its country list, the SMS code, editing the number
   const national = `20155${String([...tag].reduce((hash, c) => (hash * 31 + c.charCodeAt(0)) % 100000, 7)).padStart(5, '0')}`;
@@ -276,4 +287,34 @@ export async function screenTour(page: Page, options: TourOptions, visit: (stop:
   const agreedOn = fieldsDetails.getByText(new RegExp(`^${text('user.accepted', { date: '.+', version: '2026-11' }).replace(/[()]/g, '\\$&')}$`));
   await expect(agreedOn).toBeVisible();
   await stop('account-signup-fields', [agreedOn]);
+
+  // pro-2 again: the link opened elsewhere, declined there, then approved; a project that refuses approvals
+  const askForLink = async (project: string, address: string) => {
+    // a fresh process each time, not the one stored from before (its link may have expired meanwhile)
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(`/?${query(project)}#register`);
+    await field('fields.email').fill(address);
+    await button('signupInit.submit').click();
+    if (project === 'pro-2') await button('fallback.email-link').click();
+    await heading('emailLink.signup.header');
+    return openElsewhere(address, project);
+  };
+  const declining = await askForLink('pro-2', `tour-no-${tag}@example.com`);
+  await widget(declining).getByRole('button', { name: text('emailLinkRequest.decline') }).click();
+  await heading('errors.email_link_declined', widget(declining));
+  await declining.context().close();
+  await heading('errors.email_link_declined');
+  await stop('email-link-declined');
+  await button('common.startOver').click();
+  await heading('signupInit.header');
+  const refusing = await askForLink(await createProject({ appName: 'Same Browser Only', identifiers: { email: { verification: 'email-link' } }, passkeys: false, emailLinkOtherDevice: 'refuse' }), `tour-refused-${tag}@example.com`);
+  await heading('emailLinkRequest.refused', widget(refusing));
+  await visit({ name: 'email-link-refused', page: refusing, volatile: asked(refusing) });
+  await refusing.context().close();
+  const approving = await askForLink('pro-2', `tour-yes-${tag}@example.com`);
+  await widget(approving).getByRole('button', { name: text('emailLinkRequest.approve') }).click();
+  await heading('emailLinkSuccess.header', widget(approving));
+  await visit({ name: 'email-link-approved', page: approving, volatile: [] });
+  await approving.context().close();
+  await expect(page.locator('#host-auth-state')).toHaveText('logged in');
 }

@@ -35,15 +35,16 @@ test.describe('pro-2 sign-up with an e-mail link', () => {
     await expect(widget(page).getByText('You finished signing up in another tab.', { exact: false })).toBeVisible({ timeout: 10_000 });
   });
 
-  test('[spec 4.email-poll-advance] the link opened in another browser sends the visitor back; the first tab continues', async ({ page, browser }) => {
+  test('[spec 4.email-poll-advance] the link opened in another browser and approved there sends the visitor back; the first tab continues', async ({ page, browser }) => {
     await addAuthenticator(page);
     const email = uniqueEmail('link-other');
     const link = await signUpToLinkSent(page, email);
     const other = await browser.newContext();
     const device = await other.newPage();
     await device.goto(link);
+    await widget(device).getByRole('button', { name: "Yes, it's me: continue there" }).click();
     await expect(widget(device).getByRole('heading', { name: 'Email address verified' })).toBeVisible();
-    await expect(widget(device).getByText('Return to the tab where you started signing up', { exact: false })).toBeVisible();
+    await expect(widget(device).getByText('Return to where you started signing up', { exact: false })).toBeVisible();
     await expect(device.locator('#host-auth-state')).toHaveText('logged out');
     await expect(page.locator('#host-auth-state')).toHaveText('logged in', { timeout: 10_000 });
     await expect(page.locator('#host-user')).toContainText(email);
@@ -60,6 +61,7 @@ test.describe('pro-2 sign-up with an e-mail link', () => {
     const other = await browser.newContext();
     const first = await other.newPage();
     await first.goto(link);
+    await widget(first).getByRole('button', { name: "Yes, it's me: continue there" }).click();
     await expect(widget(first).getByRole('heading', { name: 'Email address verified' })).toBeVisible();
     const again = await other.newPage();
     await again.goto(link);

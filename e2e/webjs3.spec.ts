@@ -170,3 +170,41 @@ for (const screens of [officialScreens, ownScreens]) {
     });
   });
 }
+
+test('the official @corbado/web-js 3.5.0 keeps its same-browser e-mail link; opened in another browser it logs nobody in', async ({ page, browser }) => {
+  test.setTimeout(90_000);
+  await routeHostedApi(page);
+  const email = uniqueEmail('webjs3-link');
+  await page.goto('/webjs3.html?client=web-js&project=pro-2');
+  const auth = page.locator('#corbado-auth');
+  await auth.getByRole('button', { name: 'Sign up' }).click();
+  await auth.getByRole('textbox', { name: 'Email address' }).fill(email);
+  await auth.getByRole('button', { name: 'Continue', exact: true }).click();
+  await expect(auth.getByText('Check your inbox to create your account')).toBeVisible();
+  const link = new URL((await latestMessage(email)).link!);
+  // the link as a site written for web-js 3 has it: its own page, with the two parameters
+  const onWebJs = `/webjs3.html?client=web-js&project=pro-2&${link.searchParams}`;
+  const polled = () => page.waitForResponse((r) => r.url().endsWith('/v2/auth/identifier/verify/status'));
+
+  // another browser: web-js finishes the link by itself as the page loads; the server answers an error
+  const other = await browser.newContext();
+  const device = await other.newPage();
+  await routeHostedApi(device);
+  const finished = device.waitForResponse((r) => r.url().endsWith('/v2/auth/identifier/verify/finish'));
+  await device.goto(onWebJs);
+  const answer = (await (await finished).json()) as { blockBody: { continueOnOtherDevice?: unknown; data: { error?: { code: string } } } };
+  expect(answer.blockBody.data.error?.code).toBe('email_link_other_browser');
+  expect(answer.blockBody.continueOnOtherDevice).toBeUndefined();
+  await polled();
+  await polled();
+  await expect(page.locator('#host-authenticated')).toHaveText('false (state 0)');
+  await expect(device.locator('#host-authenticated')).toHaveText('false (state 0)');
+  await other.close();
+
+  // a tab of the browser that asked: its cookie names it, and the asking tab logs in (web-js's own flow)
+  const second = await page.context().newPage();
+  await routeHostedApi(second);
+  await second.goto(onWebJs);
+  await expect(page.locator('#host-authenticated')).toHaveText('true (state 1)', { timeout: 15_000 });
+  await expect(page.locator('#host-user')).toContainText(email);
+});

@@ -31,6 +31,8 @@ export type ErrorType =
   // the Backend API: the host's own id for a user is unique within the project; a disabled user gets no session
   | 'external_id_in_use'
   | 'user_disabled'
+  // an e-mail link opened in another browser of a project that lets it continue only where it was asked for
+  | 'email_link_approval_refused'
   | 'invalid_challenge_solution_email-otp'
   | 'invalid_challenge_solution_phone-otp';
 

@@ -18,6 +18,14 @@ export function newOtpCode(): string {
   return String(randomInt(0, 1_000_000)).padStart(6, '0');
 }
 
+/**
+ * The three-digit code an e-mail link shows where it is opened in another browser, and the tab that
+ * asked for it too, so the person can tell their own request from someone else's. It proves nothing.
+ */
+export function newMatchCode(): string {
+  return String(randomInt(100, 1000));
+}
+
 export function sha256Hex(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }

@@ -26,11 +26,26 @@ describe('SPEC coverage', () => {
       { id: '5.c', rule: 'a reason', reason: 'not shown' },
       { id: '5.a', rule: 'the same id twice' },
       { id: '5.d', rule: 'a test and a reason', reason: 'both' },
+      { id: '5.e', rule: 'a deviation without a test', deviation: 'does otherwise', reason: 'none can' },
+      { id: '5.f', rule: 'a deviation with a test', deviation: 'does otherwise, because' },
     ];
     const tests = [
-      { file: 'x.test.ts', line: 1, title: 'one', ids: ['5.a', '5.d'] },
+      { file: 'x.test.ts', line: 1, title: 'one', ids: ['5.a', '5.d', '5.f'] },
       { file: 'x.test.ts', line: 2, title: 'two', ids: ['9.nowhere'] },
     ];
-    expect(checkCoverage(rules, tests).map((p) => p.kind).sort()).toEqual(['duplicate-id', 'reason-and-test', 'unknown-tag', 'unpinned']);
+    expect(checkCoverage(rules, tests).map((p) => p.kind).sort()).toEqual(['deviation-without-test', 'duplicate-id', 'reason-and-test', 'unknown-tag', 'unpinned']);
+  });
+
+  it('lists each deviation at the top and with its rule', () => {
+    const rules = [
+      { id: '4.a', rule: 'polls 120 times', deviation: 'polls while the link lives, because it lives longer' },
+      { id: '4.b', rule: 'as SPEC says' },
+    ];
+    const tests = [{ file: 'x.test.ts', line: 1, title: 'polls', ids: ['4.a', '4.b'] }];
+    const text = renderCoverage(rules, tests);
+    expect(text).toContain('## Deviations from SPEC');
+    expect(text).toContain('* **4.a**: polls while the link lives, because it lives longer');
+    expect(text).toContain('| **4.a** polls 120 times<br>**Deviation:** polls while the link lives, because it lives longer | `x.test.ts` polls |');
+    expect(text).not.toContain('**4.b**:');
   });
 });

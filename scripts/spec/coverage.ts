@@ -1,6 +1,7 @@
 /**
  * SPEC-COVERAGE.md: each rule of SPEC sections 1 to 9 (scripts/spec/section*.ts), the tests that pin it
- * (their titles carry `[spec <id>]`) or why none can. `npm run spec:coverage` rewrites the file;
+ * (their titles carry `[spec <id>]`) or why none can, and where the product deviates from it (a rule's
+ * `deviation`: what it does instead and why, listed again at the top). `npm run spec:coverage` rewrites the file;
  * scripts/spec/coverage.test.ts fails the test run when a rule has neither, a title names an unknown
  * rule, or the file is out of date.
  */
@@ -51,7 +52,7 @@ export function findTaggedTests(root = repoRoot): TaggedTest[] {
 }
 
 export interface CoverageProblem {
-  kind: 'duplicate-id' | 'bad-id' | 'unpinned' | 'unknown-tag' | 'reason-and-test';
+  kind: 'duplicate-id' | 'bad-id' | 'unpinned' | 'unknown-tag' | 'reason-and-test' | 'deviation-without-test';
   detail: string;
 }
 
@@ -65,6 +66,9 @@ export function checkCoverage(rules: SpecRule[] = specRules, tests: TaggedTest[]
     const pinned = tests.some((t) => t.ids.includes(rule.id));
     if (!pinned && !rule.reason?.trim()) problems.push({ kind: 'unpinned', detail: `${rule.id}: ${rule.rule}` });
     if (pinned && rule.reason) problems.push({ kind: 'reason-and-test', detail: `${rule.id} has a test, so it needs no reason` });
+    if (rule.deviation !== undefined && (!pinned || !rule.deviation.trim())) {
+      problems.push({ kind: 'deviation-without-test', detail: `${rule.id}: a deviation needs its text and a test that pins what the product does` });
+    }
   }
   for (const test of tests) {
     for (const id of test.ids) {
@@ -87,6 +91,18 @@ export function renderCoverage(rules: SpecRule[] = specRules, tests: TaggedTest[
     '',
     `${rules.length} rules: ${pinned} pinned by tests, ${rules.length - pinned} with a reason why no test can.`,
   ];
+  const deviating = rules.filter((r) => r.deviation);
+  if (deviating.length) {
+    out.push(
+      '',
+      '## Deviations from SPEC',
+      '',
+      'Where the product knowingly does otherwise than SPEC says, what it does instead and why (the rules below say',
+      'it again, with the tests that pin what the product does):',
+      '',
+      ...deviating.map((r) => `* **${r.id}**: ${r.deviation}`),
+    );
+  }
   for (const section of Object.keys(sectionTitles)) {
     const inSection = rules.filter((r) => r.id.startsWith(`${section}.`));
     if (!inSection.length) continue;
@@ -96,7 +112,8 @@ export function renderCoverage(rules: SpecRule[] = specRules, tests: TaggedTest[
       const where = by.length
         ? by.map((t) => `\`${t.file}\` ${cell(t.title)}`).join('<br>')
         : `No test: ${cell(rule.reason ?? '')}`;
-      out.push(`| **${rule.id}** ${cell(rule.rule)} | ${where} |`);
+      const deviation = rule.deviation ? `<br>**Deviation:** ${cell(rule.deviation)}` : '';
+      out.push(`| **${rule.id}** ${cell(rule.rule)}${deviation} | ${where} |`);
     }
   }
   return `${out.join('\n')}\n`;

@@ -37,10 +37,20 @@ export const rules: SpecRule[] = [
   { id: '4.email-edit-login-abort', rule: 'During login, editing the e-mail first aborts the process.' },
   { id: '4.email-resend', rule: 'Resend restarts the code or link verification.' },
   { id: '4.email-resend-poll', rule: 'In link mode, resend also restarts the polling.' },
-  { id: '4.email-poll', rule: 'While on email-link-sent the verification status is polled every 2 s, up to 120 times.' },
+  {
+    id: '4.email-poll',
+    rule: 'While on email-link-sent the verification status is polled every 2 s, up to 120 times.',
+    deviation:
+      'Polled every 2 s for as long as the link is valid: until the server says the link expired unused (10 minutes) or was declined at the link, or the process is gone; then the tab says so and offers a new link where one can be asked for. 120 polls are 4 minutes, and a link opened after them left the tab waiting until reloaded (issue 24).',
+  },
   { id: '4.email-poll-other-device', rule: 'If the poll answer says to continue on another device, that is reported, with wording that differs between same-tab and other-tab finish.' },
   { id: '4.email-poll-waiting', rule: 'If the polled block is still email-verify, the user keeps waiting.' },
-  { id: '4.email-poll-advance', rule: 'Otherwise the process advances, and a positive result shows the success screen for the original tab.' },
+  {
+    id: '4.email-poll-advance',
+    rule: 'Otherwise the process advances, and a positive result shows the success screen for the original tab.',
+    deviation:
+      'A link opened in another browser than the one that asked advances the process only when the person there says so with a click ("Yes, it\'s me: continue there"); loading it changes nothing, and "No, I didn\'t ask for this" or "Log in here instead" end the waiting process, whose tab then says the request was declined. The browser that asked (its stored process or its browser cookie) still continues by itself. Otherwise whoever typed someone\'s address would get in when its owner, or a mail scanner, merely loaded the link (issue 24).',
+  },
   // Phone verify
   { id: '4.phone-edit', rule: 'Phone verify shows the phone-otp screen; editing the phone resends the code and returns to the code screen.' },
   // One-time-code screens

@@ -46,6 +46,8 @@ export const rules: SpecRule[] = [
     id: '7.screen-operations',
     rule:
       'The e-mail verify and phone verify screens reset the process, start and finish e-mail code and e-mail link verification (link token and new-device flag), get the verification status, start and finish phone code verification, update e-mail, phone or username, append a passkey, finish the process and skip the block.',
+    deviation:
+      "The page an e-mail link opens finishes it with POST /v2/auth/email-link/open as it loads, and with approve, decline or here on a click, sending the link's process id and token; no new-device flag: the server decides whether this is the browser that asked, by the process token from this browser's storage or its browser cookie. A flag the client sets is what an attacker would set (issue 24).",
   },
   { id: '7.drop-append-shown-on-login', rule: 'The passkey-append-shown marker is dropped on login.' },
 ];

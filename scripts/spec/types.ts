@@ -6,4 +6,9 @@ export interface SpecRule {
   rule: string;
   /** only for a rule no test can observe: why (e.g. SPEC says the detail is "not shown") */
   reason?: string;
+  /**
+   * where the product knowingly departs from the rule: what it does instead and why. Its tests pin what
+   * the product does, so a deviation needs them as any rule does.
+   */
+  deviation?: string;
 }

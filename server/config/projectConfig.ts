@@ -64,6 +64,12 @@ export interface ProjectConfig {
   emailLogoUrl?: string;
   hideBadge: boolean;
   emailLinkUrl: string;
+  /**
+   * An e-mail link opened in another browser than the one that asked for it: `confirm` shows what it
+   * would approve and lets the person approve it, decline it or continue there; `refuse` offers only
+   * to continue there. Either way opening it changes nothing.
+   */
+  emailLinkOtherDevice: 'confirm' | 'refuse';
   processLifetimeSeconds: number;
   /** abuse limits (config/rateLimits.ts): every limit, defaults filled in */
   limits: RateLimits;
@@ -124,6 +130,7 @@ const SETTING_DEFAULTS = {
   recentLoginSeconds: 300,
   language: 'en',
   hideBadge: false,
+  emailLinkOtherDevice: 'confirm',
   processLifetimeSeconds: 3600,
   signupFields: [],
 } as const satisfies Partial<ProjectConfig>;
@@ -199,6 +206,7 @@ const partialSchema = obj({
   emailLogoUrl: optional(str({ min: 1, max: 500 })),
   hideBadge: optional(bool()),
   emailLinkUrl: optional(str({ min: 1, max: 500 })),
+  emailLinkOtherDevice: optional(oneOf(['confirm', 'refuse'] as const)),
   processLifetimeSeconds: optional(int({ min: 60, max: 7 * 86_400 })),
   limits: optional(rateLimitsSchema),
 });
@@ -321,6 +329,7 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
     ...(partial.emailLogoUrl !== undefined ? { emailLogoUrl: partial.emailLogoUrl } : {}),
     hideBadge: partial.hideBadge ?? d.hideBadge,
     emailLinkUrl,
+    emailLinkOtherDevice: partial.emailLinkOtherDevice ?? d.emailLinkOtherDevice,
     processLifetimeSeconds: partial.processLifetimeSeconds ?? d.processLifetimeSeconds,
     limits: resolveRateLimits(partial.limits),
     signupFields,

@@ -46,6 +46,8 @@ export interface FlowRequest {
   language: Language;
   /** the process was named by X-Corbado-Temp-Process-ID: the tab an e-mail link opened (a new device) */
   fromEmailLink?: boolean;
+  /** the browser cookie (BROWSER_COOKIE): a process started with it knows its e-mail link's page by it */
+  browserCookie?: string;
 }
 
 export interface FlowOutcome {

@@ -9,15 +9,23 @@ import type { ProcessRecord } from '../store/ProcessesRepo.ts';
 import type { ProcessResponse } from './blockBodies.ts';
 import { FlowContext, type FlowDeps, type FlowOutcome, type FlowRequest } from './FlowContext.ts';
 import { completeProcess, getProcess, initProcess, resetProcess, skipBlock, type ProcessInitBody } from './lifecycle.ts';
+import { answerLink, declined, openLink, type LinkAnswer } from './linkApproval.ts';
 import { loginInit, type LoginInitBody } from './login.ts';
 import { mediationFinish, passkeyAppendFinish, passkeyAppendStart, passkeyLoginFinish, passkeyLoginStart } from './passkeys.ts';
 import { collect, signupInit, updateIdentifier, type IdentifierUpdateBody, type SignupInitBody } from './signup.ts';
 import { socialCallback, socialFinish, socialStart, type SocialCallbackOutcome, type SocialCallbackQuery, type SocialStartBody } from './social.ts';
 import { alreadyCompleted, respond } from './transitions.ts';
-import { verifyFinish, verifyStart, type VerifyFinishBody, type VerifyStartBody } from './verification.ts';
+import { linkExpired, verifyFinish, verifyStart, type VerifyFinishBody, type VerifyStartBody } from './verification.ts';
 
 export type { FlowDeps, FlowOutcome, FlowRequest } from './FlowContext.ts';
 export type { SocialCallbackOutcome } from './social.ts';
+export type { LinkAnswer } from './linkApproval.ts';
+
+/** An e-mail link as its page hands it over: the process it names (its id) and its token. */
+export interface LinkCall {
+  process: string;
+  token: string;
+}
 
 export class FlowEngine {
   constructor(private readonly deps: FlowDeps) {}
@@ -46,9 +54,22 @@ export class FlowEngine {
     return this.run(request, skipBlock);
   }
 
-  /** The status poll of the e-mail link screen: the current block, or the next one once verified. */
+  /**
+   * The status poll of the e-mail link screen: the current block, the next one once verified, or the
+   * block with the expired-link error once the link has expired unused (the tab stops waiting then).
+   */
   verificationStatus(request: FlowRequest): Promise<FlowOutcome> {
-    return this.run(request, (ctx) => respond(ctx));
+    return this.run(request, async (ctx) => respond(ctx, (await linkExpired(ctx)) ? { dataError: ctx.error('invalid_challenge_solution_email-link') } : {}));
+  }
+
+  /** An e-mail link's page load: verified in the browser that asked, described anywhere else (linkApproval.ts). */
+  openLink(request: FlowRequest, link: LinkCall): Promise<FlowOutcome> {
+    return this.runOnLink(request, link, (ctx, holdsProcess) => openLink(ctx, link.token, holdsProcess));
+  }
+
+  /** The answer of the person at an e-mail link opened in another browser. */
+  answerLink(request: FlowRequest, link: LinkCall, answer: LinkAnswer): Promise<FlowOutcome> {
+    return this.runOnLink(request, link, (ctx) => answerLink(ctx, link.token, answer));
   }
 
   /** Checks that the request names a live process of its project (calls that change nothing: events). */
@@ -127,14 +148,34 @@ export class FlowEngine {
   private run(request: FlowRequest, action: (ctx: FlowContext) => Promise<FlowOutcome>, options: { afterCompletion?: boolean } = {}): Promise<FlowOutcome> {
     return this.deps.store.transaction(async () => {
       const ctx = new FlowContext(this.deps, request, await this.load(request));
-      if (ctx.state.deliveredAt !== null && !options.afterCompletion) return alreadyCompleted(ctx);
+      if (options.afterCompletion) return action(ctx);
+      if (ctx.state.deliveredAt !== null) return alreadyCompleted(ctx);
+      // declined at its e-mail link: the process is over but for a reset, and its tab says why
+      if (ctx.state.linkDeclinedAt) return declined(ctx);
       return action(ctx);
+    });
+  }
+
+  /**
+   * Runs an action on the process an e-mail link names by its id, locked for the whole transaction.
+   * `holdsProcess`: the request also named it by its token (X-Corbado-Process-ID), as only the browser
+   * that started it can.
+   */
+  private runOnLink(request: FlowRequest, link: LinkCall, action: (ctx: FlowContext, holdsProcess: boolean) => Promise<FlowOutcome>): Promise<FlowOutcome> {
+    return this.deps.store.transaction(async () => {
+      const process = this.live(await this.deps.store.processes.lock(link.process), request);
+      const holdsProcess = !!request.processToken && process.tokenHash === sha256Hex(request.processToken);
+      return action(new FlowContext(this.deps, request, process), holdsProcess);
     });
   }
 
   /** The request's process (locked when inside a transaction). */
   private async load(request: FlowRequest): Promise<ProcessRecord> {
-    const process = await this.deps.store.processes.lockByTokenHash(sha256Hex(request.processToken));
+    return this.live(await this.deps.store.processes.lockByTokenHash(sha256Hex(request.processToken)), request);
+  }
+
+  /** The process, if it is one of the request's project and neither ended nor expired. */
+  private live(process: ProcessRecord | undefined, request: FlowRequest): ProcessRecord {
     if (!process || process.projectId !== request.project.id) throw ApiError.processNotAvailable('Unknown process');
     if (process.endedAt !== null || process.expiresAt <= this.deps.now()) throw ApiError.processNotAvailable('The process has expired');
     return process;

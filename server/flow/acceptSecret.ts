@@ -24,13 +24,15 @@ export interface SecretCheck {
 }
 
 /**
- * True when `entered` matches a usable secret, which is used up then. 429 when the attempt limits are
- * full (checked before anything is looked at); every miss counts against them.
+ * True when `entered` matches a usable secret, which is used up then (unless `spend` is false: an
+ * e-mail link opened in another browser is only looked at). 429 when the attempt limits are full
+ * (checked before anything is looked at); every miss counts against them.
  */
 export async function acceptSecret(
   check: SecretCheck,
   entered: string,
   find: (secretHash: string) => Promise<VerificationSecret | undefined>,
+  spend = true,
 ): Promise<boolean> {
   const { limiter, project, repo, identifier, now } = check;
   const attempts: LimitedSubject[] = [
@@ -56,5 +58,5 @@ export async function acceptSecret(
     await limiter.record(project, attempts);
     return false;
   }
-  return repo.consume(secret.id, now);
+  return !spend || repo.consume(secret.id, now);
 }

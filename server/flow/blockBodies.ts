@@ -155,6 +155,8 @@ export function verifyBlock(ctx: RenderContext, type: VerifiableType, extras: Bl
     alternativeVerificationMethods: [],
     isPostLoginVerification: false,
   };
+  // the code the link shows where it is opened in another browser, for the person to compare
+  if (data.verificationMethod === 'email-link' && state.linkAsker && project.emailLinkOtherDevice === 'confirm') data.matchCode = state.linkAsker.matchCode;
   if (extras.dataError) data.error = extras.dataError;
   return withError({ block, authType: state.authType, data, alternatives: postSignup ? [completedStub(state.authType)] : [] }, extras);
 }

@@ -1,10 +1,13 @@
 // The e-mail link (CONTRACT §7): the page URL with corbadoEmailLinkID (standard base64 of a JSON
-// payload, percent-encoded) and corbadoToken (the single-use secret).
+// payload, percent-encoded) and corbadoToken (the single-use secret). The payload names the process by
+// its id, never by its token (CONTRACT §7 has the token there): whoever holds the link cannot act as
+// the browser that asked for it (linkApproval.ts).
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import type { AuthType } from './processState.ts';
 
 export interface EmailLinkInput {
-  processToken: string;
+  /** the process's id (`pro-…`), which grants nothing by itself */
+  processId: string;
   processExpiresAt: number;
   frontendApiUrl: string;
   identifier: string;
@@ -21,9 +24,9 @@ function asciiJson(value: unknown): string {
 export function emailLinkUrl(project: ProjectConfig, input: EmailLinkInput): string {
   const payload = {
     process: {
-      id: input.processToken,
+      id: input.processId,
       // the name version 3 of Corbado's client reads (it sends it back as X-Corbado-Temp-Process-ID)
-      tempId: input.processToken,
+      tempId: input.processId,
       projectId: project.id,
       expires: input.processExpiresAt,
       frontendApiUrl: input.frontendApiUrl,

@@ -31,7 +31,7 @@ export async function initProcess(
     conditionalMediation: body.clientInformation.isConditionalMediationAvailable === true,
     optOutAfterHybrid: body.optOutOfPasskeyAppendAfterHybrid === true,
   };
-  const { token, record } = await createProcess(deps, project, initialState(authType, client));
+  const { token, record } = await createProcess(deps, project, initialState(authType, client), request.browserCookie);
   const ctx = new FlowContext(deps, { ...request, processToken: token }, record);
   return { token, expiresAt: Math.floor(record.expiresAt / 1000), response: (await respond(ctx)).response };
 }
@@ -56,7 +56,7 @@ export async function resetProcess(ctx: FlowContext): Promise<FlowOutcome> {
   const old = ctx.state;
   await ctx.store.processes.end(ctx.process.id, ctx.now());
   const authType: AuthType = old.authType === 'signup' && ctx.project.publicSignup ? 'signup' : 'login';
-  const { token, record } = await createProcess(ctx.deps, ctx.project, initialState(authType, old.client));
+  const { token, record } = await createProcess(ctx.deps, ctx.project, initialState(authType, old.client), ctx.request.browserCookie);
   const outcome = await respond(new FlowContext(ctx.deps, { ...ctx.request, processToken: token }, record));
   outcome.response.newProcess = { token, expiresAt: Math.floor(record.expiresAt / 1000) };
   return outcome;
@@ -96,7 +96,17 @@ export async function skipBlock(ctx: FlowContext): Promise<FlowOutcome> {
   return respond(ctx, { error: ctx.error('unexpected_step') });
 }
 
-async function createProcess(deps: FlowDeps, project: ProjectConfig, state: ProcessState): Promise<{ token: string; record: ProcessRecord }> {
+/**
+ * Stores a new process; answers its token (given to the browser, only its hash stored) and record.
+ * `browserCookie`: the requesting browser's cookie, which an e-mail link of the process opened in it shows.
+ */
+export async function createProcess(
+  deps: FlowDeps,
+  project: ProjectConfig,
+  state: ProcessState,
+  browserCookie: string | undefined,
+): Promise<{ token: string; record: ProcessRecord }> {
+  if (browserCookie) state.browser = sha256Hex(browserCookie);
   const token = newSecretToken();
   const now = deps.now();
   const record: ProcessRecord = {

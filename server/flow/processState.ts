@@ -122,6 +122,15 @@ export interface ProcessState {
   appendAfterHybrid?: boolean;
   /** the last proof this process took (a code, a link, a passkey, a provider): the log-in event's method */
   loginProof?: { method: LoginMethod; passkeyId?: string } | null;
+  /**
+   * sha256 of the browser cookie (BROWSER_COOKIE) of the browser that started the process: an e-mail
+   * link opened in that browser continues by itself (absent: no cookie came, or stored before it existed)
+   */
+  browser?: string;
+  /** the e-mail link sent last: the browser that asked for it and the match code both screens show */
+  linkAsker?: { browser: string; os: string; matchCode: string };
+  /** the person at the e-mail link declined it (or continued on their own device): nothing goes on here */
+  linkDeclinedAt?: number;
 }
 
 export function initialState(

@@ -5,7 +5,7 @@
 // added to an account.
 import type { Language, ProjectConfig, VerificationMethod } from '../config/projectConfig.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
-import { hmacHex, newId, newOtpCode, newSecretToken } from '../randomValues.ts';
+import { hmacHex, newId, newMatchCode, newOtpCode, newSecretToken } from '../randomValues.ts';
 import type { Messenger } from '../senders/Messenger.ts';
 import { linkEmail, otpEmail, otpSms } from '../senders/messageTexts.ts';
 import type { VerificationSecretsRepo } from '../store/VerificationSecretsRepo.ts';
@@ -13,6 +13,7 @@ import { emailLinkUrl } from './emailLink.ts';
 import type { FlowContext } from './FlowContext.ts';
 import { normalizedIdentifier } from './identifierRules.ts';
 import type { VerifiableType } from './processState.ts';
+import { userAgentSource } from './userAgentSource.ts';
 
 const SECRET_LIFETIME_MS = 10 * 60_000;
 
@@ -110,8 +111,11 @@ export async function sendVerification(ctx: FlowContext, type: VerifiableType): 
   await issueSecret(ctx.store.secrets, ctx.deps.secretKey, { ownerId: ctx.process.id, method, type, value, secret, now });
   s.lastSentAt[type] = now;
   if (method !== 'email-link') return sendCode(ctx.deps.messenger, project, type, value, secret, now, ctx.request);
+  // who asked, shown where the link is opened in another browser, with a code this tab shows as well
+  s.linkAsker = { ...userAgentSource(ctx.request.userAgent), matchCode: newMatchCode() };
   const link = emailLinkUrl(project, {
-    processToken: ctx.request.processToken,
+    // the process's id, not its token: the link must not let its holder act as the browser that asked
+    processId: ctx.process.id,
     processExpiresAt: Math.floor(ctx.process.expiresAt / 1000),
     frontendApiUrl: ctx.request.frontendApiUrl,
     identifier: value,

@@ -46,6 +46,8 @@ export async function signupInit(ctx: FlowContext, body: SignupInitBody): Promis
   const checked = checkAnswers(ctx, body.signupFields);
   const s = ctx.state;
   if (!isInitBlock(s.block)) return respond(ctx, { error: ctx.error('unexpected_step') });
+  // proven in this process already ("Sign up here instead" at an e-mail link): kept while unchanged
+  const proven = s.identifiers;
   s.authType = 'signup';
   s.block = 'signup-init';
   s.identifiers = {};
@@ -60,7 +62,8 @@ export async function signupInit(ctx: FlowContext, body: SignupInitBody): Promis
     }
     const problem = await ctx.identifierProblem(type, raw);
     if (problem) identifierErrors[type] = problem.error;
-    s.identifiers[type] = { value: problem ? raw : canonicalIdentifier(type, raw)!, verified: false };
+    const value = problem ? raw : canonicalIdentifier(type, raw)!;
+    s.identifiers[type] = { value, verified: !problem && proven[type]?.verified === true && proven[type].value === value };
   }
   const name = canonicalFullName(body.fullName ?? '');
   if (name.error && !project.fullNameRequired) {
@@ -75,7 +78,8 @@ export async function signupInit(ctx: FlowContext, body: SignupInitBody): Promis
     await ctx.save();
     return respond(ctx, { identifierErrors, ...(fullNameError ? { fullNameError } : {}), ...(checked.errors ? { signupFieldErrors: checked.errors } : {}) });
   }
-  if (!passkeyPossible(s, project) && !signupHasVerification(s, project)) {
+  const provenLogin = (['email', 'phone'] as const).some((t) => s.identifiers[t]?.verified && project.identifiers[t].loginIdentifier);
+  if (!passkeyPossible(s, project) && !signupHasVerification(s, project) && !provenLogin) {
     await ctx.save();
     return respond(ctx, { dataError: ctx.error('no_fallback_available') });
   }

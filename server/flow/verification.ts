@@ -61,23 +61,8 @@ export async function verifyFinish(ctx: FlowContext, body: VerifyFinishBody): Pr
     return respond(ctx, { error: dataError });
   };
   if (verifyTypeOf(s.block) !== type || ctx.project.identifiers[type].verification !== method) return invalid();
-  const entered = s.identifiers[type]!;
-  const { secrets } = ctx.store;
-  const accepted = await acceptSecret(
-    {
-      limiter: ctx.deps.limiter,
-      secretKey: ctx.deps.secretKey,
-      project: ctx.project,
-      clientIp: ctx.request.clientIp,
-      repo: secrets,
-      identifier: { type, value: entered.value },
-      now: ctx.now(),
-    },
-    body.code,
-    (hash) => (method === 'email-link' ? secrets.findByHash(ctx.process.id, method, hash) : secrets.latest(ctx.process.id, type, method)),
-  );
-  if (!accepted) return invalid();
-  entered.verified = true;
+  if (!(await acceptProcessSecret(ctx, type, method, body.code))) return invalid();
+  s.identifiers[type]!.verified = true;
   s.loginProof = { method };
   const extras = await advance(ctx);
   if (method === 'email-link' && (body.isNewDevice ?? ctx.request.fromEmailLink) === true && !extras.error) {
@@ -85,6 +70,35 @@ export async function verifyFinish(ctx: FlowContext, body: VerifyFinishBody): Pr
     return { response: ctx.wrap(verifyBlock(ctx.render(), 'email', { continueOnOtherDevice: { reason: 'email-link-verified' } })) };
   }
   return respond(ctx, extras);
+}
+
+/**
+ * Whether `code` is the open code or link token the process sent to the identifier of that type (on a
+ * verify block of that type); it is used up then, unless `spend` is false.
+ */
+export function acceptProcessSecret(ctx: FlowContext, type: VerifiableType, method: VerificationMethod, code: string, spend = true): Promise<boolean> {
+  const { secrets } = ctx.store;
+  return acceptSecret(
+    {
+      limiter: ctx.deps.limiter,
+      secretKey: ctx.deps.secretKey,
+      project: ctx.project,
+      clientIp: ctx.request.clientIp,
+      repo: secrets,
+      identifier: { type, value: ctx.state.identifiers[type]?.value ?? '' },
+      now: ctx.now(),
+    },
+    code,
+    (hash) => (method === 'email-link' ? secrets.findByHash(ctx.process.id, method, hash) : secrets.latest(ctx.process.id, type, method)),
+    spend,
+  );
+}
+
+/** Whether the e-mail link the process waits for has expired unused (a newer link, or the address changed, revokes it instead). */
+export async function linkExpired(ctx: FlowContext): Promise<boolean> {
+  if (verifyTypeOf(ctx.state.block) !== 'email' || ctx.project.identifiers.email.verification !== 'email-link') return false;
+  const latest = await ctx.store.secrets.latest(ctx.process.id, 'email', 'email-link');
+  return !!latest && latest.usedAt === null && latest.revokedAt === null && latest.expiresAt <= ctx.now();
 }
 
 /** The identifier type a verification method works on; 400 for a mismatched pair. */

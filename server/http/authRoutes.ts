@@ -4,9 +4,11 @@ import type { Context, Hono } from 'hono';
 import { setCookie } from 'hono/cookie';
 import { IDENTIFIER_TYPES, SOCIAL_PROVIDERS, VERIFICATIONS } from '../config/projectConfig.ts';
 import type { FlowEngine, FlowOutcome } from '../flow/FlowEngine.ts';
+import { LINK_ANSWERS } from '../flow/linkApproval.ts';
 import { newSecretToken } from '../randomValues.ts';
 import { LONG_SESSION_COOKIE, longSessionCookie } from '../session/Sessions.ts';
 import type { AppEnv } from './AppEnv.ts';
+import { giveBrowserCookie } from './browserCookie.ts';
 import { escapeHtml, htmlDocument, sendHtml, sendRedirect } from './html.ts';
 import { readJson, type RequestResolver } from './requestContext.ts';
 import { anyObject, arr, bool, num, obj, oneOf, optional, parseWith, str } from '../schema.ts';
@@ -65,6 +67,8 @@ const schemas = {
     authType: oneOf(['signup', 'login'] as const),
     signupFields,
   }),
+  // an e-mail link's page: the process the link names (its id) and the link's token
+  emailLink: obj({ process: str({ min: 1, max: 64 }), token: str({ min: 1, max: 512 }) }),
   anyBody: anyObject(),
 };
 
@@ -86,6 +90,7 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
         userAgent: c.req.header('user-agent'),
         clientIp: resolve.clientIp(c),
         language: resolve.language(c, project),
+        browserCookie: giveBrowserCookie(c, resolve.secureCookies(c), project.processLifetimeSeconds),
       },
       body,
     );
@@ -125,8 +130,25 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
 
   app.post('/v2/auth/identifier/verify/finish', async (c) => {
     const call = await resolve.flowRequest(c);
-    return reply(c, await engine.verifyFinish(call, parseWith(schemas.verifyFinish, await readJson(c))));
+    const body = parseWith(schemas.verifyFinish, await readJson(c));
+    if (call.fromEmailLink && body.verificationType === 'email-link') {
+      // web-js 3's link page: it names the link's process (its id) in X-Corbado-Temp-Process-ID
+      return reply(c, await engine.openLink({ ...call, processToken: '' }, { process: call.processToken, token: body.code }));
+    }
+    return reply(c, await engine.verifyFinish(call, body));
   });
+
+  // The page an e-mail link opens (flow/linkApproval.ts): `open` on load, the rest on a click.
+  app.post('/v2/auth/email-link/open', async (c) => {
+    const call = await resolve.linkRequest(c);
+    return reply(c, await engine.openLink(call, parseWith(schemas.emailLink, await readJson(c))));
+  });
+  for (const answer of LINK_ANSWERS) {
+    app.post(`/v2/auth/email-link/${answer}`, async (c) => {
+      const call = await resolve.linkRequest(c);
+      return reply(c, await engine.answerLink(call, parseWith(schemas.emailLink, await readJson(c)), answer));
+    });
+  }
 
   app.get('/v2/auth/identifier/verify/status', async (c) => reply(c, await engine.verificationStatus(await resolve.flowRequest(c))));
 

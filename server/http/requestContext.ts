@@ -11,6 +11,7 @@ import { LONG_SESSION_COOKIE, type PresentedSession, type Sessions } from '../se
 import type { SessionRecord } from '../store/SessionsRepo.ts';
 import type { Store } from '../store/Store.ts';
 import type { AppEnv } from './AppEnv.ts';
+import { readBrowserCookie } from './browserCookie.ts';
 
 // the routes take their bodies from here with the rest of what a request refers to
 export { readJson } from './requestBody.ts';
@@ -27,6 +28,8 @@ export interface SessionAuth {
 export interface RequestResolver {
   project(c: Context<AppEnv>): Promise<ProjectConfig>;
   flowRequest(c: Context<AppEnv>): Promise<FlowRequest>;
+  /** an e-mail link's page: the process header is optional (the page holds the process only in the browser that asked) */
+  linkRequest(c: Context<AppEnv>): Promise<FlowRequest>;
   session(c: Context<AppEnv>): Promise<SessionAuth>;
   optionalSession(c: Context<AppEnv>): Promise<{ project: ProjectConfig; session: SessionRecord | undefined }>;
   /** every live session the request names: its bearer and its cookie may name two (log-out ends both) */
@@ -86,20 +89,27 @@ export function requestResolver(store: Store, sessions: Sessions, now: () => num
     },
 
     async flowRequest(c) {
+      const request = await resolver.linkRequest(c);
+      if (!request.processToken) throw ApiError.processNotAvailable('The X-Corbado-Process-ID header is missing');
+      return request;
+    },
+
+    async linkRequest(c) {
       const project = await resolver.project(c);
       // version 3 of Corbado's client names an e-mail link's process in X-Corbado-Temp-Process-ID
       const process = c.req.header('x-corbado-process-id')?.trim();
       const token = process || c.req.header('x-corbado-temp-process-id')?.trim();
-      if (!token) throw ApiError.processNotAvailable('The X-Corbado-Process-ID header is missing');
+      const browserCookie = readBrowserCookie(c, resolver.secureCookies(c));
       return {
         project,
-        processToken: token,
+        processToken: token ?? '',
         frontendApiUrl: resolver.frontendApiUrl(c),
         userAgent: c.req.header('user-agent'),
         clientIp: resolver.clientIp(c),
         language: resolver.language(c, project),
         ...(c.req.header('origin') !== undefined ? { origin: c.req.header('origin') } : {}),
-        ...(process ? {} : { fromEmailLink: true }),
+        ...(process || !token ? {} : { fromEmailLink: true }),
+        ...(browserCookie ? { browserCookie } : {}),
       };
     },
 

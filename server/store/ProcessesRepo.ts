@@ -3,6 +3,8 @@ import type { Database } from './Database.ts';
 
 export interface ProcessRecord {
   id: string;
+  /** sha256 of the token the browser that started it holds (read back from the store; given apart on insert) */
+  tokenHash?: string;
   projectId: string;
   state: ProcessState;
   createdAt: number;
@@ -12,6 +14,7 @@ export interface ProcessRecord {
 
 interface Row {
   id: string;
+  token_hash: string;
   project_id: string;
   state: string;
   created_at: number;
@@ -65,6 +68,7 @@ export class ProcessesRepo {
 function toRecord(row: Row): ProcessRecord {
   return {
     id: row.id,
+    tokenHash: row.token_hash,
     projectId: row.project_id,
     state: JSON.parse(row.state) as ProcessState,
     createdAt: row.created_at,

@@ -98,8 +98,10 @@ describe('process answers', () => {
     await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }] });
     const link = await latestLink(server.url, email);
     const payload = JSON.parse(Buffer.from(link.searchParams.get('corbadoEmailLinkID')!, 'base64').toString());
+    // the process by its id: its token stays with the browser that asked (SECURITY.md, e-mail links)
+    expect(payload.process.id).not.toBe(client.processToken);
     expect(payload).toMatchObject({
-      process: { id: client.processToken, expires: expect.any(Number), frontendApiUrl: server.url },
+      process: { id: expect.stringMatching(/^pro-\d{19}$/), expires: expect.any(Number), frontendApiUrl: server.url },
       blockData: { identifier: email, retryNotBefore: expect.any(Number), verificationMethod: 'email-link' },
       authType: 1,
     });

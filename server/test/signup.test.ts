@@ -219,8 +219,9 @@ describe('pro-2: e-mail link, passkey before verification', () => {
     expect(waiting.continueOnOtherDevice).toBeUndefined();
 
     const payload = JSON.parse(Buffer.from(link.searchParams.get('corbadoEmailLinkID')!, 'base64').toString('latin1'));
+    // the process by its id, never its token: the link does not let its holder act as this tab
     expect(payload).toEqual({
-      process: { id: client.processToken, tempId: client.processToken, projectId: 'pro-2', expires: expect.any(Number), frontendApiUrl: server.url },
+      process: { id: expect.stringMatching(/^pro-\d{19}$/), tempId: payload.process.id, projectId: 'pro-2', expires: expect.any(Number), frontendApiUrl: server.url },
       blockData: { identifier: email, retryNotBefore: expect.any(Number), verificationMethod: 'email-link', isPostLoginVerification: false },
       authType: 1,
     });
@@ -236,7 +237,7 @@ describe('pro-2: e-mail link, passkey before verification', () => {
     expect(completed.data.passkeyOperation.operationType).toBe('append');
   });
 
-  it('a link opened on another device verifies there and completes in the original tab', async () => {
+  it('a link opened on another device verifies there once the person approves, and completes in the original tab', async () => {
     const original = await signupClient('pro-2', false);
     const email = uniqueEmail('other');
     const verify = await original.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }] });
@@ -245,14 +246,10 @@ describe('pro-2: e-mail link, passkey before verification', () => {
     const payload = JSON.parse(Buffer.from(link.searchParams.get('corbadoEmailLinkID')!, 'base64').toString());
 
     const otherDevice = new Client(server.url, 'pro-2');
-    otherDevice.processToken = payload.process.id;
-    const body = {
-      code: link.searchParams.get('corbadoToken'),
-      identifierType: 'email',
-      verificationType: 'email-link',
-      isNewDevice: true,
-    };
-    const there = await otherDevice.step('/v2/auth/identifier/verify/finish', body);
+    const body = { process: payload.process.id, token: link.searchParams.get('corbadoToken') };
+    expect((await otherDevice.request('POST', '/v2/auth/email-link/open', body)).body.linkRequest.authType).toBe('signup');
+    expect((await original.getStep('/v2/auth/identifier/verify/status')).block).toBe('email-verify');
+    const there = await otherDevice.step('/v2/auth/email-link/approve', body);
     expect(there.block).toBe('email-verify');
     expect(there.continueOnOtherDevice).toEqual({ reason: 'email-link-verified' });
     expect(there.data.shortSession).toBeUndefined();
@@ -261,9 +258,7 @@ describe('pro-2: e-mail link, passkey before verification', () => {
     expect(here.block).toBe('completed');
     expect(here.data.shortSession).toEqual(expect.any(String));
     expect((await original.getStep('/v2/auth/identifier/verify/status')).continueOnOtherDevice).toEqual({ reason: 'process-already-completed' });
-    expect((await otherDevice.step('/v2/auth/identifier/verify/finish', body)).continueOnOtherDevice).toEqual({
-      reason: 'process-already-completed',
-    });
+    expect((await otherDevice.step('/v2/auth/email-link/approve', body)).data.error.code).toBe('invalid_challenge_solution_email-link');
   });
 
   it('refuses a reused link before the process is delivered, and an expired one', async () => {

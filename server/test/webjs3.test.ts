@@ -94,26 +94,34 @@ describe('a sign-up as version 3 of the client sees it', () => {
 });
 
 describe('the e-mail link of version 3', () => {
-  it('carries the process as tempId; a finish naming it in X-Corbado-Temp-Process-ID counts as the other device', async () => {
+  it('carries the process id as tempId; a finish naming it in X-Corbado-Temp-Process-ID continues the asking tab only in the browser that asked', async () => {
     const original = new Client(server.url, 'pro-2');
-    await original.init({}, 'signup-init');
+    const init = await original.init({}, 'signup-init');
+    const browserCookie = init.headers.getSetCookie().find((c) => c.startsWith('cbo_browser='))!.split(';')[0]!;
     const email = uniqueEmail('temp');
     expect((await original.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }] })).block).toBe('email-verify');
     const link = await latestLink(server.url, email);
     const payload = JSON.parse(Buffer.from(link.searchParams.get('corbadoEmailLinkID')!, 'base64').toString());
-    expect(payload.process.tempId).toBe(original.processToken);
+    expect(payload.process.tempId).toBe(payload.process.id);
+    expect(payload.process.tempId).not.toBe(original.processToken);
+    const finish = (cookie?: string) =>
+      new Client(server.url, 'pro-2').request(
+        'POST',
+        '/v2/auth/identifier/verify/finish',
+        { code: link.searchParams.get('corbadoToken'), identifierType: 'email', verificationType: 'email-link' },
+        { 'X-Corbado-Temp-Process-ID': payload.process.tempId, ...(cookie ? { Cookie: cookie } : {}) },
+      );
 
-    const linkTab = new Client(server.url, 'pro-2');
-    const there = await linkTab.request(
-      'POST',
-      '/v2/auth/identifier/verify/finish',
-      { code: link.searchParams.get('corbadoToken'), identifierType: 'email', verificationType: 'email-link' },
-      { 'X-Corbado-Temp-Process-ID': payload.process.tempId },
-    );
-    expect(there.status).toBe(200);
+    // another browser: an error web-js shows, nothing spent, nobody logged in
+    const elsewhere = await finish();
+    expect(elsewhere.status).toBe(200);
+    expect(elsewhere.body.blockBody.data.error.code).toBe('email_link_other_browser');
+    expect((await original.getStep('/v2/auth/identifier/verify/status')).block).toBe('email-verify');
+
+    // the browser that asked (its cookie): the link tab says "continue there", the asking tab moves on
+    const there = await finish(browserCookie);
     expect(there.body.blockBody.continueOnOtherDevice).toEqual({ reason: 'email-link-verified' });
     expect(there.body.blockBody.data.sessionToken).toBeUndefined();
-
     const here = await original.getStep('/v2/auth/identifier/verify/status');
     expect(here.block).toBe('completed');
     expect(jwtPayload(here.data.sessionToken).email).toBe(email);

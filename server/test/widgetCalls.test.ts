@@ -261,12 +261,17 @@ describe('the auth process calls, answered by the local Frontend API', () => {
     expect(waiting.blockBody).toMatchObject({ block: 'email-verify' });
     expect(waiting.blockBody.error).toBeUndefined();
 
-    // the link, opened on another device, verifies there; this tab's next poll moves on
+    // the link, opened on another device, shows what it asks and changes nothing; approved there, this
+    // tab's next poll moves on
     const link = await latestLink(server.url, email);
     const payload = JSON.parse(Buffer.from(link.searchParams.get('corbadoEmailLinkID')!, 'base64').toString());
     const otherDevice = widget('pro-2');
-    otherDevice.processId = payload.process.id;
-    const there = await otherDevice.verifyFinish('email', 'email-link', link.searchParams.get('corbadoToken')!, true);
+    const token = link.searchParams.get('corbadoToken')!;
+    const opened = await otherDevice.emailLink('open', payload.process.id, token);
+    expect(lastTo('/v2/auth/email-link/open')).toMatchObject({ method: 'POST', body: { process: payload.process.id, token } });
+    expect(opened.linkRequest).toMatchObject({ authType: 'signup', matchCode: waiting.blockBody.data.matchCode });
+    expect(blockOf(await api.verifyStatus())).toBe('email-verify');
+    const there = await otherDevice.emailLink('approve', payload.process.id, token);
     expect(there.blockBody.continueOnOtherDevice).toEqual({ reason: 'email-link-verified' });
     expect(blockOf(await api.verifyStatus())).toBe('completed');
     expect((await api.verifyStatus()).blockBody.continueOnOtherDevice).toEqual({ reason: 'process-already-completed' });

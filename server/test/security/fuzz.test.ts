@@ -109,7 +109,7 @@ const BODY_KEYS = [
   'clientInformation', 'passkeyAppendShown', 'optOutOfPasskeyAppendAfterHybrid', 'preferredBlock', 'identifiers', 'fullName',
   'signupFields', 'accepted', 'version', 'identifierValue', 'isPhone', 'identifierType', 'verificationType', 'code', 'isNewDevice', 'value', 'phone', 'username',
   'signedChallenge', 'eventType', 'challenge', 'providerType', 'redirectUrl', 'authType', 'identifierID', 'primary',
-  'attestationResponse', 'rotate', '__proto__',
+  'attestationResponse', 'rotate', 'process', 'token', '__proto__',
 ];
 /** Stand-ins for ids of the world built before each route's run (see World), replaced when sent. */
 const IDENTIFIER_ID = '<<identifier-id>>';
@@ -144,6 +144,9 @@ const SHAPES: Record<string, fc.Arbitrary<string>> = {
   'POST /v2/auth/passkey/append/finish': shape({ signedChallenge: webauthnJson }),
   'POST /v2/auth/passkey/login/finish': shape({ signedChallenge: webauthnJson }),
   'POST /v2/auth/passkey/mediation/finish': shape({ signedChallenge: webauthnJson }),
+  ...Object.fromEntries(
+    ['open', 'approve', 'decline', 'here'].map((step) => [`POST /v2/auth/email-link/${step}`, shape({ process: fc.oneof(text, fc.constant('pro-1234567890123456789')), token: fc.oneof(text, base64url) })]),
+  ),
   'POST /v2/auth/social/verify/start': shape({
     providerType: fc.oneof(fc.constantFrom('google', 'microsoft', 'github'), text),
     redirectUrl: fc.oneof(fc.constantFrom(`${DEMO_ORIGIN}/`, 'https://evil.example/'), text),

@@ -259,6 +259,14 @@ export class ApiClient {
     });
   }
 
+  /**
+   * An e-mail link's page: `open` as it loads (it changes nothing unless this browser asked for the link),
+   * an answer on a click. The process header, if any, is this browser's stored process.
+   */
+  emailLink(step: 'open' | 'approve' | 'decline' | 'here', process: string, token: string) {
+    return this.#process('post', `v2/auth/email-link/${step}`, { json: { process, token } });
+  }
+
   verifyStatus(signal?: AbortSignal) {
     return this.#process('get', 'v2/auth/identifier/verify/status', { signal });
   }

@@ -118,6 +118,8 @@ export type VerifyIdentifierData = {
   error?: RequestError;
   isPostLoginVerification?: boolean;
   alternativeVerificationMethods?: { verificationType: VerificationMethod; identifier: string }[];
+  /** e-mail link: the code the link shows where it is opened in another browser (absent when the project refuses that) */
+  matchCode?: string;
 };
 
 export type PasskeyAppendData = {
@@ -186,6 +188,20 @@ export interface ProcessResponse {
   blockBody: BlockBody;
   common: ProcessCommon;
   newProcess?: { token: string; expiresAt: number };
+  /** POST /v2/auth/email-link/open in another browser than the one that asked: what the link would approve */
+  linkRequest?: EmailLinkRequest;
+}
+
+/** What an e-mail link asks for, shown where it is opened in another browser. */
+export interface EmailLinkRequest {
+  authType: AuthType;
+  /** the browser and operating system that asked for the link, from its User-Agent */
+  browser: string;
+  os: string;
+  /** seconds since the link was sent */
+  age: number;
+  /** the code the waiting tab shows; absent when the project refuses approvals from another browser */
+  matchCode?: string;
 }
 
 export interface ProcessInitResponse {

@@ -1,8 +1,12 @@
-// The tab an e-mail link opens (its two query parameters, SPEC.md section 2, "Routes"): the link's
-// process is shown on the email-link-verification screen while its token is verified.
+// The tab an e-mail link opens (its two query parameters, SPEC.md section 2, "Routes"). The link names
+// its process by id, not by its token: opened in the browser that asked for it (the process is in this
+// browser's storage, sent as the process header), the server verifies it and the flow goes on as
+// before. Anywhere else opening it changes nothing: the server says what the link would approve, shown
+// on email-link-approval, and only the visitor's click answers it (server/flow/linkApproval.ts).
+import type { ProcessResponse } from '../api/types';
 import { emailLinkTokenMissing } from '../errors';
-import { readStoredProcess } from '../storage';
-import { adopt, applyAnswer, setBlock } from './applyAnswer';
+import { isProcessValid, readStoredProcess } from '../storage';
+import { applyAnswer, applyProcess, setBlock } from './applyAnswer';
 import { verificationMethodOf } from './block';
 import { withoutEmailLinkParams, type EmailLinkEntry } from './emailLink';
 import type { FlowContext } from './flowContext';
@@ -11,9 +15,9 @@ import { initialScreen } from './screens';
 
 export async function startFromEmailLink(ctx: FlowContext, link: EmailLinkEntry): Promise<void> {
   const stored = readStoredProcess(ctx.projectId);
-  const isNewDevice = stored?.id !== link.process.id;
   ctx.window.history.replaceState(ctx.window.history.state, '', withoutEmailLinkParams(ctx.window.location.href));
-  ctx.api.processId = link.process.id;
+  // this browser's own process, if any: the proof that it is the one that asked
+  ctx.api.processId = isProcessValid(stored) ? stored.id : undefined;
   ctx.api.processBaseUrl = link.process.frontendApiUrl || undefined;
   // straight to email-link-verification: never the link-sent screen (and its poll) in between
   setBlock(
@@ -32,15 +36,27 @@ export async function startFromEmailLink(ctx: FlowContext, link: EmailLinkEntry)
     ctx.$ceremonyError.set(emailLinkTokenMissing());
     return;
   }
-  await runAction(ctx, async () => {
-    const response = await ctx.api.verifyFinish('email', 'email-link', link.token, isNewDevice);
-    if (!isNewDevice && link.process.expires) {
-      adopt(ctx, link.process.id, link.process.expires, link.process.frontendApiUrl ?? '');
-    }
-    applyAnswer(ctx, response, { keepScreen: true });
-    // the link's verdict: an error stays on this screen, anything else moves on
-    const block = ctx.$block.get();
-    if (!block || block.type === 'completed' || (block.type === 'email-verify' && block.data.error)) return;
-    ctx.$screen.set(initialScreen(block.type, verificationMethodOf(block)));
-  });
+  ctx.emailLink = { process: link.process.id, token: link.token };
+  await runAction(ctx, async () => showLinkAnswer(ctx, await ctx.api.emailLink('open', link.process.id, link.token)));
+}
+
+/** A click on email-link-approval: "Yes, continue there", "No", or continue on this device instead. */
+export function answerLink(ctx: FlowContext, answer: 'approve' | 'decline' | 'here'): Promise<void> {
+  const link = ctx.emailLink!;
+  return runAction(ctx, async () => showLinkAnswer(ctx, await ctx.api.emailLink(answer, link.process, link.token)));
+}
+
+/** What the server said of the link: what it would approve, or the block it led to (an error stays on email-link-verification). */
+function showLinkAnswer(ctx: FlowContext, response: ProcessResponse): void {
+  const request = response.linkRequest;
+  if (request) {
+    applyProcess(ctx, response);
+    ctx.$linkRequest.set(request);
+    return ctx.$screen.set('email-link-approval');
+  }
+  ctx.$screen.set('email-link-verification');
+  applyAnswer(ctx, response, { keepScreen: true });
+  const block = ctx.$block.get();
+  if (!block || block.type === 'completed' || (block.type === 'email-verify' && block.data.error)) return;
+  ctx.$screen.set(initialScreen(block.type, verificationMethodOf(block)));
 }

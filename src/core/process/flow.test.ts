@@ -318,10 +318,10 @@ describe('start-up', () => {
     flow.dispose();
   });
 
-  it('[spec 4.email-link-first] [spec 4.email-start-screen] an e-mail link in the address is verified on its own process, not the stored one, on email-link-verification', async () => {
+  it('[spec 4.email-link-first] [spec 4.email-start-screen] [spec 7.screen-operations] an e-mail link in the address is opened on its own process, with the stored one as the proof of this browser, on email-link-verification', async () => {
     storeProcess('proc-stored');
-    const link = btoa(JSON.stringify({ process: { id: 'proc-link', expires: Math.floor(Date.now() / 1000) + 600 }, blockData: { identifier: 'ada@example.com', verificationMethod: 'email-link' }, authType: 1 }));
-    script['POST /v2/auth/identifier/verify/finish'] = [{ body: { blockBody: { block: 'passkey-append', authType: 'signup', data: { identifierValue: 'ada@example.com', identifierType: 'email' } }, common } }];
+    const link = btoa(JSON.stringify({ process: { id: 'pro-link', expires: Math.floor(Date.now() / 1000) + 600 }, blockData: { identifier: 'ada@example.com', verificationMethod: 'email-link' }, authType: 1 }));
+    script['POST /v2/auth/email-link/open'] = [{ body: { blockBody: { block: 'passkey-append', authType: 'signup', data: { identifierValue: 'ada@example.com', identifierType: 'email' } }, common } }];
     window.history.replaceState(null, '', `/?corbadoEmailLinkID=${link}&corbadoToken=tok-1`);
     const api = new ApiClient({ projectId: 'pro-1', frontendApiUrl: base, timeout: 600_000, preview: false });
     const flow = new Flow(api, new Session(api, Promise.resolve(undefined)), 'pro-1', { window });
@@ -330,10 +330,59 @@ describe('start-up', () => {
     await flow.start();
     // shown while the link is checked, then the block the link led to
     expect(screens).toEqual(['email-link-verification', 'passkey-append']);
-    expect(seen).not.toContain('GET /v2/auth/process');
-    expect(processOf['POST /v2/auth/identifier/verify/finish']).toBe('proc-link');
-    expect(sent['POST /v2/auth/identifier/verify/finish']![0]).toMatchObject({ code: 'tok-1', verificationType: 'email-link' });
+    expect(seen).toEqual(['POST /v2/auth/email-link/open']);
+    expect(processOf['POST /v2/auth/email-link/open']).toBe('proc-stored');
+    expect(sent['POST /v2/auth/email-link/open']).toEqual([{ process: 'pro-link', token: 'tok-1' }]);
+    expect(window.location.search).toBe('');
     flow.dispose();
+  });
+
+  describe('an e-mail link opened in another browser than the one that asked', () => {
+    const request = { authType: 'login', browser: 'Firefox 128', os: 'Windows', age: 130, matchCode: '427' };
+    const asked: BlockBody = { block: 'email-verify', authType: 'login', data: { verificationMethod: 'email-link', identifier: 'ada@example.com' } };
+
+    async function openedElsewhere(): Promise<Flow> {
+      const link = btoa(JSON.stringify({ process: { id: 'pro-link' }, blockData: { identifier: 'ada@example.com', verificationMethod: 'email-link' }, authType: 0 }));
+      script['POST /v2/auth/email-link/open'] = [{ body: { blockBody: asked, common, linkRequest: request } }];
+      seen = [];
+      const flow = await pageLoad(`/?corbadoEmailLinkID=${link}&corbadoToken=tok-1`);
+      expect(flow.$screen.get()).toBe('email-link-approval');
+      expect(flow.$linkRequest.get()).toEqual(request);
+      expect(flow.linkPage).toBe(true);
+      // no process header: this browser has none, and asks for nothing by itself
+      expect(seen).toEqual(['POST /v2/auth/email-link/open']);
+      expect(processOf['POST /v2/auth/email-link/open']).toBeUndefined();
+      return flow;
+    }
+
+    it('shows what it would approve and sends nothing more until a click; "Yes" says to continue there', async () => {
+      const flow = await openedElsewhere();
+      await sleep(300);
+      expect(seen).toEqual(['POST /v2/auth/email-link/open']);
+      script['POST /v2/auth/email-link/approve'] = [{ body: { blockBody: { ...asked, continueOnOtherDevice: { reason: 'email-link-verified' } }, common } }];
+      await flow.answerLink('approve');
+      expect(sent['POST /v2/auth/email-link/approve']).toEqual([{ process: 'pro-link', token: 'tok-1' }]);
+      expect(flow.$screen.get()).toBe('continue-on-other-device');
+      expect(flow.$block.get()?.continueReason).toBe('email-link-verified');
+      flow.dispose();
+    });
+
+    it('"No" shows the declined request; "here instead" keeps the new process and goes on with it', async () => {
+      const flow = await openedElsewhere();
+      const declined = { ...asked, data: { ...asked.data, error: { code: 'email_link_declined', message: 'declined' } } };
+      script['POST /v2/auth/email-link/decline'] = [{ body: { blockBody: declined, common } }];
+      await flow.answerLink('decline');
+      expect(flow.$screen.get()).toBe('email-link-verification');
+      expect(flow.$block.get()?.data.error).toEqual({ code: 'email_link_declined', message: 'declined' });
+      flow.dispose();
+
+      const again = await openedElsewhere();
+      script['POST /v2/auth/email-link/here'] = [{ body: { blockBody: { block: 'completed', authType: 'login', data: { shortSession: 's.j.t' } }, common, newProcess: { token: 'proc-here', expiresAt: 1 } } }];
+      await again.answerLink('here');
+      expect(again.$screen.get()).toBe('end');
+      expect(localStorage.getItem('cbo_short_session')).toBe('s.j.t');
+      again.dispose();
+    });
   });
 
   describe('[spec 4.initial-login] [spec 4.initial-signup] an initial process', () => {
@@ -481,41 +530,66 @@ describe('the e-mail link screen', () => {
     return flow;
   }
 
-  it('[spec 4.email-poll] [spec 4.email-poll-waiting] polls the status every 2 s while the block is still email-verify, 120 times at most', async () => {
+  it('[spec 4.email-poll] [spec 4.email-poll-waiting] [spec 9.email-poll] polls the status every 2 s while the block is still email-verify, past 120 polls, until the link has expired', async () => {
     const flow = await onLinkSent();
-    for (let poll = 1; poll <= 120; poll++) {
+    for (let poll = 1; poll <= 150; poll++) {
       await untilIo(() => scheduled() === poll);
       await vi.advanceTimersByTimeAsync(1999);
       expect(statusCalls()).toBe(poll - 1);
       await vi.advanceTimersByTimeAsync(1);
       await untilIo(() => statusCalls() === poll);
     }
-    await untilIo(() => scheduled() === 121);
     expect(flow.$screen.get()).toBe('email-link-sent');
+    // the server says the link expired unused: the tab says so and stops
+    script['GET /v2/auth/identifier/verify/status'] = [{ body: { blockBody: { ...linkSent, data: { ...linkSent.data, error: { code: 'invalid_challenge_solution_email-link', message: 'expired' } } }, common } }];
+    await untilIo(() => scheduled() === 151);
+    await vi.advanceTimersByTimeAsync(2000);
+    await untilIo(() => flow.$screen.get() === 'email-link-verification');
+    expect(flow.$block.get()?.data.error).toMatchObject({ code: 'invalid_challenge_solution_email-link' });
     await vi.advanceTimersByTimeAsync(20_000);
-    // a 121st poll would have arrived by now (a generous real second for a loaded machine)
-    await sleep(1000);
-    expect(statusCalls()).toBe(120);
+    await sleep(300);
+    expect(statusCalls()).toBe(151);
     flow.dispose();
   }, 120_000);
 
-  it('[spec 4.email-resend-poll] [spec 4.email-resend] a resend sends the link again and polls anew, also after the 120 polls were used up', async () => {
+  it('[spec 4.email-resend-poll] [spec 4.email-resend] a resend sends the link again and polls anew, also after the link had expired', async () => {
     const flow = await onLinkSent();
-    for (let poll = 1; poll <= 120; poll++) {
-      await untilIo(() => scheduled() === poll);
-      await vi.advanceTimersByTimeAsync(2000);
-      await untilIo(() => statusCalls() === poll);
-    }
-    await untilIo(() => scheduled() === 121);
-    await vi.advanceTimersByTimeAsync(10_000);
-    expect(statusCalls()).toBe(120);
+    script['GET /v2/auth/identifier/verify/status'] = [{ body: { blockBody: { ...linkSent, data: { ...linkSent.data, error: { code: 'invalid_challenge_solution_email-link', message: 'expired' } } }, common } }];
+    await untilIo(() => scheduled() === 1);
+    await vi.advanceTimersByTimeAsync(2000);
+    await untilIo(() => flow.$screen.get() === 'email-link-verification');
     script['POST /v2/auth/identifier/verify/start'] = [{ body: { blockBody: linkSent, common } }];
     await flow.resend();
+    flow.setScreen('email-link-sent');
     expect(sent['POST /v2/auth/identifier/verify/start']).toEqual([{ identifierType: 'email', verificationType: 'email-link' }]);
+    expect(flow.$block.get()?.data.error).toBeUndefined();
+    await untilIo(() => scheduled() === 2);
     await vi.advanceTimersByTimeAsync(2000);
-    await untilIo(() => statusCalls() === 121);
+    await untilIo(() => statusCalls() === 2);
     flow.dispose();
-  }, 120_000);
+  });
+
+  it('stops polling when the request was declined at the link, or the process is gone, and says so', async () => {
+    const flow = await onLinkSent();
+    script['GET /v2/auth/identifier/verify/status'] = [{ body: { blockBody: { ...linkSent, data: { ...linkSent.data, error: { code: 'email_link_declined', message: 'declined' } } }, common } }];
+    await untilIo(() => scheduled() === 1);
+    await vi.advanceTimersByTimeAsync(2000);
+    await untilIo(() => flow.$screen.get() === 'email-link-verification');
+    expect(flow.$block.get()?.data.error).toMatchObject({ code: 'email_link_declined' });
+    flow.dispose();
+
+    localStorage.clear();
+    seen = [];
+    const gone = await onLinkSent();
+    script['GET /v2/auth/identifier/verify/status'] = [{ status: 404, body: envelope(404, 'process_not_available') }];
+    await untilIo(() => scheduled() === 1);
+    await vi.advanceTimersByTimeAsync(2000);
+    await untilIo(() => gone.$screen.get() === 'email-link-verification');
+    expect(gone.$block.get()?.failure?.kind).toBe('processNotFound');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(statusCalls()).toBe(1);
+    gone.dispose();
+  });
 
   it('[spec 4.email-poll-other-device] reports a link finished in another tab or on another device as such, not as verified here', async () => {
     const flow = await onLinkSent();

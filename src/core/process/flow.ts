@@ -9,6 +9,7 @@ import type { BlockType, IdentifierType, RequestError, SignupFieldAnswer, Social
 import type { Session } from '../session/session';
 import { startConditionalUi, stopConditionalUi } from './conditionalUi';
 import { startPolling, stopPolling } from './emailLinkPolling';
+import { answerLink } from './emailLinkStart';
 import { FlowContext, type Completion } from './flowContext';
 import { abort, attachHistory, cancelAbort, detachHistory } from './history';
 import { appendPasskey, canSkip, confirmPasskeyExists, fallbacks, loginWithPasskey, skipBlock, skipPasskey, useFallback, type Fallback } from './passkeys';
@@ -19,7 +20,7 @@ import { finishSocial, leaveSocialVerify, socialProviderUnderWay, startSocial } 
 import { restartIfCompleted, retry, start } from './startUp';
 import { continueAfterLink, resend, submitCode, updateIdentifier } from './verification';
 
-export { EMAIL_POLL_INTERVAL_MS, EMAIL_POLL_MAX } from './emailLinkPolling';
+export { EMAIL_POLL_INTERVAL_MS } from './emailLinkPolling';
 export type { Completion, InitState } from './flowContext';
 export type { Fallback } from './passkeys';
 
@@ -38,6 +39,7 @@ export class Flow {
   declare readonly $appName: FlowContext['$appName'];
   declare readonly $hideBadge: FlowContext['$hideBadge'];
   declare readonly $linkVerifiedHere: FlowContext['$linkVerifiedHere'];
+  declare readonly $linkRequest: FlowContext['$linkRequest'];
 
   readonly #ctx: FlowContext;
 
@@ -54,6 +56,7 @@ export class Flow {
       $appName: this.$appName,
       $hideBadge: this.$hideBadge,
       $linkVerifiedHere: this.$linkVerifiedHere,
+      $linkRequest: this.$linkRequest,
     } = ctx);
     this.$screen.listen((screen) => (screen === 'email-link-sent' ? startPolling(ctx) : stopPolling(ctx)));
   }
@@ -206,6 +209,16 @@ export class Flow {
 
   continueAfterLink(): void {
     continueAfterLink(this.#ctx);
+  }
+
+  /** the page an e-mail link opened: it asks for no new link (the browser that asked for it does) */
+  get linkPage(): boolean {
+    return !!this.#ctx.emailLink;
+  }
+
+  /** email-link-approval: "Yes, it's me: continue there", "No", or log in (sign up) here instead */
+  answerLink(answer: 'approve' | 'decline' | 'here'): Promise<void> {
+    return answerLink(this.#ctx, answer);
   }
 
   dispose(): void {

@@ -3,7 +3,7 @@
 // verification, passkeys, social, history) are functions taking this context; `Flow` holds one.
 import { atom } from 'nanostores';
 import type { ApiClient } from '../api/client';
-import type { BlockType } from '../api/types';
+import type { BlockType, EmailLinkRequest } from '../api/types';
 import type { CorbadoError } from '../errors';
 import type { Session } from '../session/session';
 import type { FlowBlock } from './block';
@@ -40,6 +40,8 @@ export class FlowContext {
   readonly $hideBadge = atom(false);
   /** where the e-mail link was verified, for the wording of the success screen */
   readonly $linkVerifiedHere = atom(false);
+  /** what an e-mail link opened in another browser than the one that asked would approve (email-link-approval) */
+  readonly $linkRequest = atom<EmailLinkRequest | undefined>(undefined);
 
   // The state of one area each, named after it. Fields without a first value are only declared: they
   // start out undefined, with no initialiser in the bundle.
@@ -58,6 +60,8 @@ export class FlowContext {
   disposed = false;
   declare onPopState: (() => void) | undefined;
   declare screenBeforeAbort: ScreenName | undefined;
+  /** emailLinkStart.ts: the e-mail link this page was opened with (its process id and token) */
+  declare emailLink: { process: string; token: string } | undefined;
   /** emailLinkPolling.ts: the status poll */
   declare pollTimer: ReturnType<typeof setTimeout> | undefined;
   declare pollController: AbortController | undefined;

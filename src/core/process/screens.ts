@@ -14,6 +14,7 @@ export type ScreenName =
   | 'email-otp-verification'
   | 'email-link-sent'
   | 'email-link-verification'
+  | 'email-link-approval'
   | 'edit-email'
   | 'phone-otp'
   | 'edit-phone'
@@ -30,7 +31,7 @@ const SCREENS_OF_BLOCK: Partial<Record<BlockType, readonly ScreenName[]>> = {
   'passkey-verify': ['passkey-background', 'passkey-benefits', 'passkey-error'],
   'passkey-append': ['passkey-append', 'passkey-benefits', 'passkey-error', 'edit-user-data'],
   'passkey-appended': ['passkey-appended'],
-  'email-verify': ['email-otp-verification', 'email-link-sent', 'email-link-verification', 'edit-email', 'email-link-success'],
+  'email-verify': ['email-otp-verification', 'email-link-sent', 'email-link-verification', 'email-link-approval', 'edit-email', 'email-link-success'],
   'phone-verify': ['phone-otp', 'edit-phone'],
   'phone-collect': ['missing-fields'],
   'username-collect': ['missing-fields'],

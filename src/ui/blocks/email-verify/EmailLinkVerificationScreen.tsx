@@ -8,7 +8,10 @@ import { useApp, useT } from '../../context';
 import { useBlock } from '../../hooks';
 import { requestErrorText } from '../../requestErrorText';
 
-/** Opening an e-mail link: a spinner while it is checked, or an error view headed by the translated error. */
+/**
+ * Opening an e-mail link: a spinner while it is checked, or an error view headed by the translated error
+ * (also where the tab that asked learns that its link expired or was declined).
+ */
 export function EmailLinkVerificationScreen() {
   const { flow, options } = useApp();
   const t = useT();
@@ -25,10 +28,12 @@ export function EmailLinkVerificationScreen() {
       </div>
     );
   }
+  // a declined request is over; a new link is asked for where the request was made, not at the link
+  const declined = data.error?.code === 'email_link_declined';
   return (
     <div className="cb-form" role="alert">
-      <Header title={error} subtitle={t('emailLink.errorBody')} />
-      <Button onClick={() => void flow.resend().then(() => flow.setScreen('email-link-sent'))}>{t('emailLink.resend')}</Button>
+      <Header title={error} subtitle={t(declined ? 'emailLinkRequest.declined' : 'emailLink.errorBody')} />
+      {!declined && !flow.linkPage && <Button onClick={() => void flow.resend().then(() => flow.setScreen('email-link-sent'))}>{t('emailLink.resend')}</Button>}
       <Button variant="secondary" onClick={() => void flow.abort()}>
         {t('common.startOver')}
       </Button>
