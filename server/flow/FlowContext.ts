@@ -5,7 +5,7 @@ import { logsIn, type IdentifierType, type ProjectConfig } from '../config/proje
 import type { RateLimiter } from '../limits/RateLimiter.ts';
 import type { Logger, Messenger } from '../senders/Messenger.ts';
 import type { Sessions } from '../session/Sessions.ts';
-import type { ProviderClient } from '../social/providerClient.ts';
+import type { SocialProviders } from '../social/SocialProviders.ts';
 import type { ProcessRecord } from '../store/ProcessesRepo.ts';
 import type { Store } from '../store/Store.ts';
 import type { IdentifierRecord } from '../store/UsersRepo.ts';
@@ -23,7 +23,7 @@ export interface FlowDeps {
   /** HMAC key for one-time codes and link tokens */
   secretKey: string;
   /** OAuth providers (the local simulator unless configured otherwise) */
-  social: ProviderClient;
+  social: SocialProviders;
   log?: Logger;
 }
 

@@ -9,6 +9,7 @@ import { openDatabase } from './openDatabase.ts';
 import { OutboxRepo } from './OutboxRepo.ts';
 import type { PostgresOptions } from './PostgresDatabase.ts';
 import { ProcessesRepo } from './ProcessesRepo.ts';
+import { ProjectOAuthClientsRepo } from './ProjectOAuthClientsRepo.ts';
 import { ProjectsRepo } from './ProjectsRepo.ts';
 import { RateLimitsRepo } from './RateLimitsRepo.ts';
 import { SessionsRepo } from './SessionsRepo.ts';
@@ -34,6 +35,8 @@ export class Store {
   readonly deliveries: DeliveriesRepo;
   readonly socialAccounts: SocialAccountsRepo;
   readonly oauthStates: OAuthStatesRepo;
+  /** a project's own OAuth client per social provider */
+  readonly oauthClients: ProjectOAuthClientsRepo;
   readonly rateLimits: RateLimitsRepo;
 
   constructor(readonly db: Database) {
@@ -50,6 +53,7 @@ export class Store {
     this.deliveries = new DeliveriesRepo(db);
     this.socialAccounts = new SocialAccountsRepo(db);
     this.oauthStates = new OAuthStatesRepo(db);
+    this.oauthClients = new ProjectOAuthClientsRepo(db);
     this.rateLimits = new RateLimitsRepo(db);
   }
 
