@@ -1,4 +1,5 @@
 import { atom } from 'nanostores';
+import { act } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { RecentLogin } from '../../core/account/recentLogin';
 import type { ApiClient } from '../../core/api/client';
@@ -8,7 +9,7 @@ import { AppContext } from '../context';
 import { renderInShadow } from '../test/renderInShadow';
 import { UserDetailsView } from './UserDetailsView';
 
-function render(signedIn: boolean) {
+function render(signedIn: boolean, unlinkSocialAccount = vi.fn(async (_id: string) => undefined)) {
   const me = {
     fullName: 'Ada Lovelace',
     identifiers: [
@@ -16,7 +17,10 @@ function render(signedIn: boolean) {
       { id: 'ide-2', type: 'email', value: 'ada@example.com', status: 'verified', primary: true },
       { id: 'ide-3', type: 'phone', value: '+4915112345678', status: 'pending' },
     ],
-    socialAccounts: [{ providerType: 'github', identifierValue: 'ada@users.example', avatarUrl: '', fullName: 'Ada at GitHub' }],
+    socialAccounts: [
+      { providerType: 'github', identifierValue: 'ada@users.example', avatarUrl: '', fullName: 'Ada at GitHub' },
+      { id: 'soc-2', providerType: 'google', identifierValue: 'ada@example.com', avatarUrl: '', fullName: 'Ada at Google' },
+    ],
   };
   const app = {
     options: {},
@@ -27,6 +31,7 @@ function render(signedIn: boolean) {
       $busy: atom(false),
       loadMe: vi.fn(async () => undefined),
       loadConfig: vi.fn(async () => undefined),
+      unlinkSocialAccount,
       recentLogin: new RecentLogin({} as ApiClient),
     },
     flow: {},
@@ -61,6 +66,33 @@ describe('UserDetailsView', () => {
     const view = render(false);
     expect(view.$('[role=status]')?.textContent).toBe('Please log in to see this.');
     expect(view.shadow.textContent).not.toContain('Ada Lovelace');
+    view.unmount();
+  });
+});
+
+describe('a linked provider account', () => {
+  const removeGoogle = (view: ReturnType<typeof render>) => view.$$<HTMLButtonElement>('button').find((b) => b.getAttribute('aria-label') === 'Remove: Google');
+
+  it('is unlinked after a confirmation; one the server gives no id cannot be', async () => {
+    const unlink = vi.fn(async (_id: string) => undefined);
+    const view = render(true, unlink);
+    // the GitHub account came without an id (an older server): nothing to unlink it by
+    expect(view.$$('button').find((b) => b.getAttribute('aria-label') === 'Remove: GitHub')).toBeUndefined();
+    act(() => removeGoogle(view)!.click());
+    const dialog = view.$('dialog')!;
+    expect(dialog.textContent).toContain('Remove Google?');
+    expect(dialog.textContent).toContain('You will no longer be able to log in with it.');
+    await act(async () => [...dialog.querySelectorAll('button')].find((b) => b.textContent === 'Remove')!.click());
+    expect(unlink).toHaveBeenCalledWith('soc-2');
+    expect(view.$('[role=alert]')).toBeNull();
+    view.unmount();
+  });
+
+  it('says why when the server keeps it as the last way in', async () => {
+    const view = render(true, vi.fn(async () => Promise.reject(unhandledBackendError('last_login_identifier'))));
+    act(() => removeGoogle(view)!.click());
+    await act(async () => [...view.$('dialog')!.querySelectorAll('button')].find((b) => b.textContent === 'Remove')!.click());
+    expect(view.$('[role=alert]')?.textContent).toBe('Verify another way to log in before you remove this one.');
     view.unmount();
   });
 });
