@@ -44,7 +44,7 @@ test.describe.configure({ mode: 'parallel' });
 for (const { language, dark } of COMBINATIONS) {
   const combination = `${language}-${dark ? 'dark' : 'light'}`;
   test(`no axe violation on any screen, ${combination}`, async ({ page }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(200_000);
     const folder = new URL(`./screenshots/desktop-${combination}/`, import.meta.url);
     mkdirSync(folder, { recursive: true });
     const violations: Record<string, string[]> = {};
