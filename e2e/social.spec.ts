@@ -58,85 +58,87 @@ async function enterCode(page: Page, email: string): Promise<void> {
   await widget(page).getByRole('textbox', { name: 'Digit 1 of 6' }).fill(code!);
 }
 
-for (const provider of ['google', 'microsoft', 'github'] as const) {
-  const name = NAMES[provider];
+test.describe('[spec 1.auth-social] [spec 2.social-redirect] each provider against its simulator', () => {
+  for (const provider of ['google', 'microsoft', 'github'] as const) {
+    const name = NAMES[provider];
 
-  test.describe(`pro-1 with ${name}`, () => {
-    test(`[spec 1.auth-social] [spec 2.social-redirect] signs up with ${name}, and logs in with it again as the same user`, async ({ page }) => {
-      // two journeys, or a journey and a check on another page
-      test.slow();
-      const email = uniqueEmail(`social-${provider}`);
-      await signInWith(page, provider, { email, name: 'Grace Social', vouched: true });
-      const user = await hostUser(page);
-      expect(user).toMatchObject({ email, email_verified: true });
-      await expect(page.locator('#project-id')).toHaveText('pro-1');
-      await expect(page.locator('#host-events')).toContainText('onLoggedIn');
+    test.describe(`pro-1 with ${name}`, () => {
+      test(`signs up with ${name}, and logs in with it again as the same user`, async ({ page }) => {
+        // two journeys, or a journey and a check on another page
+        test.slow();
+        const email = uniqueEmail(`social-${provider}`);
+        await signInWith(page, provider, { email, name: 'Grace Social', vouched: true });
+        const user = await hostUser(page);
+        expect(user).toMatchObject({ email, email_verified: true });
+        await expect(page.locator('#project-id')).toHaveText('pro-1');
+        await expect(page.locator('#host-events')).toContainText('onLoggedIn');
 
-      await logOutOnAccountPage(page);
-      await signInWith(page, provider, { email, vouched: true }, '/login.html?project=pro-1');
-      expect((await hostUser(page)).sub).toBe(user.sub);
+        await logOutOnAccountPage(page);
+        await signInWith(page, provider, { email, vouched: true }, '/login.html?project=pro-1');
+        expect((await hostUser(page)).sub).toBe(user.sub);
+      });
+
+      test(`${name} links to an account made by e-mail code, and the account's address is told`, async ({ page }) => {
+        // two journeys, or a journey and a check on another page
+        test.slow();
+        const email = uniqueEmail(`social-link-${provider}`);
+        await signUpByEmailCode(page, email, { fullName: 'Erna Email' });
+        const owner = await hostUser(page);
+        await logOutOnAccountPage(page);
+
+        await signInWith(page, provider, { email, vouched: true }, '/login.html?project=pro-1');
+        expect((await hostUser(page)).sub).toBe(owner.sub);
+        const notice = await latestMessage(email);
+        expect(notice.subject).toBe(`${name} is now linked to your Demo App account`);
+        await page.goto('/account.html?project=pro-1');
+        const details = page.locator('#user-details');
+        await expect(details.getByRole('heading', { name: 'Social accounts' })).toBeVisible();
+        await expect(details.getByRole('button', { name: `Remove: ${name}` })).toBeVisible();
+      });
+
+      test(`an address ${name} does not vouch for gets a code before it counts`, async ({ page }) => {
+        // two journeys, or a journey and a check on another page
+        test.slow();
+        const email = uniqueEmail(`social-unvouched-${provider}`);
+        await signInWith(page, provider, { email, vouched: false });
+        const view = widget(page);
+        // the account exists; the address waits for its code, which may be put off
+        await expect(view.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
+        await expect(view.getByRole('button', { name: 'Verify later' })).toBeVisible();
+        await expect(page.locator('#host-auth-state')).not.toHaveText('logged in');
+        await enterCode(page, email);
+        expect(await hostUser(page)).toMatchObject({ email, email_verified: true });
+      });
+
+      test(`cancelling at ${name} shows it in the widget`, async ({ page }) => {
+        await page.goto('/?project=pro-1');
+        await widget(page).getByRole('button', { name: `Continue with ${name}` }).click();
+        await page.waitForURL(new RegExp(`/_dev/oauth/${provider}/`));
+        await page.getByRole('button', { name: 'Cancel' }).click();
+
+        const view = widget(page);
+        await expect(view.getByText('The sign-in with the provider was cancelled.')).toBeVisible();
+        await expect(page.locator('#host-auth-state')).toHaveText('logged out');
+        // the buttons stay usable for another attempt
+        await expect(view.getByRole('button', { name: `Continue with ${name}` })).toBeEnabled();
+      });
+
+      test(`refuses ${FAULTS[provider].what}`, async ({ page }) => {
+        // two journeys, or a journey and a check on another page
+        test.slow();
+        const email = uniqueEmail(`social-fault-${provider}`);
+        await signInWith(page, provider, { email, vouched: true, fault: FAULTS[provider].value });
+        await expect(widget(page).getByText('The sign-in with the provider did not work. Please try again.')).toBeVisible();
+        await expect(page.locator('#host-auth-state')).toHaveText('logged out');
+        // nobody was made with the address: a log-in by it is an unknown account
+        await page.goto('/login.html?project=pro-1');
+        await widget(page).getByRole('textbox', { name: 'Email address' }).fill(email);
+        await widget(page).getByRole('button', { name: 'Continue', exact: true }).click();
+        await expect(widget(page).getByText("Couldn't find your account")).toBeVisible();
+      });
     });
-
-    test(`${name} links to an account made by e-mail code, and the account's address is told`, async ({ page }) => {
-      // two journeys, or a journey and a check on another page
-      test.slow();
-      const email = uniqueEmail(`social-link-${provider}`);
-      await signUpByEmailCode(page, email, { fullName: 'Erna Email' });
-      const owner = await hostUser(page);
-      await logOutOnAccountPage(page);
-
-      await signInWith(page, provider, { email, vouched: true }, '/login.html?project=pro-1');
-      expect((await hostUser(page)).sub).toBe(owner.sub);
-      const notice = await latestMessage(email);
-      expect(notice.subject).toBe(`${name} is now linked to your Demo App account`);
-      await page.goto('/account.html?project=pro-1');
-      const details = page.locator('#user-details');
-      await expect(details.getByRole('heading', { name: 'Social accounts' })).toBeVisible();
-      await expect(details.getByRole('button', { name: `Remove: ${name}` })).toBeVisible();
-    });
-
-    test(`an address ${name} does not vouch for gets a code before it counts`, async ({ page }) => {
-      // two journeys, or a journey and a check on another page
-      test.slow();
-      const email = uniqueEmail(`social-unvouched-${provider}`);
-      await signInWith(page, provider, { email, vouched: false });
-      const view = widget(page);
-      // the account exists; the address waits for its code, which may be put off
-      await expect(view.getByRole('heading', { name: 'Verify your email address' })).toBeVisible();
-      await expect(view.getByRole('button', { name: 'Verify later' })).toBeVisible();
-      await expect(page.locator('#host-auth-state')).not.toHaveText('logged in');
-      await enterCode(page, email);
-      expect(await hostUser(page)).toMatchObject({ email, email_verified: true });
-    });
-
-    test(`cancelling at ${name} shows it in the widget`, async ({ page }) => {
-      await page.goto('/?project=pro-1');
-      await widget(page).getByRole('button', { name: `Continue with ${name}` }).click();
-      await page.waitForURL(new RegExp(`/_dev/oauth/${provider}/`));
-      await page.getByRole('button', { name: 'Cancel' }).click();
-
-      const view = widget(page);
-      await expect(view.getByText('The sign-in with the provider was cancelled.')).toBeVisible();
-      await expect(page.locator('#host-auth-state')).toHaveText('logged out');
-      // the buttons stay usable for another attempt
-      await expect(view.getByRole('button', { name: `Continue with ${name}` })).toBeEnabled();
-    });
-
-    test(`refuses ${FAULTS[provider].what}`, async ({ page }) => {
-      // two journeys, or a journey and a check on another page
-      test.slow();
-      const email = uniqueEmail(`social-fault-${provider}`);
-      await signInWith(page, provider, { email, vouched: true, fault: FAULTS[provider].value });
-      await expect(widget(page).getByText('The sign-in with the provider did not work. Please try again.')).toBeVisible();
-      await expect(page.locator('#host-auth-state')).toHaveText('logged out');
-      // nobody was made with the address: a log-in by it is an unknown account
-      await page.goto('/login.html?project=pro-1');
-      await widget(page).getByRole('textbox', { name: 'Email address' }).fill(email);
-      await widget(page).getByRole('button', { name: 'Continue', exact: true }).click();
-      await expect(widget(page).getByText("Couldn't find your account")).toBeVisible();
-    });
-  });
-}
+  }
+});
 
 test.describe('pro-1 provider accounts on the account page', () => {
   test('an address Microsoft does not vouch for links to an existing account only after the code to it', async ({ page }) => {

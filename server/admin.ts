@@ -68,7 +68,7 @@ async function applyClients(store: Store, keys: KeyStore | undefined, projectId:
   }
 }
 
-/** A project's configuration as shown: its own OAuth clients by id only, never a secret. */
+/** A project's configuration as shown: its own OAuth clients by id only, never a secret. (Awaited before the store closes.) */
 async function shown(store: Store, config: ProjectConfig): Promise<unknown> {
   const clients = await store.oauthClients.list(config.id);
   if (clients.length === 0) return config;
@@ -98,7 +98,7 @@ export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, 
         const id = projectId(first);
         const config = await store.projects.get(id);
         if (!config) throw new UsageError(`there is no project ${id}`);
-        return shown(store, config);
+        return await shown(store, config);
       }
       case 'create': {
         const input = readConfig(first);
@@ -124,7 +124,7 @@ export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, 
           return true;
         });
         if (!updated) throw new UsageError(`there is no project ${id}`);
-        return shown(store, config);
+        return await shown(store, config);
       }
       default:
         throw new UsageError(USAGE);

@@ -176,9 +176,16 @@ export function registerOAuthSimulator(app: Hono<AppEnv>, options: SimulatorOpti
   const consentKey = randomBytes(32);
   const codes = new Map<string, CodeGrant>();
   const tokens = new Map<string, TokenGrant>();
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const kid = randomBytes(8).toString('hex');
-  const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid, use: 'sig', alg: 'RS256' }] };
+  // made at the first ID token or key request, not at start-up: an RSA key takes a while to find, and
+  // most servers (tests) never sign in with Google or Microsoft
+  let signingKey: { privateKey: KeyObject; kid: string; jwks: { keys: object[] } } | undefined;
+  const key = () => {
+    if (signingKey) return signingKey;
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const kid = randomBytes(8).toString('hex');
+    signingKey = { privateKey, kid, jwks: { keys: [{ ...publicKey.export({ format: 'jwk' }), kid, use: 'sig', alg: 'RS256' }] } };
+    return signingKey;
+  };
 
   function sweep(): void {
     const t = now();
@@ -398,7 +405,7 @@ export function registerOAuthSimulator(app: Hono<AppEnv>, options: SimulatorOpti
             : fault === 'id-token-expired'
               ? { iat: (claims.iat as number) - 7200, exp: (claims.iat as number) - 3600, nbf: (claims.iat as number) - 7200 }
               : {};
-    const signed = sign({ ...claims, ...wrong }, privateKey, kid);
+    const signed = sign({ ...claims, ...wrong }, key().privateKey, key().kid);
     if (fault !== 'id-token-tampered') return signed;
     // someone changed the claims on the way and kept the signature
     const [header, , signature] = signed.split('.');
@@ -453,7 +460,7 @@ export function registerOAuthSimulator(app: Hono<AppEnv>, options: SimulatorOpti
   app.get('/_dev/oauth/google/o/oauth2/v2/auth', google.show);
   app.post('/_dev/oauth/google/o/oauth2/v2/auth', google.answer);
   app.post('/_dev/oauth/google/token', (c) => token(c, 'google', 'google'));
-  app.get('/_dev/oauth/google/oauth2/v3/certs', (c) => c.json(jwks));
+  app.get('/_dev/oauth/google/oauth2/v3/certs', (c) => c.json(key().jwks));
   app.get('/_dev/oauth/google/v1/userinfo', (c) => {
     const grant = bearer(c, 'google');
     if (!grant) return invalidToken(c);
@@ -494,7 +501,7 @@ export function registerOAuthSimulator(app: Hono<AppEnv>, options: SimulatorOpti
     const tenant = tenantParam(c);
     return tenant ? token(c, 'microsoft', tenant) : c.json({ error: 'invalid_tenant' }, 400);
   });
-  app.get('/_dev/oauth/microsoft/:tenant/discovery/v2.0/keys', (c) => c.json(jwks));
+  app.get('/_dev/oauth/microsoft/:tenant/discovery/v2.0/keys', (c) => c.json(key().jwks));
   app.get('/_dev/oauth/microsoft/graph/oidc/userinfo', (c) => {
     const grant = bearer(c, 'microsoft');
     if (!grant) return invalidToken(c);

@@ -147,8 +147,8 @@ describe('social/verify/start', () => {
   });
 });
 
-describe('sign-up and log-in, per provider', () => {
-  it.each(PROVIDERS)('[spec 7.social-callback] [spec 7.social-finish] [spec 3.full-user] %s: a vouched-for address signs up, verified, with the provider account', async (provider) => {
+describe('[spec 7.social-callback] [spec 7.social-finish] [spec 3.full-user] [spec 4.login-path] sign-up and log-in, per provider', () => {
+  it.each(PROVIDERS)('%s: a vouched-for address signs up, verified, with the provider account', async (provider) => {
     const email = uniqueEmail(`social-new-${provider}`);
     const { client, finished } = await socialSignIn('pro-1', { email, name: 'Ada Social', vouched: true }, { provider });
     expect(finished.block).toBe('completed');
@@ -165,7 +165,7 @@ describe('sign-up and log-in, per provider', () => {
     expect(again.continueOnOtherDevice).toEqual({ reason: 'process-already-completed' });
   });
 
-  it.each(PROVIDERS)('[spec 4.login-path] %s: logs in again with the same provider account, as the same user', async (provider) => {
+  it.each(PROVIDERS)('%s: logs in again with the same provider account, as the same user', async (provider) => {
     const email = uniqueEmail(`social-again-${provider}`);
     const first = await socialSignIn('pro-1', { email, name: 'Otto Again', vouched: true }, { provider });
     const firstUser = await me(first.client);
