@@ -1,20 +1,24 @@
 // The demo host page: loads the widget for ?project=pro-N (pro-1 by default) against the local
 // Frontend API, mounts the page's view, and shows the host's view of the session outside the widget.
-// The project is remembered for the tab, because a social sign-in returns to the page without the query.
+// The project is remembered for the tab, because a social sign-in returns to the page without the query;
+// so are the language and colour scheme, used again when the page comes back without any query.
 (function () {
   const params = new URLSearchParams(window.location.search);
-  const PROJECT_KEY = 'demo-project';
 
-  function rememberedProject(given) {
+  /** The query's value, kept for the tab; without one, the kept value where `recall` says so. */
+  function remembered(key, given, recall) {
     try {
-      if (given) window.sessionStorage.setItem(PROJECT_KEY, given);
-      return given || window.sessionStorage.getItem(PROJECT_KEY);
+      if (given) window.sessionStorage.setItem(key, given);
+      return given || (recall ? window.sessionStorage.getItem(key) : null);
     } catch {
       return given; // storage blocked: only the query counts
     }
   }
 
-  const projectId = rememberedProject(params.get('project')) || 'pro-1';
+  const projectId = remembered('demo-project', params.get('project'), true) || 'pro-1';
+  const bare = !window.location.search;
+  const lang = remembered('demo-lang', params.get('lang'), bare);
+  const dark = remembered('demo-dark', params.get('dark'), bare);
   const config = window.DEMO_CONFIG || {};
   const view = document.body.dataset.view;
   const events = document.getElementById('host-events');
@@ -60,7 +64,7 @@
     link.search = '?project=' + encodeURIComponent(projectId);
   }
 
-  const language = params.get('lang');
+  const language = lang;
   // a language the bundle does not hold (fr, es, it, nl, pt, pl) comes as its add-on script beside the
   // bundle; a host page puts <script src=".../corbado.fr.js"> after corbado.js, the demo adds it for ?lang=
   if (language && language !== 'en' && language !== 'de' && /^[a-z]{2}$/.test(language)) {
@@ -77,7 +81,7 @@
       // (the fault scenarios of the end-to-end tests use both)
       frontendApiUrl: params.get('api') || config.apiUrl,
       apiTimeout: Number(params.get('timeout')) || undefined,
-      darkMode: params.get('dark') || 'off',
+      darkMode: dark || 'off',
       defaultLanguage: language || 'en',
       autoDetectLanguage: !language,
       customerSupportEmail: 'support@example.com',

@@ -44,7 +44,7 @@ test.describe.configure({ mode: 'parallel' });
 for (const { language, dark } of COMBINATIONS) {
   const combination = `${language}-${dark ? 'dark' : 'light'}`;
   test(`no axe violation on any screen, ${combination}`, async ({ page }) => {
-    test.setTimeout(240_000); // the whole walk, every stop of TOUR_STOPS
+    test.setTimeout(300_000); // the whole walk, every stop of TOUR_STOPS
     const folder = new URL(`./screenshots/desktop-${combination}/`, import.meta.url);
     mkdirSync(folder, { recursive: true });
     const violations: Record<string, string[]> = {};

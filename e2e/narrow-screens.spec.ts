@@ -15,7 +15,7 @@ test.describe.configure({ mode: 'parallel' });
 for (const { language, dark } of COMBINATIONS) {
   const combination = `${language}-${dark ? 'dark' : 'light'}`;
   test(`no horizontal scroll at 320 and 375 px on any screen, ${combination}`, async ({ page }) => {
-    test.setTimeout(240_000); // the whole walk, every stop of TOUR_STOPS
+    test.setTimeout(300_000); // the whole walk, every stop of TOUR_STOPS
     await page.setViewportSize({ width: 375, height: 740 });
     const folder = new URL(`./screenshots/mobile-${combination}/`, import.meta.url);
     mkdirSync(folder, { recursive: true });

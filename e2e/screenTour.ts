@@ -70,6 +70,9 @@ export const TOUR_STOPS = [
   'email-link-declined',
   'email-link-refused',
   'email-link-approved',
+  'social-verify',
+  'account-social',
+  'unlink-dialog',
 ] as const;
 
 /**
@@ -317,4 +320,37 @@ export async function screenTour(page: Page, options: TourOptions, visit: (stop:
   await visit({ name: 'email-link-approved', page: approving, volatile: [] });
   await approving.context().close();
   await expect(page.locator('#host-auth-state')).toHaveText('logged in');
+
+  // social sign-in through the provider simulator (in English, as a provider's own page is); the page
+  // comes back without its query, and the demo keeps the language and colour scheme of the tab
+  const socialEmail = `tour-social-${tag}@example.com`;
+  const signInWith = async (provider: 'Google' | 'GitHub') => {
+    await button('social.continueWith', { provider }).click();
+    await page.waitForURL(new RegExp(`/_dev/oauth/${provider.toLowerCase()}/`));
+    await page.getByLabel('Email', { exact: true }).fill(socialEmail);
+    await page.getByRole('button', { name: 'Continue', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/' && url.search === '');
+  };
+  // pro-5: no account with the address and no public sign-up, said on the social-verify screen (the
+  // device's passkey of the walk stays out of the log-in's autofill, as a visitor who does not pick it)
+  await authenticator.setPresence(false);
+  await page.goto(`/?${query('pro-5')}`);
+  await signInWith('Google');
+  await expect(view.getByRole('alert').getByRole('heading', { name: text('errors.social_signup_disabled') })).toBeVisible();
+  await stop('social-verify');
+
+  // pro-1: signed up with GitHub; the account page lists the provider and asks before removing it
+  await page.goto(`/?${query('pro-1')}`);
+  await signInWith('GitHub');
+  await button('passkeyAppend.skip').click();
+  await expect(page.locator('#host-auth-state')).toHaveText('logged in');
+  await page.goto(`/account.html?${query('pro-1')}`);
+  const details = page.locator('#user-details');
+  await heading('user.social', details);
+  await stop('account-social');
+  await details.getByRole('button', { name: `${text('user.remove')}: GitHub` }).click();
+  await expect(details.getByRole('dialog', { name: text('user.removeHeader', { value: 'GitHub' }) })).toBeVisible();
+  await stop('unlink-dialog');
+  await page.keyboard.press('Escape');
+  await expect(details.getByRole('dialog')).toHaveCount(0);
 }

@@ -14,15 +14,21 @@
 //   api-secret list <projectId>         the project's secrets: id, last four characters, made, revoked
 //   api-secret revoke <id>              revokes a secret at once (every instance on the database)
 //   users import <projectId> <file.jsonl | ->  brings existing users (README: "Bringing your existing users")
+//
+// `socialClients` in a project's file sets the project's own OAuth client per provider:
+//   "socialClients": { "google": { "clientId": "…", "clientSecret": "…" }, "github": null }
+// The secret is stored sealed under KEY_ENCRYPTION_SECRET (required for it) and never printed; null
+// removes a provider's client (the server-wide one serves again); a provider left out keeps its client.
 import { createReadStream, existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ApiError } from './ApiError.ts';
 import { createApiSecret } from './backend/ApiSecrets.ts';
 import { importProject, importUsers } from './backend/UserImport.ts';
-import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig } from './config/projectConfig.ts';
+import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig, SOCIAL_PROVIDERS, type ProjectConfig, type SocialProvider } from './config/projectConfig.ts';
 import { parseEventTypes } from './events/eventTypes.ts';
 import { addWebhookEndpoint } from './events/webhookEndpoints.ts';
+import { obj, str, type Issue } from './schema.ts';
 import { KeyRing } from './session/KeyRing.ts';
 import { KeyStore } from './session/KeyStore.ts';
 import { databaseFromEnv, isProduction, webhookSettingsFromEnv } from './settings.ts';
@@ -60,11 +66,54 @@ function projectId(value: string | undefined): string {
   return value;
 }
 
+type ClientChanges = Partial<Record<SocialProvider, { clientId: string; clientSecret: string } | null>>;
+
+const clientSchema = obj({ clientId: str({ min: 1, max: 500 }), clientSecret: str({ min: 1, max: 2000 }) });
+
+/** The configuration without `socialClients`, and the client changes it asks for (checked, 400 otherwise). */
+function splitClients(input: unknown): { config: unknown; clients: ClientChanges } {
+  if (typeof input !== 'object' || input === null || !('socialClients' in input)) return { config: input, clients: {} };
+  const { socialClients, ...config } = input as { socialClients: unknown };
+  const issues: Issue[] = [];
+  const clients: ClientChanges = {};
+  if (typeof socialClients !== 'object' || socialClients === null || Array.isArray(socialClients)) {
+    issues.push({ field: 'socialClients', message: 'must be an object keyed by provider' });
+  } else {
+    for (const [provider, value] of Object.entries(socialClients)) {
+      if (!(SOCIAL_PROVIDERS as readonly string[]).includes(provider)) issues.push({ field: `socialClients.${provider}`, message: `is not one of ${SOCIAL_PROVIDERS.join(', ')}` });
+      else clients[provider as SocialProvider] = value === null ? null : clientSchema(value, `socialClients.${provider}`, issues);
+    }
+  }
+  if (issues.length > 0) throw ApiError.invalidRequest('The project configuration is invalid', issues);
+  return { config, clients };
+}
+
+/** Stores the client changes of one project, each secret sealed; in the caller's transaction. */
+async function applyClients(store: Store, keys: KeyStore | undefined, projectId: string, clients: ClientChanges, now: number): Promise<void> {
+  for (const [provider, client] of Object.entries(clients) as [SocialProvider, ClientChanges[SocialProvider]][]) {
+    if (client === null) await store.oauthClients.remove(projectId, provider);
+    else if (client) await store.oauthClients.put({ projectId, provider, clientId: client.clientId, sealedSecret: keys!.seal(client.clientSecret), updatedAt: now });
+  }
+}
+
+/** A project's configuration as shown: its own OAuth clients by id only, never a secret. (Awaited before the store closes.) */
+async function shown(store: Store, config: ProjectConfig): Promise<unknown> {
+  const clients = await store.oauthClients.list(config.id);
+  if (clients.length === 0) return config;
+  return { ...config, socialClients: Object.fromEntries(clients.map((c) => [c.provider, { clientId: c.clientId, hasClientSecret: true }])) };
+}
+
 export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, now = Date.now(), output: AdminOutput = NO_OUTPUT): Promise<unknown> {
   const [area, command, first, second] = args;
   if (area === 'webhooks' && command) return runWebhooks(args.slice(1), env, now);
   if (!['projects', 'keys', 'api-secret', 'users'].includes(area ?? '') || !command) throw new UsageError(USAGE);
   const store = await Store.open(databaseFromEnv(env));
+  /** The sealing of client secrets: required wherever one is to be stored (never in the clear). */
+  const keysFor = (clients: ClientChanges): KeyStore | undefined => {
+    if (!Object.values(clients).some(Boolean)) return undefined;
+    if (!env.KEY_ENCRYPTION_SECRET) throw new UsageError('socialClients: a client secret is stored only sealed; set KEY_ENCRYPTION_SECRET, the one the server runs with');
+    return new KeyStore(store, env.KEY_ENCRYPTION_SECRET);
+  };
   try {
     if (area === 'api-secret') return await apiSecretCommand(store, command, first, now);
     if (area === 'users') return await usersCommand(store, command, first, second, output);
@@ -90,19 +139,33 @@ export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, 
         const id = projectId(first);
         const config = await store.projects.get(id);
         if (!config) throw new UsageError(`there is no project ${id}`);
-        return config;
+        return await shown(store, config);
       }
       case 'create': {
         const input = readConfig(first);
         if (typeof input === 'object' && input !== null && 'id' in input) throw new UsageError('the id is chosen by the server: leave it out');
-        const config = await store.projects.create(projectBuilder(input, undefined), now);
+        const { config: partial, clients } = splitClients(input);
+        const build = projectBuilder(partial, undefined);
+        const keys = keysFor(clients);
+        const config = await store.transaction(async () => {
+          const created = await store.projects.create(build, now);
+          await applyClients(store, keys, created.id, clients, now);
+          return created;
+        });
         return { id: config.id };
       }
       case 'update': {
         const id = projectId(first);
-        const config = resolveProjectConfig(id, readConfig(second), undefined);
-        if (!(await store.projects.update(config, now))) throw new UsageError(`there is no project ${id}`);
-        return config;
+        const { config: partial, clients } = splitClients(readConfig(second));
+        const config = resolveProjectConfig(id, partial, undefined);
+        const keys = keysFor(clients);
+        const updated = await store.transaction(async () => {
+          if (!(await store.projects.update(config, now))) return false;
+          await applyClients(store, keys, id, clients, now);
+          return true;
+        });
+        if (!updated) throw new UsageError(`there is no project ${id}`);
+        return await shown(store, config);
       }
       default:
         throw new UsageError(USAGE);

@@ -11,7 +11,6 @@ import { AaguidCatalogue, DEFAULT_CATALOGUE } from './aaguids/AaguidCatalogue.ts
 import { Account } from './account/Account.ts';
 import { AccountIdentifiers } from './account/AccountIdentifiers.ts';
 import { Reauthentication } from './account/Reauthentication.ts';
-import type { SocialProvider } from './config/projectConfig.ts';
 import { DEFAULT_SERVER_RATE_LIMITS, type ServerRateLimits } from './config/rateLimits.ts';
 import { DEFAULT_SEED_FILE, loadSeedProjects } from './config/seedProjects.ts';
 import { WebhookEvents, type WebhookSettings } from './events/WebhookEvents.ts';
@@ -41,8 +40,9 @@ import type { SmsSender } from './senders/SmsSender.ts';
 import { KeyStore } from './session/KeyStore.ts';
 import { KeyRing } from './session/KeyRing.ts';
 import { Sessions } from './session/Sessions.ts';
-import { ProviderClient, socialSettings, type ProviderSettings } from './social/providerClient.ts';
+import { socialSettings, type ProviderOverrides } from './social/providerSettings.ts';
 import { registerOAuthSimulator } from './social/simulator.ts';
+import { SocialProviders } from './social/SocialProviders.ts';
 import type { DatabaseTimeouts } from './store/DatabaseUnavailable.ts';
 import { Store } from './store/Store.ts';
 
@@ -90,14 +90,17 @@ export interface ApiOptions {
   /** the bearer token GET /metrics requires (production: required with metricsEnabled) */
   metricsToken?: string;
   /**
-   * Social sign-in providers: endpoints and client credentials per provider. Unset fields keep the
-   * defaults, which point at the local simulator (see socialOverridesFromEnv for the environment).
+   * Social sign-in providers: issuer, endpoints and the server-wide client per provider. Unset fields
+   * keep the defaults: the local simulator in development, the real providers in production (see
+   * socialOverridesFromEnv for the environment). A project's own client (admin command) wins.
    */
-  socialProviders?: Partial<Record<SocialProvider, Partial<ProviderSettings>>>;
+  socialProviders?: ProviderOverrides;
   /** serve the OAuth simulator under /_dev/oauth/ (development only; default true) */
   oauthSimulator?: boolean;
   /** the client secret the simulator expects (default SIMULATOR_CLIENT_SECRET) */
   simulatorClientSecret?: string;
+  /** client ids the simulator knows with a secret of their own (tests of per-project clients) */
+  simulatorClients?: Record<string, string>;
   /** the authenticators' names and icons by AAGUID, a JSON file (default aaguids/catalogue.json; README, "Authenticator names and icons") */
   aaguidCatalogue?: string | URL;
 }
@@ -173,7 +176,14 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     const sessions = new Sessions(store, keyRing, rotationSecret, (ended) =>
       log.error(`A retired long session of ${ended.id} (project ${ended.projectId}) was presented again: the session is ended`),
     );
-    const social = new ProviderClient(socialSettings(options.socialProviders));
+    const social = new SocialProviders(socialSettings(options.socialProviders, production ? 'production' : 'development'), {
+      production,
+      log,
+      async projectClient(projectId, provider) {
+        const own = await store.oauthClients.get(projectId, provider);
+        return own && { clientId: own.clientId, clientSecret: keys.unseal(own.sealedSecret, `${provider} client secret of ${projectId}`) };
+      },
+    });
     const limiter = new RateLimiter(store, now, { ...DEFAULT_SERVER_RATE_LIMITS, ...options.serverLimits });
     const engine = new FlowEngine({ store, messenger, sessions, limiter, now, secretKey, social, events, log });
     const account = new Account({ store, sessions, now, aaguids, events });
@@ -206,7 +216,11 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     if (!production) {
       registerDevRoutes(app, store, demoOrigin, now);
       if (options.oauthSimulator !== false) {
-        registerOAuthSimulator(app, { now, ...(options.simulatorClientSecret ? { clientSecret: options.simulatorClientSecret } : {}) });
+        registerOAuthSimulator(app, {
+          now,
+          ...(options.simulatorClientSecret ? { clientSecret: options.simulatorClientSecret } : {}),
+          ...(options.simulatorClients ? { clients: options.simulatorClients } : {}),
+        });
       }
     }
 

@@ -3,8 +3,9 @@
 // projects meant for a developer's machine: the seeded demo projects, `environment: dev` (long sessions
 // in response bodies), or pages on plain http elsewhere than the local machine.
 import type { ApiOptions } from './app.ts';
-import type { ProjectConfig } from './config/projectConfig.ts';
+import { SOCIAL_PROVIDERS, type ProjectConfig } from './config/projectConfig.ts';
 import { webhookUrlProblem } from './events/webhookTargets.ts';
+import { settingVariable, socialSettings, URL_SETTINGS, type SocialSettings } from './social/providerSettings.ts';
 import type { Store } from './store/Store.ts';
 
 /** Hosts where plain http stays on the machine itself (a TLS proxy in front, or a developer's test). */
@@ -29,6 +30,30 @@ export function publicUrlProblem(value: string): string | undefined {
     return `PUBLIC_URL must be a plain base URL, without user, password, query or fragment, got ${JSON.stringify(value)}`;
   }
   return undefined;
+}
+
+/**
+ * Social providers' URLs in production: absolute https (a path would be the development simulator,
+ * which production does not serve; plain http lets anyone on the way read codes and tokens).
+ */
+function socialProblems(settings: SocialSettings): string[] {
+  const problems: string[] = [];
+  for (const provider of SOCIAL_PROVIDERS) {
+    for (const [key, variable] of URL_SETTINGS) {
+      const value = settings[provider][key];
+      if (value === undefined) continue;
+      let url: URL | undefined;
+      try {
+        url = new URL(value);
+      } catch {
+        url = undefined;
+      }
+      if (!url || (url.protocol !== 'https:' && !isLocalHttp(url))) {
+        problems.push(`${settingVariable(provider, variable)} must be an absolute https URL (the simulator's paths exist only in development), got ${JSON.stringify(value)}`);
+      }
+    }
+  }
+  return problems;
 }
 
 const fix = (id: string, what: string) => `${what}: run \`npm run admin -- projects update ${id} <file.json>\``;
@@ -88,6 +113,7 @@ export async function checkProductionReadiness(options: ApiOptions, store: Store
       );
     }
   }
+  unsafe.push(...socialProblems(socialSettings(options.socialProviders, 'production')));
   const reasons = [
     ...(missing.length > 0 ? [`Production mode needs: ${missing.join('; ')}`] : []),
     ...(unsafe.length > 0 ? [`Production mode refuses to start: ${unsafe.join('; ')}`] : []),

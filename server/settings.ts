@@ -6,7 +6,7 @@ import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from './senders/Deli
 import type { SmtpSettings } from './senders/Messenger.ts';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './store/DatabaseUnavailable.ts';
 import { CommandSmsSender, WebhookSmsSender, type SmsSender } from './senders/SmsSender.ts';
-import { socialOverridesFromEnv } from './social/providerClient.ts';
+import { socialOverridesFromEnv } from './social/providerSettings.ts';
 
 export const DEFAULT_DATABASE_PATH = '.data/corbado.sqlite';
 

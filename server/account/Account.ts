@@ -15,6 +15,7 @@ import type { EventRecorder } from '../events/WebhookEvents.ts';
 import { appendCredential } from '../flow/completion.ts';
 import { canonicalFullName, FULL_NAME_MAX, FULL_NAME_RULE } from '../flow/identifierRules.ts';
 import type { PresentedSession, Sessions } from '../session/Sessions.ts';
+import { opensAccount } from './AccountIdentifiers.ts';
 import { requireRecentLogin } from './recentLogin.ts';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
@@ -77,6 +78,7 @@ export class Account {
         primary: i.primary,
       })),
       socialAccounts: (await this.deps.store.socialAccounts.listByUser(user.id)).map((a) => ({
+        id: a.id,
         providerType: a.provider,
         identifierValue: a.email,
         avatarUrl: a.avatarUrl,
@@ -164,6 +166,28 @@ export class Account {
       await this.deps.events.record(project.id, 'passkey.removed', { userId: session.userId, passkey: passkeyData(passkey) });
     });
     return { id };
+  }
+
+  /**
+   * Unlinks one of the user's provider accounts: after a recent log-in (it is a way in that a stolen
+   * session must not take away), and never the last way in, which is another provider account or a
+   * verified identifier the user logs in with (a passkey alone does not count: it needs one of them to
+   * be found by).
+   */
+  async unlinkSocialAccount(project: ProjectConfig, session: SessionRecord, id: string): Promise<void> {
+    const { store } = this.deps;
+    await store.transaction(async () => {
+      // two unlinks at once must not both see the other as the way that remains
+      await store.db.lockKey(`login-ways:${session.userId}`);
+      const accounts = await store.socialAccounts.listByUser(session.userId);
+      if (!accounts.some((a) => a.id === id)) throw ApiError.notFound('No such social account');
+      requireRecentLogin(project, session, this.deps.now());
+      const identifiers = await store.users.listIdentifiers(session.userId);
+      if (accounts.length === 1 && !identifiers.some((i) => opensAccount(project, i))) {
+        throw new ApiError(400, 'last_login_identifier', 'Bad request', 'This provider account is the last way the user can log in');
+      }
+      await store.socialAccounts.deleteOwned(id, session.userId);
+    });
   }
 
   /**

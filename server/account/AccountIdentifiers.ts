@@ -49,7 +49,7 @@ function canonical(type: IdentifierType, value: string): string {
 }
 
 /** An identifier the user can log in with on their own: a verified one of a login type. */
-function opensAccount(project: ProjectConfig, identifier: IdentifierRecord): boolean {
+export function opensAccount(project: ProjectConfig, identifier: IdentifierRecord): boolean {
   return logsIn(project, identifier.type) && identifier.status === 'verified';
 }
 

@@ -6,7 +6,7 @@ import type { EventRecorder } from '../events/WebhookEvents.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
 import type { Logger, Messenger } from '../senders/Messenger.ts';
 import type { Sessions } from '../session/Sessions.ts';
-import type { ProviderClient } from '../social/providerClient.ts';
+import type { SocialProviders } from '../social/SocialProviders.ts';
 import type { ProcessRecord } from '../store/ProcessesRepo.ts';
 import type { Store } from '../store/Store.ts';
 import type { IdentifierRecord } from '../store/UsersRepo.ts';
@@ -24,7 +24,7 @@ export interface FlowDeps {
   /** HMAC key for one-time codes and link tokens */
   secretKey: string;
   /** OAuth providers (the local simulator unless configured otherwise) */
-  social: ProviderClient;
+  social: SocialProviders;
   /** webhook events, recorded in the transaction of the change */
   events: EventRecorder;
   log?: Logger;

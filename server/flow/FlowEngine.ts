@@ -5,6 +5,7 @@
 import { ApiError } from '../ApiError.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import { sha256Hex } from '../randomValues.ts';
+import type { PreparedProvider } from '../social/SocialProviders.ts';
 import type { ProcessRecord } from '../store/ProcessesRepo.ts';
 import type { ProcessResponse } from './blockBodies.ts';
 import { FlowContext, type FlowDeps, type FlowOutcome, type FlowRequest } from './FlowContext.ts';
@@ -124,12 +125,26 @@ export class FlowEngine {
     return this.run(request, (ctx) => mediationFinish(ctx, signedChallenge));
   }
 
-  socialStart(request: FlowRequest, body: SocialStartBody): Promise<FlowOutcome> {
-    return this.run(request, (ctx) => socialStart(ctx, body));
+  /**
+   * `browser`: the secret of the browser's binding cookie (the route makes one where there is none).
+   * The provider is made ready (discovery, the project's client) before the process is locked: a
+   * network call holds no transaction.
+   */
+  async socialStart(request: FlowRequest, body: SocialStartBody, browser: string): Promise<FlowOutcome> {
+    let prepared: PreparedProvider | undefined;
+    if (request.project.socialProviders.includes(body.providerType)) {
+      try {
+        prepared = await this.deps.social.prepare(body.providerType, request.project.id, request.frontendApiUrl);
+      } catch (error) {
+        this.deps.log?.error(`social sign-in with ${body.providerType} cannot start for ${request.project.id}`, error instanceof Error ? error.message : error);
+      }
+    }
+    return this.run(request, (ctx) => socialStart(ctx, body, { prepared, browser }));
   }
 
-  socialCallback(query: SocialCallbackQuery): Promise<SocialCallbackOutcome> {
-    return socialCallback(this.deps, query);
+  /** `browser`: the binding cookie the callback's browser sent, if any. */
+  socialCallback(query: SocialCallbackQuery, browser: string | undefined): Promise<SocialCallbackOutcome> {
+    return socialCallback(this.deps, query, browser);
   }
 
   socialFinish(request: FlowRequest): Promise<FlowOutcome> {

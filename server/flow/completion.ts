@@ -15,7 +15,11 @@ import type { FlowContext, FlowOutcome } from './FlowContext.ts';
 import { normalizedIdentifier } from './identifierRules.ts';
 import { primaryIdentifier, VERIFIABLE_TYPES } from './nextStep.ts';
 import { claimIdentifier, removeOtherHolders, takeOverUnverifiedAccount } from './ownership.ts';
+import { socialLinkedEmail } from '../senders/messageTexts.ts';
 import type { PendingCredential, SocialIdentity, VerifiableType } from './processState.ts';
+
+/** How long a notice (a provider account linked) is tried before it is given up. */
+const NOTICE_LIFETIME_MS = 24 * 60 * 60_000;
 
 /** The completed block, with a new session; the process is over afterwards. */
 export async function deliverCompleted(ctx: FlowContext): Promise<FlowOutcome> {
@@ -116,12 +120,13 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
   }
   // the answers to the project's sign-up fields, as checked when they were given
   for (const answer of s.signupFields ?? []) await store.users.insertSignupField(userId, answer);
+  // the provider account first: whether the passkey waits for a proof depends on it (awaitsConfirmation)
+  if (s.socialAccount) await linkSocialAccount(ctx, userId, s.socialAccount, false);
   const pending = s.pendingCredential;
   const passkeys: CredentialRecord[] = [];
   if (pending && !(await store.credentials.findByCredentialId(project.id, pending.credentialId))) {
     passkeys.push(await insertCredential(store, project, userId, userHandle, pending));
   }
-  if (s.socialAccount) await linkSocialAccount(ctx, userId, s.socialAccount);
   await ctx.deps.events.record(project.id, 'user.created', {
     userId,
     fullName: s.fullName,
@@ -129,9 +134,9 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
     passkeys: passkeys.map(passkeyData),
     socialProviders: s.socialAccount ? [s.socialAccount.provider] : [],
   });
-  // the state changes only once every row is in (a conflict above leaves it as it was)
+  // the state changes only once every row is in (a conflict above leaves it as it was); socialAccount
+  // stays: it marks the sign-up as social until it completes (its address is verified after the account)
   s.pendingCredential = null;
-  s.socialAccount = null;
   s.userId = userId;
   s.userHandle = userHandle;
   s.orig = primaryIdentifier(s, project) ?? null;
@@ -178,7 +183,7 @@ export async function confirmLogin(ctx: FlowContext): Promise<BlockExtras | unde
     if (lost) return lostClaim(ctx, lost);
   }
   if (s.socialAccount) {
-    await linkSocialAccount(ctx, userId, s.socialAccount);
+    await linkSocialAccount(ctx, userId, s.socialAccount, true);
     s.socialAccount = null;
   }
   return undefined;
@@ -199,12 +204,16 @@ function lostClaim(ctx: FlowContext, type: VerifiableType): BlockExtras {
 /**
  * A passkey is pending, not yet good for a conditional-UI log-in, while its account waits for the
  * e-mail address it is to be confirmed by: verified after sign-up (verifyAt 'after-signup') and no
- * address of the user verified so far.
+ * address of the user verified so far; or an account a provider made without vouching for its address
+ * and nothing of it proven since (the owner of the address takes such an account over with its pending
+ * passkeys removed: ownership.ts).
  */
 async function awaitsConfirmation(store: Store, project: ProjectConfig, userId: string): Promise<boolean> {
-  if (project.identifiers.email.verifyAt !== 'after-signup') return false;
-  const emails = (await store.users.listIdentifiers(userId)).filter((i) => i.type === 'email');
-  return emails.length > 0 && !emails.some((i) => i.status === 'verified');
+  const held = await store.users.listIdentifiers(userId);
+  const emails = held.filter((i) => i.type === 'email');
+  if (project.identifiers.email.verifyAt === 'after-signup' && emails.length > 0 && !emails.some((i) => i.status === 'verified')) return true;
+  if (held.some((i) => i.status === 'verified' && i.type !== 'username')) return false;
+  return (await store.socialAccounts.listByUser(userId)).length > 0;
 }
 
 /** Writes a verified registration (sign-up's, or an append during log-in or in the account) to the user. */
@@ -251,14 +260,25 @@ export async function appendCredential(
   return record;
 }
 
-/** Links (or refreshes) the provider account of a social sign-in to the user; inside the completion. */
-async function linkSocialAccount(ctx: FlowContext, userId: string, account: SocialIdentity): Promise<void> {
+/**
+ * Links (or refreshes) the provider account of a social sign-in to the user; inside the completion. A
+ * provider account linked to an account that existed before is announced to that account's address,
+ * through the deliveries table of this transaction.
+ */
+async function linkSocialAccount(ctx: FlowContext, userId: string, account: SocialIdentity, existingUser: boolean): Promise<void> {
   const { store, project } = ctx;
   const now = ctx.now();
   const existing = await store.socialAccounts.find(project.id, account.provider, account.subject);
   if (existing) {
     if (existing.userId === userId) await store.socialAccounts.recordUse(existing.id, account, now);
     return;
+  }
+  if (existingUser) {
+    const held = await store.users.listIdentifiers(userId);
+    const email = normalizedIdentifier('email', account.email);
+    // the address the link was proven with (a verified one of the user's), else the primary verified one
+    const to = held.find((i) => i.type === 'email' && i.status === 'verified' && i.normalized === email) ?? held.find((i) => i.type === 'email' && i.status === 'verified' && i.primary);
+    if (to) await ctx.deps.messenger.email(project.id, to.value, socialLinkedEmail(project, account.provider, account.email), {}, now, now + NOTICE_LIFETIME_MS);
   }
   await store.socialAccounts.insert({
     id: newId('soc'),

@@ -38,19 +38,27 @@ export function passkeyPossible(state: ProcessState, project: ProjectConfig): bo
   return project.passkeys && state.client.platformAuthenticator;
 }
 
-/** Entered identifiers whose configured verification is still outstanding, e-mail first (not an e-mail verified after sign-up). */
+/**
+ * Entered identifiers whose configured verification is still outstanding, e-mail first (not an e-mail
+ * verified after sign-up, nor the address of a social sign-up, which is verified after it too).
+ */
 export function pendingVerifications(state: ProcessState, project: ProjectConfig): VerifiableType[] {
   return VERIFIABLE_TYPES.filter((type) => {
     const entered = state.identifiers[type];
     const cfg = project.identifiers[type];
+    if (type === 'email' && state.socialAccount) return false;
     return cfg.enabled && cfg.verification !== 'none' && cfg.verifyAt === 'signup' && !!entered?.value && !entered.verified;
   });
 }
 
-/** Sign-up: the e-mail address is to be verified once the account exists, and that has not happened or been put off. */
+/**
+ * Sign-up: the e-mail address is to be verified once the account exists (verifyAt 'after-signup', or a
+ * provider that did not vouch for it), and that has not happened or been put off.
+ */
 export function postSignupVerificationPending(state: ProcessState, project: ProjectConfig): boolean {
   const entered = state.identifiers.email;
-  return project.identifiers.email.verifyAt === 'after-signup' && !!entered?.value && !entered.verified && !state.postSignupDeferred;
+  const afterSignup = project.identifiers.email.verifyAt === 'after-signup' || !!state.socialAccount;
+  return afterSignup && !!entered?.value && !entered.verified && !state.postSignupDeferred;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { AuthType, BlockType, PasskeyOperation } from '../../src/core/api/t
 import type { IdentifierType, SocialProvider } from '../config/projectConfig.ts';
 import type { LoginMethod } from '../events/eventTypes.ts';
 import type { StoredSignupAnswer } from '../config/signupFields.ts';
+import type { SignInAttempt } from '../social/SocialProviders.ts';
 
 export type { AuthType };
 export type VerifiableType = 'email' | 'phone';
@@ -50,6 +51,12 @@ export interface SocialIdentity {
   provider: SocialProvider;
   subject: string;
   email: string;
+  /**
+   * The provider vouches for the address by its own rule (SocialProviders.ts). Without it the address
+   * is the account's pending one, and a code to it comes before a link to an existing account.
+   * (Absent in processes stored before it existed: those were all vouched for.)
+   */
+  emailVerified?: boolean;
   fullName: string;
   avatarUrl: string;
 }
@@ -64,6 +71,8 @@ export interface SocialRoundTrip {
   stateHash: string;
   /** the API base URL at start: the callback's redirect_uri and the provider endpoints derive from it */
   apiBase: string;
+  /** the PKCE verifier and the nonce of this attempt (absent in processes stored before PKCE) */
+  attempt?: SignInAttempt;
   status: 'started' | 'finished' | 'failed';
   /** status finished: what the provider said */
   identity?: SocialIdentity;

@@ -56,10 +56,6 @@ const TEXTS: Record<string, { en: string; de: string }> = {
     en: 'The sign-in with the provider did not work. Please try again.',
     de: 'Die Anmeldung beim Anbieter hat nicht funktioniert. Bitte versuche es erneut.',
   },
-  social_email_not_verified: {
-    en: 'The provider has not confirmed your e-mail address. Please confirm it there or use another way to sign in.',
-    de: 'Der Anbieter hat deine E-Mail-Adresse nicht bestätigt. Bitte bestätige sie dort oder melde dich anders an.',
-  },
   social_account_conflict: {
     en: 'An account with this e-mail address already exists. Please log in with your e-mail address first.',
     de: 'Es gibt bereits ein Konto mit dieser E-Mail-Adresse. Bitte melde dich zuerst mit deiner E-Mail-Adresse an.',

@@ -1,15 +1,18 @@
-// Social sign-in: start hands out the provider's authorization URL, the provider's callback (a plain
-// browser navigation) exchanges the code for the profile, and finish logs in, links or signs up.
+// Social sign-in: start hands out the provider's authorization URL (PKCE, state, nonce) and ties the
+// attempt to the browser that asked; the provider's callback (a plain browser navigation, in that same
+// browser only) exchanges the code for the profile; finish logs in, links or signs up, by whether the
+// provider vouches for the address (README, "Social sign-in").
 import { ApiError } from '../ApiError.ts';
 import type { IdentifierType, ProjectConfig, SocialProvider } from '../config/projectConfig.ts';
 import { requiredAnswered, type SignupFieldAnswer } from '../config/signupFields.ts';
 import { newSecretToken, sha256Hex } from '../randomValues.ts';
-import { CALLBACK_PATH, ProviderError, type SocialProfile } from '../social/providerClient.ts';
+import { CALLBACK_PATH, ProviderError, type PreparedProvider, type SocialProfile } from '../social/SocialProviders.ts';
 import type { FlowContext, FlowDeps, FlowOutcome } from './FlowContext.ts';
 import { canonicalIdentifier, cleanedFullName, normalizedIdentifier } from './identifierRules.ts';
+import { verifyStep } from './nextStep.ts';
 import { isInitBlock, type AuthType, type SocialIdentity, type SocialRoundTrip } from './processState.ts';
 import { checkAnswers } from './signup.ts';
-import { advance, respond } from './transitions.ts';
+import { advance, enter, respond } from './transitions.ts';
 
 /** how long a provider round trip may take (the OAuth state's lifetime) */
 export const SOCIAL_STATE_LIFETIME_MS = 15 * 60_000;
@@ -27,13 +30,24 @@ export interface SocialCallbackQuery {
   state?: string;
   code?: string;
   error?: string;
+  /** RFC 9207: the issuer, where the provider says it sends it */
+  iss?: string;
 }
 
 /** The provider callback ends in a redirect back to the app, or in an error page (400). */
 export type SocialCallbackOutcome = { redirect: string } | { page: { title: string; message: string; backUrl?: string } };
 
+/**
+ * What the route hands to a start: the provider ready for this project (undefined when it could not be
+ * reached; prepared outside the process's transaction) and the browser's binding secret (its cookie).
+ */
+export interface SocialStartContext {
+  prepared: PreparedProvider | undefined;
+  browser: string;
+}
+
 /** Starts a provider round trip: the init block answers socialData.status=started with the provider's URL. */
-export async function socialStart(ctx: FlowContext, body: SocialStartBody): Promise<FlowOutcome> {
+export async function socialStart(ctx: FlowContext, body: SocialStartBody, start: SocialStartContext): Promise<FlowOutcome> {
   const { project } = ctx;
   const redirectUrl = checkRedirectUrl(project, body.redirectUrl);
   const signup = body.authType === 'signup' && project.publicSignup;
@@ -56,6 +70,10 @@ export async function socialStart(ctx: FlowContext, body: SocialStartBody): Prom
     await ctx.save();
     return respond(ctx, ctx.socialError('social_provider_not_enabled'));
   }
+  if (!start.prepared) {
+    await ctx.save();
+    return respond(ctx, ctx.socialError('social_login_failed'));
+  }
   const state = newSecretToken();
   const stateHash = sha256Hex(state);
   await ctx.store.oauthStates.insert({
@@ -64,30 +82,27 @@ export async function socialStart(ctx: FlowContext, body: SocialStartBody): Prom
     provider: body.providerType,
     createdAt: now,
     expiresAt: Math.min(now + SOCIAL_STATE_LIFETIME_MS, ctx.process.expiresAt),
+    browserHash: sha256Hex(start.browser),
   });
   const apiBase = ctx.request.frontendApiUrl;
-  s.social = { provider: body.providerType, redirectUrl, authType: s.authType, stateHash, apiBase, status: 'started', startedAt: now };
+  const { url, attempt } = await start.prepared.authorization(apiBase + CALLBACK_PATH, state);
+  s.social = { provider: body.providerType, redirectUrl, authType: s.authType, stateHash, apiBase, attempt, status: 'started', startedAt: now };
   await ctx.save();
-  const oauthUrl = ctx.deps.social.authorizationUrl(body.providerType, {
-    apiBase,
-    projectId: project.id,
-    redirectUri: apiBase + CALLBACK_PATH,
-    state,
-  });
-  return respond(ctx, { oauthUrl });
+  return respond(ctx, { oauthUrl: url });
 }
 
 /**
- * The provider sent the browser back (no project or process header). The state leads to the process;
- * the code is exchanged at the provider (outside any transaction: it is a network call) and the
- * profile kept in the process.
+ * The provider sent the browser back (no project or process header). The state leads to the process,
+ * and only in the browser that started it (its cookie); the code is exchanged at the provider (outside
+ * any transaction: network calls) and the profile kept in the process for finish.
  */
-export async function socialCallback(deps: FlowDeps, query: SocialCallbackQuery): Promise<SocialCallbackOutcome> {
+export async function socialCallback(deps: FlowDeps, query: SocialCallbackQuery, browser: string | undefined): Promise<SocialCallbackOutcome> {
   const { store } = deps;
   const invalid = (message: string, backUrl?: string): SocialCallbackOutcome => ({
     page: { title: 'This sign-in cannot continue', message, ...(backUrl ? { backUrl } : {}) },
   });
   if (!query.state) return invalid('The answer from the sign-in provider has no state parameter.');
+  // single use: whatever follows, this state (and the code with it) cannot be tried again
   const stored = query.state.length <= 512 ? await store.oauthStates.consume(sha256Hex(query.state), deps.now()) : undefined;
   if (!stored) return invalid('This sign-in is unknown, has expired or was already completed. Please start it again.');
   const record = await store.processes.get(stored.processId);
@@ -112,30 +127,35 @@ export async function socialCallback(deps: FlowDeps, query: SocialCallbackQuery)
       await store.processes.saveState(fresh.id, fresh.state);
       return back;
     });
+  if (!stored.browserHash || !browser || sha256Hex(browser) !== stored.browserHash) {
+    // carried to another browser (sent to someone, or replayed elsewhere): neither that browser nor the
+    // one that started gets in; the starting tab shows a failed sign-in
+    await end({ status: 'failed', errorCode: 'social_login_failed' });
+    return invalid('This sign-in was started in another browser. Start it again in the browser you want to use.', trip.redirectUrl);
+  }
   if (query.error) return end({ status: 'failed', errorCode: query.error === 'access_denied' ? 'social_login_cancelled' : 'social_login_failed' });
-  if (!query.code || query.code.length > 2048) return end({ status: 'failed', errorCode: 'social_login_failed' });
+  if (!query.code || query.code.length > 2048 || !trip.attempt || (query.iss !== undefined && query.iss.length > 2048)) {
+    return end({ status: 'failed', errorCode: 'social_login_failed' });
+  }
 
   let profile: SocialProfile | undefined;
   try {
-    profile = await deps.social.signIn(trip.provider, {
-      apiBase: trip.apiBase,
-      projectId: project.id,
-      code: query.code,
-      redirectUri: trip.apiBase + CALLBACK_PATH,
-    });
+    const prepared = await deps.social.prepare(trip.provider, project.id, trip.apiBase);
+    profile = await prepared.signIn(trip.apiBase + CALLBACK_PATH, { code: query.code, state: query.state, ...(query.iss ? { iss: query.iss } : {}) }, trip.attempt);
   } catch (error) {
-    // whatever went wrong (network, provider, configuration), the browser gets an in-band error
+    // whatever went wrong (network, provider, a token that does not check out, configuration), the
+    // browser gets an in-band error; the reason goes to the log
     const detail = error instanceof ProviderError ? error.message : error;
     deps.log?.error(`social sign-in with ${trip.provider} failed for process ${record.id}`, detail);
   }
   if (!profile) return end({ status: 'failed', errorCode: 'social_login_failed' });
   const email = canonicalIdentifier('email', profile.email);
   if (!email) return end({ status: 'failed', errorCode: 'social_login_failed' });
-  if (!profile.emailVerified) return end({ status: 'failed', errorCode: 'social_email_not_verified' });
   const identity: SocialIdentity = {
     provider: trip.provider,
     subject: profile.subject,
     email,
+    emailVerified: profile.emailVerified,
     fullName: cleanedFullName(profile.fullName),
     avatarUrl: profile.avatarUrl,
   };
@@ -143,8 +163,10 @@ export async function socialCallback(deps: FlowDeps, query: SocialCallbackQuery)
 }
 
 /**
- * After the round trip: the known provider account logs in, a verified e-mail address of an existing
- * user gets the provider account linked and logs in, anything else signs up. Then the usual next steps.
+ * After the round trip. The provider account already linked logs in. Otherwise, an address a user holds
+ * verified: linked at once when the provider vouches for it, else only after a code to that address
+ * (a log-in by code, the link at its end). Anything else signs up, with the address verified when the
+ * provider vouches for it, else pending with a code asked for right after the account is made.
  */
 export async function socialFinish(ctx: FlowContext): Promise<FlowOutcome> {
   const s = ctx.state;
@@ -155,48 +177,53 @@ export async function socialFinish(ctx: FlowContext): Promise<FlowOutcome> {
     return respond(ctx, isInit ? { dataError: error } : { error });
   }
   const { project, store } = ctx;
+  const vouched = identity.emailVerified !== false;
   s.social = null; // the profile is used once
   s.passkey = 'undecided';
   s.passkeyAcknowledged = false;
   s.passkeyOperation = null;
   s.pendingCredential = null;
-  const refuse = async (code: string): Promise<FlowOutcome> => {
-    s.socialAccount = null;
-    await ctx.save();
-    return respond(ctx, ctx.socialError(code));
-  };
-  let userId = (await store.socialAccounts.find(project.id, identity.provider, identity.subject))?.userId;
-  if (!userId) {
-    // linking to an address nobody has proven to own would hand that account to the provider's user: only
-    // a verified holder is linked; otherwise this is a sign-up, which takes the address from pending holders
-    userId = (await store.users.findVerifiedIdentifier(project.id, 'email', normalizedIdentifier('email', identity.email)))?.userId;
-  }
+  const linked = await store.socialAccounts.find(project.id, identity.provider, identity.subject);
+  // linking to an address nobody has proven to own would hand that account to the provider's user: only
+  // a verified holder is linked; otherwise this is a sign-up, which takes the address from pending holders
+  const holder = linked ? undefined : await store.users.findVerifiedIdentifier(project.id, 'email', normalizedIdentifier('email', identity.email));
   s.socialAccount = identity;
   s.loginProof = { method: `social:${identity.provider}` };
-  if (userId) {
+  if (linked || holder) {
     s.authType = 'login';
     s.block = 'login-init';
+    const userId = (linked ?? holder)!.userId;
     await ctx.loadUser(userId, await socialOrig(ctx, userId, identity));
+    if (holder && !vouched) {
+      // the provider cannot vouch for the address: whoever signs in proves it with a code to it first
+      s.identifiers.email = { value: holder.value, verified: false };
+      s.orig = { type: 'email', value: holder.value };
+      return respond(ctx, await enter(ctx, verifyStep('email')));
+    }
     return respond(ctx, await advance(ctx));
   }
   if (!project.publicSignup) {
     s.authType = 'login';
     s.block = 'login-init';
-    return refuse('social_signup_disabled');
+    s.socialAccount = null;
+    await ctx.save();
+    return respond(ctx, ctx.socialError('social_signup_disabled'));
   }
   if (!requiredAnswered(project.signupFields, s.signupFields)) {
     // a new account needs the project's required fields, which only the sign-up form asks for
     s.authType = 'signup';
     s.block = 'signup-init';
-    return refuse('social_signup_fields_missing');
+    s.socialAccount = null;
+    await ctx.save();
+    return respond(ctx, ctx.socialError('social_signup_fields_missing'));
   }
   s.authType = 'signup';
   s.block = 'signup-init';
   s.userId = null;
   s.userHandle = null;
   s.orig = null;
-  // the provider has verified the address
-  s.identifiers = { email: { value: identity.email, verified: true } };
+  // verified when the provider vouches for it; else pending, with a code right after the account is made
+  s.identifiers = { email: { value: identity.email, verified: vouched } };
   s.fullName = identity.fullName;
   return respond(ctx, await advance(ctx));
 }
@@ -225,4 +252,3 @@ async function socialOrig(ctx: FlowContext, userId: string, identity: SocialIden
   const chosen = identifiers.find((i) => i.type === 'email' && i.normalized === email) ?? ctx.loginIdentifierOf(identifiers);
   return chosen ? { type: chosen.type, value: chosen.value } : { type: 'email', value: identity.email };
 }
-

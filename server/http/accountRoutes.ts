@@ -1,5 +1,5 @@
-// Account management on /v2/me (PATCH: the name, DELETE: the account) and /v2/me/identifier* (add,
-// change, remove, verify identifiers), authorised by the long session like every /v2/me call. Each
+// Account management on /v2/me (PATCH: the name, DELETE: the account), /v2/me/identifier* (add,
+// change, remove, verify identifiers) and /v2/me/social-account (unlink a provider account), authorised by the long session like every /v2/me call. Each
 // answers genericRsp; what cannot be done is an error envelope with a type the widget translates.
 import type { Hono } from 'hono';
 import { deleteCookie } from 'hono/cookie';
@@ -21,6 +21,7 @@ const schemas = {
   update: obj({ identifierID, identifierType, value: str({ max: 320 }), primary: optional(bool()) }),
   verifyStart: obj({ identifierID, clientInformation: optional(anyObject()) }),
   verifyFinish: obj({ identifierID, code: str({ max: 64 }) }),
+  unlink: obj({ socialAccountID: str({ min: 1, max: 100 }) }),
 };
 
 export function registerAccountRoutes(app: Hono<AppEnv>, account: Account, identifiers: AccountIdentifiers, resolve: RequestResolver): void {
@@ -34,6 +35,12 @@ export function registerAccountRoutes(app: Hono<AppEnv>, account: Account, ident
     const { project, session } = await resolve.session(c);
     await account.deleteAccount(project, session);
     deleteCookie(c, LONG_SESSION_COOKIE, { path: '/', secure: resolve.secureCookies(c) });
+    return c.json(genericOk(c));
+  });
+
+  app.delete('/v2/me/social-account', async (c) => {
+    const { project, session } = await resolve.session(c);
+    await account.unlinkSocialAccount(project, session, parseWith(schemas.unlink, await readJson(c)).socialAccountID);
     return c.json(genericOk(c));
   });
 

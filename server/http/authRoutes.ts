@@ -1,10 +1,11 @@
 // /v2/auth/*: the process calls. Each route resolves headers, validates the body and hands over to
 // the flow engine.
 import type { Context, Hono } from 'hono';
-import { setCookie } from 'hono/cookie';
+import { getCookie, setCookie } from 'hono/cookie';
 import { IDENTIFIER_TYPES, SOCIAL_PROVIDERS, VERIFICATIONS } from '../config/projectConfig.ts';
 import type { FlowEngine, FlowOutcome } from '../flow/FlowEngine.ts';
 import { LINK_ANSWERS } from '../flow/linkApproval.ts';
+import { SOCIAL_STATE_LIFETIME_MS } from '../flow/social.ts';
 import { newSecretToken } from '../randomValues.ts';
 import { LONG_SESSION_COOKIE, longSessionCookie } from '../session/Sessions.ts';
 import type { AppEnv } from './AppEnv.ts';
@@ -201,15 +202,30 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
   // the callback, which redirects back to the app; finish then logs in or signs up.
   app.post('/v2/auth/social/verify/start', async (c) => {
     const call = await resolve.flowRequest(c);
-    return reply(c, await engine.socialStart(call, parseWith(schemas.socialStart, await readJson(c))));
+    const body = parseWith(schemas.socialStart, await readJson(c));
+    // the browser's own secret, kept as long as a round trip may take: its callback must bring it back
+    const browser = socialBrowser(c) ?? newSecretToken();
+    const outcome = await engine.socialStart(call, body, browser);
+    setCookie(c, SOCIAL_BROWSER_COOKIE, browser, {
+      httpOnly: true,
+      sameSite: 'Lax',
+      path: SOCIAL_COOKIE_PATH,
+      maxAge: SOCIAL_STATE_LIFETIME_MS / 1000,
+      secure: resolve.secureCookies(c),
+    });
+    return reply(c, outcome);
   });
 
   app.get('/v2/auth/social/verify/callback', async (c) => {
-    const outcome = await engine.socialCallback({
-      state: c.req.query('state'),
-      code: c.req.query('code'),
-      error: c.req.query('error'),
-    });
+    const outcome = await engine.socialCallback(
+      {
+        state: c.req.query('state'),
+        code: c.req.query('code'),
+        error: c.req.query('error'),
+        iss: c.req.query('iss'),
+      },
+      socialBrowser(c),
+    );
     if ('redirect' in outcome) return sendRedirect(c, outcome.redirect);
     return sendHtml(c, callbackErrorPage(outcome.page), 400);
   });
@@ -219,6 +235,18 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
     parseWith(schemas.anyBody, await readJson(c));
     return reply(c, await engine.socialFinish(call));
   });
+}
+
+/**
+ * The cookie that ties a social sign-in to the browser that started it (set by start on this API's
+ * origin, sent back with the provider's top-level redirect to the callback: SameSite=Lax suffices).
+ */
+export const SOCIAL_BROWSER_COOKIE = 'cbo_social_browser';
+const SOCIAL_COOKIE_PATH = '/v2/auth/social/';
+
+function socialBrowser(c: Context<AppEnv>): string | undefined {
+  const value = getCookie(c, SOCIAL_BROWSER_COOKIE);
+  return value && /^[\w-]{43}$/.test(value) ? value : undefined;
 }
 
 function callbackErrorPage(page: { title: string; message: string; backUrl?: string }): string {

@@ -290,6 +290,28 @@ export function linkEmail(brand: EmailBrand, link: string, authType: 'signup' | 
   return { subject, text, html: emailDocument(brand, subject, content, w.notYou('link')) };
 }
 
+const PROVIDER_NAMES = { google: 'Google', microsoft: 'Microsoft', github: 'GitHub' } as const;
+
+/**
+ * The notice that a provider account was linked to the account: which one, and what to do if it was not
+ * the person (remove it on the account page; until then it is a way in).
+ */
+export function socialLinkedEmail(brand: EmailBrand, provider: keyof typeof PROVIDER_NAMES, providerEmail: string): MessageText {
+  const app = brand.appName;
+  const name = PROVIDER_NAMES[provider];
+  const de = brand.language === 'de';
+  const subject = de ? `${name} ist jetzt mit deinem Konto bei ${app} verknüpft` : `${name} is now linked to your ${app} account`;
+  const intro = de
+    ? `Ab jetzt kannst du dich bei ${app} mit deinem ${name}-Konto (${providerEmail}) anmelden.`
+    : `From now on you can log in to ${app} with your ${name} account (${providerEmail}).`;
+  const notYou = de
+    ? `Warst du das nicht? Melde dich an und entferne ${name} in deinem Konto unter „Social-Konten“; bis dahin kommt man damit in dein Konto.`
+    : `Was this not you? Log in and remove ${name} under "Social accounts" in your account; until then it is a way into your account.`;
+  const text = `${de ? 'Hallo' : 'Hello'},\n\n${intro}\n\n${notYou}\n`;
+  const content = [heading(de ? `${name} wurde verknüpft` : `${name} was linked`), paragraph(intro)].join('\n');
+  return { subject, text, html: emailDocument(brand, subject, content, notYou) };
+}
+
 /**
  * An SMS code; its last line is the origin-bound one of WebOTP (`@host #code`): the phone offers the
  * code only to pages of `host` (a host name, without scheme or port).

@@ -9,6 +9,8 @@ export interface OAuthStateRecord {
   createdAt: number;
   expiresAt: number;
   usedAt: number | null;
+  /** sha256 of the cookie the browser that started the sign-in received (null in states stored before it existed) */
+  browserHash: string | null;
 }
 
 interface Row {
@@ -18,18 +20,20 @@ interface Row {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  browser_hash: string | null;
 }
 
 export class OAuthStatesRepo {
   constructor(private readonly db: Database) {}
 
   async insert(s: Omit<OAuthStateRecord, 'usedAt'>): Promise<void> {
-    await this.db.run('INSERT INTO oauth_states (state_hash, process_id, provider, created_at, expires_at) VALUES (?, ?, ?, ?, ?)', [
+    await this.db.run('INSERT INTO oauth_states (state_hash, process_id, provider, created_at, expires_at, browser_hash) VALUES (?, ?, ?, ?, ?, ?)', [
       s.stateHash,
       s.processId,
       s.provider,
       s.createdAt,
       s.expiresAt,
+      s.browserHash,
     ]);
   }
 
@@ -47,6 +51,7 @@ export class OAuthStatesRepo {
       createdAt: row.created_at,
       expiresAt: row.expires_at,
       usedAt: row.used_at,
+      browserHash: row.browser_hash,
     };
   }
 

@@ -50,6 +50,11 @@ export class SocialAccountsRepo {
     return rows.map(toRecord);
   }
 
+  /** Deletes one of a user's provider accounts; false when the user has no such one. */
+  async deleteOwned(id: string, userId: string): Promise<boolean> {
+    return (await this.db.run('DELETE FROM social_accounts WHERE id = ? AND user_id = ?', [id, userId])) === 1;
+  }
+
   async deleteByUser(userId: string): Promise<void> {
     await this.db.run('DELETE FROM social_accounts WHERE user_id = ?', [userId]);
   }

@@ -10,6 +10,7 @@ import { openDatabase } from './openDatabase.ts';
 import { OutboxRepo } from './OutboxRepo.ts';
 import type { PostgresOptions } from './PostgresDatabase.ts';
 import { ProcessesRepo } from './ProcessesRepo.ts';
+import { ProjectOAuthClientsRepo } from './ProjectOAuthClientsRepo.ts';
 import { ProjectsRepo } from './ProjectsRepo.ts';
 import { RateLimitsRepo } from './RateLimitsRepo.ts';
 import { SessionsRepo } from './SessionsRepo.ts';
@@ -40,6 +41,8 @@ export class Store {
   readonly webhookDeliveries: DeliveriesRepo<string>;
   readonly socialAccounts: SocialAccountsRepo;
   readonly oauthStates: OAuthStatesRepo;
+  /** a project's own OAuth client per social provider */
+  readonly oauthClients: ProjectOAuthClientsRepo;
   readonly rateLimits: RateLimitsRepo;
   /** the Backend API's secrets (hashes) */
   readonly apiSecrets: ApiSecretsRepo;
@@ -60,6 +63,7 @@ export class Store {
     this.webhookDeliveries = new DeliveriesRepo<string>(db, WEBHOOK_DELIVERIES);
     this.socialAccounts = new SocialAccountsRepo(db);
     this.oauthStates = new OAuthStatesRepo(db);
+    this.oauthClients = new ProjectOAuthClientsRepo(db);
     this.rateLimits = new RateLimitsRepo(db);
     this.apiSecrets = new ApiSecretsRepo(db);
   }

@@ -418,6 +418,23 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX identifiers_project ON identifiers(project_id, created_at);
     `,
   },
+  {
+    version: 16,
+    name: 'social sign-in: client credentials per project, the browser an OAuth state belongs to',
+    sql: `
+      -- a project's own OAuth client per provider (admin command); the secret sealed with KEY_ENCRYPTION_SECRET
+      CREATE TABLE project_oauth_clients (
+        project_id     TEXT NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
+        provider       TEXT NOT NULL,
+        client_id      TEXT NOT NULL,
+        client_secret  TEXT NOT NULL,
+        updated_at     INTEGER NOT NULL,
+        PRIMARY KEY (project_id, provider)
+      );
+      -- sha256 of the cookie the starting browser received: only that browser's callback is taken
+      ALTER TABLE oauth_states ADD COLUMN browser_hash TEXT;
+    `,
+  },
 ];
 
 /** The schema version this code needs: the newest migration (readiness compares the database's with it). */

@@ -252,7 +252,7 @@ describe('session-config and process basics', () => {
     await client.init();
     const body = await client.step('/v2/auth/social/verify/start', { providerType: 'github', redirectUrl: DEMO_ORIGIN, authType: 'login' });
     expect(body.block).toBe('login-init');
-    expect(body.data.socialData).toMatchObject({ status: 'started', oauthUrl: expect.stringContaining('/_dev/oauth/github/authorize?') });
+    expect(body.data.socialData).toMatchObject({ status: 'started', oauthUrl: expect.stringContaining('/_dev/oauth/github/login/oauth/authorize?') });
     expect((await client.request('POST', '/v2/auth/social/verify/start', { providerType: 'myspace' })).status).toBe(400);
   });
 });

@@ -14,7 +14,7 @@ import type { DeliveryEvent } from '../senders/DeliveryWorker.ts';
 import { startOptionsFromEnv } from '../settings.ts';
 import { backendCall, corbadoSdk, newSecret } from './helpers/backendApiClient.ts';
 import { userWithPasskey } from './helpers/passkeyUser.ts';
-import { socialSignIn } from './helpers/oauthConsent.ts';
+import { socialSignIn } from './helpers/socialBrowser.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
 import {
   Client,

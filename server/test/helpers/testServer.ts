@@ -254,3 +254,9 @@ export async function createProject(baseUrl: string, config: Record<string, unkn
   if (res.status !== 201) throw new Error(`creating a project answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { id: string }).id;
 }
+
+/** Enters the latest e-mail code sent to `email` on the client's verify block; answers the next block. */
+export async function enterEmailCode(client: Client, email: string): Promise<any> {
+  const code = await latestCode(client.baseUrl, email);
+  return client.step('/v2/auth/identifier/verify/finish', { code, identifierType: 'email', verificationType: 'email-otp', isNewDevice: false });
+}

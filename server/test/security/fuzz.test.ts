@@ -109,7 +109,7 @@ const BODY_KEYS = [
   'clientInformation', 'passkeyAppendShown', 'optOutOfPasskeyAppendAfterHybrid', 'preferredBlock', 'identifiers', 'fullName',
   'signupFields', 'accepted', 'version', 'identifierValue', 'isPhone', 'identifierType', 'verificationType', 'code', 'isNewDevice', 'value', 'phone', 'username',
   'signedChallenge', 'eventType', 'challenge', 'providerType', 'redirectUrl', 'authType', 'identifierID', 'primary',
-  'attestationResponse', 'rotate', 'process', 'token', '__proto__',
+  'attestationResponse', 'rotate', 'process', 'token', 'socialAccountID', '__proto__',
 ];
 /** Stand-ins for ids of the world built before each route's run (see World), replaced when sent. */
 const IDENTIFIER_ID = '<<identifier-id>>';
@@ -155,6 +155,7 @@ const SHAPES: Record<string, fc.Arbitrary<string>> = {
   'PATCH /v2/me': shape({ fullName: text }),
   'POST /v2/me/identifier': shape({ identifierType, value: text }),
   'DELETE /v2/me/identifier': shape({ identifierID: identifierId }),
+  'DELETE /v2/me/social-account': shape({ socialAccountID: text }),
   'PATCH /v2/me/identifier': shape({ identifierID: identifierId, identifierType, value: text, primary: fc.boolean() }),
   'POST /v2/me/identifier/verify/start': shape({ identifierID: identifierId, clientInformation }),
   'POST /v2/me/identifier/verify/finish': shape({ identifierID: identifierId, code: text }),

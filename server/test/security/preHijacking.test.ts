@@ -5,7 +5,7 @@
 // address, the attacker's long session, passkey and everything else made before the proof must stop
 // working; the victim's own passkey, presented in the same process as the proof, is kept.
 import { describe, expect, it } from 'vitest';
-import { consent, get } from '../helpers/oauthConsent.ts';
+import { consent, SocialBrowser } from '../helpers/socialBrowser.ts';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.ts';
 import { Client, createProject, DEMO_ORIGIN, jwtPayload, latestCode, PASSKEY_DEVICE, serverForThisFile, uniqueEmail } from '../helpers/testServer.ts';
 
@@ -40,10 +40,10 @@ async function autofill(authenticator: SoftAuthenticator): Promise<{ client: Cli
 
 /** A social sign-in with GitHub on `projectId` as the provider's user `email`, up to the finish call's answer. */
 async function gitHubSignIn(projectId: string, email: string, clientInformation: object): Promise<{ client: Client; finished: any }> {
-  const client = new Client(server.url, projectId);
+  const client = new SocialBrowser(server.url, projectId);
   await client.init(clientInformation, 'login-init');
-  const started = await client.step('/v2/auth/social/verify/start', { providerType: 'github', redirectUrl: `${DEMO_ORIGIN}/`, authType: 'login' });
-  expect((await get((await consent(started.data.socialData.oauthUrl, { email, name: 'Mallory' })).toString())).status).toBe(302);
+  const started = await client.startSocial('github', 'login');
+  expect((await client.callback(await consent(started.data.socialData.oauthUrl, { email, name: 'Mallory' }))).status).toBe(302);
   return { client, finished: await client.step('/v2/auth/social/verify/finish', {}) };
 }
 

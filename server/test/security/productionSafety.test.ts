@@ -76,6 +76,18 @@ describe('PUBLIC_URL in production', () => {
   });
 });
 
+describe('social providers in production', () => {
+  it('refuses a provider URL that is the simulator’s path or plain http, naming the variable; the real providers are the defaults', async () => {
+    const attempt = startTestServer({
+      api: { ...production(), socialProviders: { google: { issuer: '/_dev/oauth/google' }, github: { emailsUrl: 'http://ghe.example/api/v3/user/emails' } } },
+    });
+    await expect(attempt).rejects.toThrow(/SOCIAL_GOOGLE_ISSUER must be an absolute https URL.*SOCIAL_GITHUB_EMAILS_URL must be an absolute https URL/);
+    const dir = await emptyProductionDatabase();
+    const server = await startTestServer({ dir, api: { ...production(), socialProviders: { github: { tokenUrl: 'http://localhost:8080/token' } } } });
+    await server.stop(true);
+  });
+});
+
 describe('projects in production', () => {
   it('a development database: refuses its seeded projects, naming each and how to fix it; starts once they are replaced', async () => {
     const seedFile = join(mkdtempSync(join(tmpdir(), 'fapi-seed-')), 'projects.json');

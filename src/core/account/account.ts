@@ -174,6 +174,11 @@ export class Account {
     return this.#change(() => this.#api.account('delete v2/me/identifier', { identifierID: identifier.id }), true);
   }
 
+  /** Unlinks a provider account (after a recent log-in; never the last way in: the server refuses it). */
+  unlinkSocialAccount(socialAccountID: string): Promise<void> {
+    return this.#change(() => this.#api.account('delete v2/me/social-account', { socialAccountID }));
+  }
+
   /** Deletes the account on the server, then ends the session here. */
   async deleteAccount(): Promise<void> {
     this.$busy.set(true);

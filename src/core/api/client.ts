@@ -39,6 +39,7 @@ export interface AccountCalls {
   'delete v2/me/identifier': MeIdentifierDeleteRequest;
   'post v2/me/identifier/verify/start': MeIdentifierVerifyStartRequest;
   'post v2/me/identifier/verify/finish': MeIdentifierVerifyFinishRequest;
+  'delete v2/me/social-account': { socialAccountID: string };
 }
 
 

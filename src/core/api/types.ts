@@ -285,6 +285,8 @@ export interface MeIdentifier {
 }
 
 export interface MeSocialAccount {
+  /** this server's id of the link (`soc-…`), for unlinking it */
+  id?: string;
   providerType: SocialProvider;
   identifierValue: string;
   avatarUrl: string;

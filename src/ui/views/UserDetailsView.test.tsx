@@ -1,4 +1,5 @@
 import { atom } from 'nanostores';
+import { act } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { RecentLogin } from '../../core/account/recentLogin';
 import type { ApiClient } from '../../core/api/client';
@@ -13,7 +14,7 @@ const SESSIONS = [
   { id: 'ses-2', browser: 'Firefox 128', os: 'Windows', created: '2026-11-01T12:00:00', lastUsed: '2026-11-24T12:15:00', current: false },
 ];
 
-function render(signedIn: boolean, extra: Record<string, unknown> = {}, endSession = vi.fn(async () => undefined)) {
+function render(signedIn: boolean, extra: Record<string, unknown> = {}, endSession = vi.fn(async () => undefined), unlinkSocialAccount = vi.fn(async (_id: string) => undefined)) {
   const me = {
     ...extra,
     fullName: 'Ada Lovelace',
@@ -22,7 +23,10 @@ function render(signedIn: boolean, extra: Record<string, unknown> = {}, endSessi
       { id: 'ide-2', type: 'email', value: 'ada@example.com', status: 'verified', primary: true },
       { id: 'ide-3', type: 'phone', value: '+4915112345678', status: 'pending' },
     ],
-    socialAccounts: [{ providerType: 'github', identifierValue: 'ada@users.example', avatarUrl: '', fullName: 'Ada at GitHub' }],
+    socialAccounts: [
+      { providerType: 'github', identifierValue: 'ada@users.example', avatarUrl: '', fullName: 'Ada at GitHub' },
+      { id: 'soc-2', providerType: 'google', identifierValue: 'ada@example.com', avatarUrl: '', fullName: 'Ada at Google' },
+    ],
   };
   const app = {
     options: {},
@@ -36,6 +40,7 @@ function render(signedIn: boolean, extra: Record<string, unknown> = {}, endSessi
       loadConfig: vi.fn(async () => undefined),
       loadSessions: vi.fn(async () => undefined),
       endSession,
+      unlinkSocialAccount,
       recentLogin: new RecentLogin({} as ApiClient),
     },
     flow: {},
@@ -112,6 +117,33 @@ describe('UserDetailsView', () => {
     const view = render(false);
     expect(view.$('[role=status]')?.textContent).toBe('Please log in to see this.');
     expect(view.shadow.textContent).not.toContain('Ada Lovelace');
+    view.unmount();
+  });
+});
+
+describe('a linked provider account', () => {
+  const removeGoogle = (view: ReturnType<typeof render>) => view.$$<HTMLButtonElement>('button').find((b) => b.getAttribute('aria-label') === 'Remove: Google');
+
+  it('is unlinked after a confirmation; one the server gives no id cannot be', async () => {
+    const unlink = vi.fn(async (_id: string) => undefined);
+    const view = render(true, {}, undefined, unlink);
+    // the GitHub account came without an id (an older server): nothing to unlink it by
+    expect(view.$$('button').find((b) => b.getAttribute('aria-label') === 'Remove: GitHub')).toBeUndefined();
+    act(() => removeGoogle(view)!.click());
+    const dialog = view.$('dialog')!;
+    expect(dialog.textContent).toContain('Remove Google?');
+    expect(dialog.textContent).toContain('You will no longer be able to log in with it.');
+    await act(async () => [...dialog.querySelectorAll('button')].find((b) => b.textContent === 'Remove')!.click());
+    expect(unlink).toHaveBeenCalledWith('soc-2');
+    expect(view.$('[role=alert]')).toBeNull();
+    view.unmount();
+  });
+
+  it('says why when the server keeps it as the last way in', async () => {
+    const view = render(true, {}, undefined, vi.fn(async () => Promise.reject(unhandledBackendError('last_login_identifier'))));
+    act(() => removeGoogle(view)!.click());
+    await act(async () => [...view.$('dialog')!.querySelectorAll('button')].find((b) => b.textContent === 'Remove')!.click());
+    expect(view.$('[role=alert]')?.textContent).toBe('Verify another way to log in before you remove this one.');
     view.unmount();
   });
 });

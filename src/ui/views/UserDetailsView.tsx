@@ -1,16 +1,18 @@
 import { useStore } from '@nanostores/react';
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { canAddIdentifier } from '../../core/account/rules';
 import { $language } from '../../core/i18n/i18n';
-import type { MeIdentifier } from '../../core/api/types';
+import type { MeIdentifier, MeSocialAccount } from '../../core/api/types';
 import { failureText } from '../components/ErrorPopup';
 import { Header } from '../components/Header';
 import { Identifier } from '../components/IdentifierLine';
+import { Dialog } from '../components/Dialog';
 import { ProviderMark } from '../components/Icon';
 import { PleaseLogIn } from '../components/PleaseLogIn';
 import { Spinner } from '../components/Spinner';
 import { useApp, useT } from '../context';
 import { AccountField } from './account/AccountField';
+import { accountErrorText } from './account/accountErrorText';
 import { ConfirmItsYou } from './account/ConfirmItsYou';
 import { DeleteAccount } from './account/DeleteAccount';
 import { Disclosure } from './account/Disclosure';
@@ -95,13 +97,7 @@ export function UserDetailsView() {
           <h3 className="cb-section-title">{t('user.social')}</h3>
           <ul className="cb-rows">
             {socialAccounts.map((account) => (
-              <li className="cb-row" key={`${account.providerType}-${account.identifierValue}`}>
-                <ProviderMark provider={account.providerType} />
-                <span>{account.fullName || account.identifierValue}</span>
-                <span className="cb-muted">
-                  <Identifier value={account.identifierValue} />
-                </span>
-              </li>
+              <SocialAccountRow key={account.id ?? `${account.providerType}-${account.identifierValue}`} account={account} />
             ))}
           </ul>
         </section>
@@ -129,5 +125,54 @@ export function UserDetailsView() {
       <DeleteAccount />
       <ConfirmItsYou view="details" />
     </div>
+  );
+}
+
+/** A linked provider account, with "Remove" (unlink) where the server names it; the server keeps the last way in. */
+function SocialAccountRow({ account }: { account: MeSocialAccount }) {
+  const app = useApp();
+  const t = useT();
+  const busy = useStore(app.account.$busy);
+  const [error, setError] = useState<string>();
+  const row = useRef<HTMLLIElement>(null);
+  const name = t(`social.${account.providerType}`);
+  return (
+    <li className="cb-row" ref={row}>
+      <ProviderMark provider={account.providerType} />
+      <span>{account.fullName || account.identifierValue}</span>
+      <span className="cb-muted">
+        <Identifier value={account.identifierValue} />
+      </span>
+      {account.id && (
+        <span className="cb-row-actions">
+          <Disclosure label={t('user.remove')} about={name} disabled={busy}>
+            {(close) => (
+              <Dialog
+                title={t('user.removeHeader', { value: name })}
+                body={t('user.removeBody')}
+                confirm={t('user.remove')}
+                cancel={t('common.cancel')}
+                danger
+                onCancel={close}
+                onConfirm={() => {
+                  const heading = row.current?.closest('.cb-card')?.querySelector('h2');
+                  close();
+                  setError(undefined);
+                  app.account.unlinkSocialAccount(account.id!).then(
+                    () => heading?.focus(),
+                    (failure: unknown) => setError(accountErrorText(failure)),
+                  );
+                }}
+              />
+            )}
+          </Disclosure>
+        </span>
+      )}
+      {error && (
+        <p className="cb-field-error cb-account-form" role="alert">
+          {error}
+        </p>
+      )}
+    </li>
   );
 }
