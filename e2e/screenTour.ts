@@ -345,12 +345,12 @@ export async function screenTour(page: Page, options: TourOptions, visit: (stop:
   await button('passkeyAppend.skip').click();
   await expect(page.locator('#host-auth-state')).toHaveText('logged in');
   await page.goto(`/account.html?${query('pro-1')}`);
-  const details = page.locator('#user-details');
-  await heading('user.social', details);
+  const socialDetails = page.locator('#user-details');
+  await heading('user.social', socialDetails);
   await stop('account-social');
-  await details.getByRole('button', { name: `${text('user.remove')}: GitHub` }).click();
-  await expect(details.getByRole('dialog', { name: text('user.removeHeader', { value: 'GitHub' }) })).toBeVisible();
+  await socialDetails.getByRole('button', { name: `${text('user.remove')}: GitHub` }).click();
+  await expect(socialDetails.getByRole('dialog', { name: text('user.removeHeader', { value: 'GitHub' }) })).toBeVisible();
   await stop('unlink-dialog');
   await page.keyboard.press('Escape');
-  await expect(details.getByRole('dialog')).toHaveCount(0);
+  await expect(socialDetails.getByRole('dialog')).toHaveCount(0);
 }

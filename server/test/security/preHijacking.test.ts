@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { consent, SocialBrowser } from '../helpers/socialBrowser.ts';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.ts';
-import { Client, createProject, DEMO_ORIGIN, jwtPayload, latestCode, PASSKEY_DEVICE, serverForThisFile, uniqueEmail } from '../helpers/testServer.ts';
+import { Client, createProject, jwtPayload, latestCode, PASSKEY_DEVICE, serverForThisFile, uniqueEmail } from '../helpers/testServer.ts';
 
 const server = serverForThisFile();
 
