@@ -71,6 +71,8 @@
     autoDetectLanguage: !params.get('lang'),
     customerSupportEmail: 'support@example.com',
     isDevMode: true,
+    // ?remember=off: the page asks the widget not to remember the account (no welcome back)
+    rememberLastUser: params.get('remember') !== 'off',
   }).then(
     function () {
       Corbado.userChanges.subscribe(function (user) {
@@ -80,6 +82,13 @@
         document.getElementById('host-auth-state').textContent = state === 1 ? 'logged in' : 'logged out';
       });
       const element = document.getElementById('widget');
+      // the DOM events a page without a framework listens to (README, "Events")
+      for (const type of ['signup', 'login', 'logout', 'error']) {
+        document.addEventListener('corbado:' + type, function (event) {
+          const detail = event.detail || {};
+          log('corbado:' + type + (detail.method ? ' ' + detail.method : '') + (detail.code ? ' ' + detail.code : ''));
+        });
+      }
       if (view === 'auth') Corbado.mountAuthUI(element, { onLoggedIn: () => log('onLoggedIn') });
       if (view === 'signup') Corbado.mountSignUpUI(element, { onSignedUp: () => log('onSignedUp') });
       if (view === 'login') Corbado.mountLoginUI(element, { onLoggedIn: () => log('onLoggedIn') });

@@ -11,7 +11,7 @@ export function SocialButtons({ providers, disabled }: { providers: SocialProvid
   const compact = providers.length > 2;
   return (
     <div className="cb-social">
-      <div className="cb-divider">{t('common.or')}</div>
+      <div className="cb-divider" part="divider">{t('common.or')}</div>
       <div className={compact ? 'cb-social-buttons cb-compact' : 'cb-social-buttons'}>
         {providers.map((provider) => {
           const label = t('social.continueWith', { provider: t(`social.${provider}`) });
@@ -19,6 +19,7 @@ export function SocialButtons({ providers, disabled }: { providers: SocialProvid
             <Button
               key={provider}
               variant="secondary"
+              part="button-secondary provider-button"
               aria-label={compact ? label : undefined}
               title={compact ? label : undefined}
               disabled={disabled}
