@@ -44,7 +44,7 @@ test.describe.configure({ mode: 'parallel' });
 for (const { language, dark } of COMBINATIONS) {
   const combination = `${language}-${dark ? 'dark' : 'light'}`;
   test(`no axe violation on any screen, ${combination}`, async ({ page }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000); // the whole walk: 23 stops, each with its checks, on a 2-core machine shared with other work
     const folder = new URL(`./screenshots/desktop-${combination}/`, import.meta.url);
     mkdirSync(folder, { recursive: true });
     const violations: Record<string, string[]> = {};

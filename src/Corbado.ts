@@ -18,11 +18,11 @@ import { createElement, type FunctionComponent } from 'react';
 
 export type { CorbadoOptions, AuthState, SessionUser, CorbadoError, MeResponse, PasskeyListResponse, ShownError, LoginMethod };
 
-/** What every auth view tells its host besides the completion (README, "Events"). */
+/** What a view tells its host besides the completion (README, "Events"); onError for the auth views. */
 export interface ViewCallbacks {
   /** an error the view shows: `{ code, message }` */
   onError?: (error: ShownError) => void;
-  /** the session ended: Corbado.logout(), the account deleted, another tab, or the server refusing it */
+  /** the session ended: Corbado.logout(), the account deleted, another tab, the server refusing it, or its expiry */
   onLogout?: () => void;
 }
 
