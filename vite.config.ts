@@ -240,7 +240,13 @@ const MANGLED_PROPERTIES = [
   // ky
   '_options', '_input', '_retryCount', '_decorateResponse', '_calculateRetryDelay', '_retry', '_fetch',
 ];
-const mangledProperties = new RegExp(`^(?:${MANGLED_PROPERTIES.join('|')})$`);
+/**
+ * And the widget's own atoms (`$block`, `$screen`, `$user`, …): by the naming rule of ARCHITECTURE.md
+ * only atoms start with `$`, they are internal (the host API exposes none; `Corbado.user` and the
+ * change streams are read from them inside the bundle), and nothing reads them by a computed name.
+ * React's `$$typeof` does not match. 265 B brotli (2026-11-26).
+ */
+const mangledProperties = new RegExp(`^(?:${MANGLED_PROPERTIES.join('|')}|\\$[a-z][A-Za-z]*)$`);
 
 // Library build: dist/corbado.js (a script tag: one global, Corbado) and dist/corbado.mjs (default export).
 export default defineConfig(({ command }) => ({

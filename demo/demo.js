@@ -86,6 +86,8 @@
       autoDetectLanguage: !language,
       customerSupportEmail: 'support@example.com',
       isDevMode: true,
+      // ?remember=off: the page asks the widget not to remember the account (no welcome back)
+      rememberLastUser: params.get('remember') !== 'off',
     }).then(
       function () {
         Corbado.userChanges.subscribe(function (user) {
@@ -95,6 +97,13 @@
           document.getElementById('host-auth-state').textContent = state === 1 ? 'logged in' : 'logged out';
         });
         const element = document.getElementById('widget');
+        // the DOM events a page without a framework listens to (README, "Events")
+        for (const type of ['signup', 'login', 'logout', 'error']) {
+          document.addEventListener('corbado:' + type, function (event) {
+            const detail = event.detail || {};
+            log('corbado:' + type + (detail.method ? ' ' + detail.method : '') + (detail.code ? ' ' + detail.code : ''));
+          });
+        }
         if (view === 'auth') Corbado.mountAuthUI(element, { onLoggedIn: () => log('onLoggedIn') });
         if (view === 'signup') Corbado.mountSignUpUI(element, { onSignedUp: () => log('onSignedUp') });
         if (view === 'login') Corbado.mountLoginUI(element, { onLoggedIn: () => log('onLoggedIn') });

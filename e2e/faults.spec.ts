@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { addAuthenticator, API_URL, expect, fulfillApiError, latestMessage, test, uniqueEmail, widget } from './fixtures';
+import { addAuthenticator, API_URL, expect, fulfillApiError, latestMessage, test, uniqueEmail, useAnotherAccount, widget } from './fixtures';
 
 // Faults at several points of a flow (pro-1): the API answers 500, answers only after the widget's
 // apiTimeout (the server having done the work), or the network is gone. Each time the visitor reads the
@@ -120,6 +120,8 @@ test.describe('faults during a flow', () => {
       await authenticator.setPresence(false);
       await page.evaluate(() => Corbado.logout());
       await page.goto(`/login.html?timeout=${API_TIMEOUT}`);
+      // the plain log-in, where the e-mail is typed (the welcome-back offer is e2e/welcome-back.spec.ts's)
+      await useAnotherAccount(page);
       const identifier = view.getByRole('textbox', { name: 'Email address' });
       await identifier.fill(email);
       // the passkey log-in starts by itself once the identifier is taken; it is held until the failure

@@ -135,6 +135,16 @@ export async function logOutOnAccountPage(page: Page, projectId?: string) {
   await expect(page.locator('#host-auth-state')).toHaveText('logged out');
 }
 
+/**
+ * On a browser that logged in before, log-in offers that account first (README, "Welcome back"):
+ * "Use another account" forgets it and shows the plain log-in.
+ */
+export async function useAnotherAccount(page: Page) {
+  const view = widget(page);
+  await expect(view.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+  await view.getByRole('button', { name: 'Use another account' }).click();
+}
+
 export const test = base;
 
 /**

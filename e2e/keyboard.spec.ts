@@ -71,11 +71,13 @@ test.describe('keyboard only', () => {
     await page.keyboard.press('Enter');
     await expect(page.locator('#host-auth-state')).toHaveText('logged in');
 
-    // log-in: the host logs out; the still-mounted view starts again with the focus in its field
+    // log-in: the host logs out; the still-mounted view starts again, offering this account first
+    // (welcome back), its passkey as the main action
     await authenticator.setPresence(false);
     await page.evaluate(() => Corbado.logout());
-    await expect(textbox(page, 'Email address')).toBeFocused();
-    await page.keyboard.type(email);
+    await expect(heading(page, 'Welcome back')).toBeFocused();
+    await expect(liveRegion(page)).toHaveText('Welcome back');
+    await tabTo(page, button(page, 'Log in with passkey'));
     await page.keyboard.press('Enter');
     await expect(heading(page, 'Log in with your passkey')).toBeFocused();
     // the prompt is open: the busy button says so
@@ -181,6 +183,10 @@ test.describe('keyboard only', () => {
 
     const sent = (await latestMessage(email)).id;
     await page.evaluate(() => Corbado.logout());
+    // welcome back: "Use another account" leads to the plain log-in, its field focused
+    await expect(heading(page, 'Welcome back')).toBeFocused();
+    await tabTo(page, button(page, 'Use another account'));
+    await page.keyboard.press('Enter');
     await expect(field).toBeFocused();
     await page.keyboard.type(email);
     await page.keyboard.press('Enter');

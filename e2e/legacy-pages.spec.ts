@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { addAuthenticator, answerPasskeyLogin, expect, latestMessage, startSignUpByEmail, test, uniqueEmail, widget } from './fixtures';
+import { addAuthenticator, answerPasskeyLogin, expect, latestMessage, startSignUpByEmail, test, uniqueEmail, useAnotherAccount, widget } from './fixtures';
 
 // The widget on legacy host pages (demo/legacy-*.html) whose scripts change the built-ins before the
 // bundle loads: a sign-up by e-mail code and a log-in by e-mail code complete on each, and the page's
@@ -71,6 +71,8 @@ test.describe('legacy host pages', () => {
       await expect(page.locator('#host-auth-state')).toHaveText('logged out');
 
       await open(page, legacy, 'login');
+      // the plain log-in (this browser logged in: the account is offered first), its field typed into
+      await useAnotherAccount(page);
       await view.getByRole('textbox', { name: 'Email address' }).fill(email);
       // Enter in the field: inside the shadow root it must not reach a form of the page
       await view.getByRole('textbox', { name: 'Email address' }).press('Enter');
@@ -106,6 +108,7 @@ test.describe('legacy host pages', () => {
     await expect(page.locator('#host-auth-state')).toHaveText('logged out');
 
     await open(page, pages[0], 'login');
+    await useAnotherAccount(page);
     await view.getByRole('textbox', { name: 'Email address' }).fill(email);
     await answerPasskeyLogin(page, authenticator);
     const finished = page.waitForResponse((response) => response.url().endsWith('/v2/auth/passkey/login/finish'));

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { addAuthenticator, answerPasskeyLogin, expect, latestMessage, logOutOnAccountPage, startSignUpByEmail, test, uniqueEmail, widget } from './fixtures';
+import { addAuthenticator, answerPasskeyLogin, expect, latestMessage, logOutOnAccountPage, startSignUpByEmail, test, uniqueEmail, useAnotherAccount, widget } from './fixtures';
 
 // pro-9: after a log-in with a passkey from another device (a phone over hybrid, here a virtual 'cable'
 // authenticator), a passkey for this device is offered (passkey-append, variant after-hybrid).
@@ -25,6 +25,8 @@ async function logInWithPhone(page: Page, email: string, phone: Awaited<ReturnTy
   const device = await addAuthenticator(page);
   await phone.setPresence(false);
   await page.goto('/login.html?project=pro-9');
+  // the plain log-in, where the address is typed (this browser logged in: its account is offered first)
+  await useAnotherAccount(page);
   const view = widget(page);
   await view.getByRole('textbox', { name: 'Email address' }).fill(email);
   // the passkey log-in starts by itself after the address; the phone answers it, not the autofill

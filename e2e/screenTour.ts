@@ -64,6 +64,7 @@ export const TOUR_STOPS = [
   'edit-phone',
   'missing-fields',
   'component-unavailable',
+  'welcome-back',
   'signup-fields',
   'signup-fields-invalid',
   'account-signup-fields',
@@ -201,9 +202,14 @@ export async function screenTour(page: Page, options: TourOptions, visit: (stop:
   await expect(passkeys.getByText(text('account.pleaseLogIn'))).toBeVisible();
   await stop('account-logged-out');
 
-  // log-in: the passkey prompt stays open while the visitor has not answered it
+  // log-in: the passkey prompt stays open while the visitor has not answered it. This browser signed
+  // up above, so the log-in offers that account first: "Use another account" for the plain log-in
   await authenticator.setPresence(false);
   await page.goto(`/login.html?${query('pro-1')}`);
+  await heading('welcomeBack.header');
+  await button('welcomeBack.other').click();
+  // the pointer would leave the button below it (Continue) in its hover colour
+  await page.mouse.move(0, 0);
   await heading('loginInit.header');
   await stop('login-init');
   await field('fields.email').fill(email);
@@ -266,6 +272,20 @@ export async function screenTour(page: Page, options: TourOptions, visit: (stop:
   await page.goto(`/?${query('pro-999999')}`);
   await heading('componentUnavailable.header');
   await stop('component-unavailable');
+
+  // pro-1 again: the passkey log-in left waiting above goes through once answered, and after a
+  // log-out the log-in offers that account first, its passkey as the main action. (The e-mail link
+  // may have signed this browser in to pro-2 meanwhile, and a session is the site's: out first.)
+  await page.goto(`/account.html?${query('pro-1')}`);
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await expect(page.locator('#host-auth-state')).toHaveText('logged out');
+  await authenticator.setPresence(true);
+  await page.goto(`/login.html?${query('pro-1')}`);
+  await expect(page.locator('#host-auth-state')).toHaveText('logged in');
+  await page.evaluate(() => Corbado.logout());
+  await heading('welcomeBack.header');
+  await expect(button('passkeyVerify.start')).toBeVisible();
+  await stop('welcome-back');
 
   // pro-10: the project's own sign-up fields (a text, the required terms box, an optional one), refused
   // without the terms; then the agreement with its version on the account page

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, chromiumPath } from './chromium';
-import { API_URL, createProject, expect, fulfillApiError, latestMessage, signUpByEmailCode, test, uniqueEmail, widget } from './fixtures';
+import { API_URL, createProject, expect, fulfillApiError, latestMessage, signUpByEmailCode, test, uniqueEmail, useAnotherAccount, widget } from './fixtures';
 
 // Signed in means signed in (issue 18): across visits, browser restarts, tabs and server trouble, on the
 // demo pages against the real Frontend API. The test projects' short sessions are made short so that
@@ -92,6 +92,7 @@ test.describe('the session', () => {
     await expect(second.locator('#user-details')).toContainText(PLEASE_LOG_IN);
 
     await first.goto(`/login.html?project=${projectId}`);
+    await useAnotherAccount(first);
     const view = widget(first);
     await view.getByRole('textbox', { name: 'Email address' }).fill(email);
     const sent = (await latestMessage(email)).id;

@@ -61,10 +61,11 @@ const ownScreens: Screens = {
     await auth.getByRole('textbox', { name: 'Digit 1 of 6' }).fill(code);
   },
   passkeyCreated: (auth) => expect(auth.getByRole('heading', { name: 'Passkey created' })).toBeVisible(),
+  // this widget too offers the account logged in last ("Welcome back"), its passkey as the one action
   async toPasskeyLogin(auth, email, ready) {
-    await auth.getByRole('textbox', { name: 'Email address' }).fill(email);
+    await expect(auth.getByText(email, { exact: true })).toBeVisible();
     await ready();
-    await auth.getByRole('button', { name: 'Continue', exact: true }).click();
+    await auth.getByRole('button', { name: 'Log in with passkey' }).click();
   },
   // the passkey log-in starts by itself on its screen
   startPasskeyLogin: async () => {},

@@ -99,6 +99,43 @@ describe('Corbado facade', () => {
     await act(async () => Corbado.unmountAuthUI(element));
   });
 
+  it('tells the host of an error it shows: onError and a corbado:error event that leaves the shadow root', async () => {
+    await Corbado.load(options);
+    const element = host();
+    const heard: unknown[] = [];
+    const events: CustomEvent[] = [];
+    const listener = (event: Event) => events.push(event as CustomEvent);
+    document.addEventListener('corbado:error', listener);
+    try {
+      await act(async () => Corbado.mountAuthUI(element, { onError: (error) => heard.push(error) }));
+      await expect.poll(() => heard, { timeout: 5000 }).toHaveLength(1);
+      // the start-up failed (SPEC's globalError): its code, and its description for the log
+      const shown = Corbado.globalError!;
+      expect(heard[0]).toEqual({ code: shown.type ?? shown.kind, message: shown.message });
+      expect(events.map((event) => [event.target, event.detail, event.bubbles, event.composed])).toEqual([[element, heard[0], true, true]]);
+    } finally {
+      document.removeEventListener('corbado:error', listener);
+      await act(async () => Corbado.unmountAuthUI(element));
+    }
+  });
+
+  it('tells every mounted view that the session ended: onLogout and corbado:logout with the user that was logged in', async () => {
+    const claims = { sub: 'usr-1', email: 'ada@example.com', exp: Math.floor(Date.now() / 1000) + 300 };
+    localStorage.setItem('cbo_short_session', `e30.${btoa(JSON.stringify(claims)).replace(/=+$/, '')}.sig`);
+    await Corbado.load(options);
+    expect(Corbado.isAuthenticated).toBe(true);
+    const element = host();
+    const logouts: unknown[] = [];
+    const events: CustomEvent[] = [];
+    element.addEventListener('corbado:logout', (event) => events.push(event as CustomEvent));
+    await act(async () => Corbado.mountPasskeyListUI(element, { onLogout: () => logouts.push('onLogout') }));
+    // the server is down: the local session ends all the same
+    await act(() => Corbado.logout());
+    expect(logouts).toEqual(['onLogout']);
+    expect(events.map((event) => event.detail)).toEqual([{ user: expect.objectContaining(claims) }]);
+    await act(async () => Corbado.unmountPasskeyListUI(element));
+  });
+
   it('tells subscribers the current user at once and whenever it changes', async () => {
     const seen: unknown[] = [];
     const subscription = Corbado.userChanges.subscribe((user) => seen.push(user));

@@ -4,6 +4,7 @@
 import { atom, type ReadableAtom } from 'nanostores';
 import type { MeResponse, PasskeyListResponse } from './core/api/types';
 import { CorbadoApp, type CorbadoOptions } from './core/app';
+import type { LoginMethod, ShownError } from './core/process/flow';
 import { CorbadoError, unhandledFrontendError } from './core/errors';
 import { addLanguage } from './core/i18n/i18n';
 import type { AuthState, SessionUser } from './core/session/session';
@@ -16,9 +17,17 @@ import { SignUpView } from './ui/views/SignUpView';
 import { UserDetailsView } from './ui/views/UserDetailsView';
 import { createElement, type FunctionComponent } from 'react';
 
-export type { CorbadoOptions, AuthState, SessionUser, CorbadoError, MeResponse, PasskeyListResponse };
+export type { CorbadoOptions, AuthState, SessionUser, CorbadoError, MeResponse, PasskeyListResponse, ShownError, LoginMethod };
 
-export interface AuthCallbacks {
+/** What a view tells its host besides the completion (README, "Events"); onError for the auth views. */
+export interface ViewCallbacks {
+  /** an error the view shows: `{ code, message }` */
+  onError?: (error: ShownError) => void;
+  /** the session ended: Corbado.logout(), the account deleted, another tab, the server refusing it, or its expiry */
+  onLogout?: () => void;
+}
+
+export interface AuthCallbacks extends ViewCallbacks {
   /** called when a log-in (or, in the combined view, a sign-up) completes */
   onLoggedIn?: () => void;
   /** web-js 3: the step the combined view starts on */
@@ -28,7 +37,8 @@ export interface AuthCallbacks {
 /** What web-js 3's account calls answer (a ts-results Result): the value, or the error. */
 export type Result<T> = { ok: true; err: false; val: T } | { ok: false; err: true; val: CorbadoError };
 
-export interface SignUpCallbacks {
+export interface SignUpCallbacks extends ViewCallbacks {
+  /** called when the view completes, a sign-up or a log-in (as web-js 3's) */
   onSignedUp?: () => void;
 }
 
@@ -82,17 +92,43 @@ async function result<T>(current: CorbadoApp, run: () => Promise<T>): Promise<Re
   }
 }
 
-function mount(call: string, element: HTMLElement, view: FunctionComponent, onDone?: (authType: 'signup' | 'login') => void) {
+/**
+ * Mounts a view. Every view tells its host element that the session ended (corbado:logout); an auth
+ * view (with `onDone`, its completion callback) also tells of each sign-up, log-in and error it shows
+ * (corbado:signup, corbado:login, corbado:error), as DOM events that bubble out of the shadow root.
+ */
+function mount(call: string, element: HTMLElement, view: FunctionComponent, callbacks: ViewCallbacks = {}, onDone?: () => void) {
   const current = loaded(call);
   if (!(element instanceof HTMLElement)) throw new Error(`${call} needs an element to mount into`);
-  const stop = onDone ? current.flow.onComplete(({ authType }) => onDone(authType)) : undefined;
+  const tell = (type: string, detail: unknown) => element.dispatchEvent(new CustomEvent(`corbado:${type}`, { bubbles: true, composed: true, detail }));
+  const { $user } = current.session;
+  let user = $user.get();
+  const stops = [
+    $user.listen((next) => {
+      const ended = user && !next ? user : undefined;
+      user = next;
+      if (!ended) return;
+      tell('logout', { user: ended });
+      callbacks.onLogout?.();
+    }),
+  ];
   // auth views render once the process request is on its way, so rendering never holds it back
   let ready: Promise<void> | undefined;
   if (onDone) {
+    stops.push(
+      current.flow.onComplete(({ authType, method }) => {
+        tell(authType, { user: $user.get(), method });
+        onDone();
+      }),
+      current.flow.onError((error) => {
+        tell('error', error);
+        callbacks.onError?.(error);
+      }),
+    );
     void current.flow.start();
     ready = current.flow.requested();
   }
-  mountView(element, current, createElement(view), stop, ready);
+  mountView(element, current, createElement(view), () => stops.forEach((stop) => stop()), ready);
 }
 
 const Corbado = {
@@ -116,7 +152,7 @@ const Corbado = {
 
   mountAuthUI(element: HTMLElement, callbacks: AuthCallbacks = {}): void {
     const view = callbacks.initialBlock === 'signup-init' ? SignUpView : callbacks.initialBlock === 'login-init' ? LoginView : AuthView;
-    mount('mountAuthUI', element, view, () => callbacks.onLoggedIn?.());
+    mount('mountAuthUI', element, view, callbacks, () => callbacks.onLoggedIn?.());
   },
   unmountAuthUI(element: HTMLElement): void {
     loaded('unmountAuthUI');
@@ -124,7 +160,7 @@ const Corbado = {
   },
 
   mountSignUpUI(element: HTMLElement, callbacks: SignUpCallbacks = {}): void {
-    mount('mountSignUpUI', element, SignUpView, () => callbacks.onSignedUp?.());
+    mount('mountSignUpUI', element, SignUpView, callbacks, () => callbacks.onSignedUp?.());
   },
   unmountSignUpUI(element: HTMLElement): void {
     loaded('unmountSignUpUI');
@@ -132,23 +168,23 @@ const Corbado = {
   },
 
   mountLoginUI(element: HTMLElement, callbacks: AuthCallbacks = {}): void {
-    mount('mountLoginUI', element, LoginView, () => callbacks.onLoggedIn?.());
+    mount('mountLoginUI', element, LoginView, callbacks, () => callbacks.onLoggedIn?.());
   },
   unmountLoginUI(element: HTMLElement): void {
     loaded('unmountLoginUI');
     unmountView(element);
   },
 
-  mountPasskeyListUI(element: HTMLElement): void {
-    mount('mountPasskeyListUI', element, accountView(PasskeyListView));
+  mountPasskeyListUI(element: HTMLElement, callbacks: Pick<ViewCallbacks, 'onLogout'> = {}): void {
+    mount('mountPasskeyListUI', element, accountView(PasskeyListView), callbacks);
   },
   unmountPasskeyListUI(element: HTMLElement): void {
     loaded('unmountPasskeyListUI');
     unmountView(element);
   },
 
-  mountUserUI(element: HTMLElement): void {
-    mount('mountUserUI', element, accountView(UserDetailsView));
+  mountUserUI(element: HTMLElement, callbacks: Pick<ViewCallbacks, 'onLogout'> = {}): void {
+    mount('mountUserUI', element, accountView(UserDetailsView), callbacks);
   },
   unmountUserUI(element: HTMLElement): void {
     loaded('unmountUserUI');

@@ -2,7 +2,7 @@
 // code, log-out and log-in by e-mail code, the account page; and where the engine has no WebAuthn, the
 // passkey offers left out cleanly. Against pro-1 (e-mail code at sign-up, full name, passkeys).
 import { latestMessage, outboxMessages, uniqueEmail, type OutboxMessage } from '../kit/corbadoKit';
-import { present, waitFor, type EnginePage, type Target } from './page';
+import { findExpression, present, waitFor, type EnginePage, type Target } from './page';
 import { signUpWithPasskeyElsewhere } from './passkeyUser';
 
 export interface Step {
@@ -88,11 +88,23 @@ function checkNoPasskeyOffer(journey: Seen | undefined, which: string) {
   check(!journey.screens.some((screen) => /passkey/i.test(screen)), `${which} offered a passkey: ${journey.screens.join(' / ')}`);
 }
 
+/**
+ * The log-in's field. A browser that logged in before is offered that account first ("Welcome back"):
+ * "Use another account" shows the field.
+ */
+async function loginField(page: EnginePage): Promise<Target> {
+  const field = textbox('Email address');
+  const other = button('Use another account');
+  const shown = await waitFor<string>(page, 'the log-in or the welcome-back screen', `${findExpression(field)} ? 'field' : ${findExpression(other)} ? 'other' : ''`);
+  if (shown === 'other') await page.click(other);
+  return present(page, field);
+}
+
 /** Logs in by e-mail code on the log-in page; `after`: the id of the newest message before. */
 async function logInByEmailCode(page: EnginePage, api: string, email: string, after: string | undefined): Promise<Seen> {
   await page.goto('/login.html');
   await page.evaluate(RECORD);
-  await page.type(await present(page, textbox('Email address')), email);
+  await page.type(await loginField(page), email);
   await page.click(button('Continue'));
   await waitFor(page, 'the code screen', `cbText(${JSON.stringify(auth)}).indexOf('Enter your code') >= 0`);
   await enterCode(page, await latestMessage(email, { after, apiUrl: api }));

@@ -47,6 +47,9 @@ export interface PasskeyCredential {
   /** the user handle the site's Frontend API gave the passkey (base64) */
   userHandle?: string;
   signCount: number;
+  /** the passkey's private key (PKCS#8, base64) and whether it is discoverable, as Chromium keeps them */
+  privateKey: string;
+  isResidentCredential: boolean;
 }
 
 export interface PasskeyDevice {
@@ -54,6 +57,8 @@ export interface PasskeyDevice {
   id: string;
   /** the passkeys stored on the device */
   credentials(): Promise<PasskeyCredential[]>;
+  /** puts passkeys of another device on this one: the same visitor in a later browser session */
+  addCredentials(credentials: PasskeyCredential[]): Promise<void>;
   /** turns answering prompts by itself on or off (see PasskeyDeviceOptions.presence) */
   setPresence(on: boolean): Promise<void>;
   /** false makes the next ceremony fail the way a visitor cancelling the prompt does */
@@ -83,6 +88,9 @@ export async function addPasskeyDevice(page: Page, options: PasskeyDeviceOptions
   return {
     id: authenticatorId,
     credentials: async () => (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials,
+    addCredentials: async (credentials) => {
+      for (const credential of credentials) await cdp.send('WebAuthn.addCredential', { authenticatorId, credential });
+    },
     setPresence: async (enabled) => void (await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId, enabled })),
     setUserVerified: async (isUserVerified) => void (await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified })),
     remove: async () => void (await cdp.send('WebAuthn.removeVirtualAuthenticator', { authenticatorId })),
@@ -196,6 +204,8 @@ export interface JourneyOptions extends ApiOptions {
 const NAMES = {
   signUpHeading: 'Create your account',
   logInHeading: 'Log in',
+  welcomeBackHeading: 'Welcome back',
+  useAnotherAccount: 'Use another account',
   switchToSignUp: 'Sign up',
   switchToLogIn: 'Log in',
   fullName: 'Full name',
@@ -222,10 +232,16 @@ async function firstOf<T extends string>(conditions: Record<T, () => Promise<boo
 const button = (view: Locator, name: string) => view.getByRole('button', { name, exact: true });
 const heading = (view: Locator, name: string) => view.getByRole('heading', { name, exact: true });
 
-/** Brings an auth view (sign-up and log-in in one) to the wanted start screen. */
+/**
+ * Brings an auth view (sign-up and log-in in one) to the wanted start screen; on a browser that logged
+ * in before, past the welcome-back screen ("Use another account", which forgets that account).
+ */
 async function openScreen(view: Locator, wanted: 'signUp' | 'logIn', timeout: number): Promise<void> {
   const signUp = heading(view, NAMES.signUpHeading);
   const logIn = heading(view, NAMES.logInHeading);
+  const welcomeBack = heading(view, NAMES.welcomeBackHeading);
+  await signUp.or(logIn).or(welcomeBack).first().waitFor({ timeout });
+  if (await welcomeBack.isVisible()) await button(view, NAMES.useAnotherAccount).click();
   await signUp.or(logIn).first().waitFor({ timeout });
   if (wanted === 'signUp' && !(await signUp.isVisible())) await button(view, NAMES.switchToSignUp).click();
   if (wanted === 'logIn' && !(await logIn.isVisible())) await button(view, NAMES.switchToLogIn).click();

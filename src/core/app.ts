@@ -28,6 +28,8 @@ export interface CorbadoOptions {
   isDevMode?: boolean;
   /** also keep the short session in a cookie (off by default) */
   setShortSessionCookie?: boolean;
+  /** offer the account last logged in on this browser first (default true); false keeps nothing */
+  rememberLastUser?: boolean;
 }
 
 export const PROJECT_ID = /^pro-\d+$/;
@@ -55,7 +57,7 @@ export class CorbadoApp {
     // the session configuration and the auth process start together, at load time
     this.sessionConfig = this.api.sessionConfig().catch(() => undefined);
     this.session = new Session(this.api, this.sessionConfig, !!options.setShortSessionCookie);
-    this.flow = new Flow(this.api, this.session, options.projectId, { window });
+    this.flow = new Flow(this.api, this.session, options.projectId, { window, rememberLastUser: options.rememberLastUser });
     this.account = new Account(this.api, this.session);
     // a session ended in another tab or refused by the server leaves no completed view behind
     this.session.onEnded(() => void this.flow.restartIfCompleted());
@@ -79,6 +81,8 @@ export class CorbadoApp {
   /** Deletes the account (throws when the server refuses); the session ends and a mounted auth view starts over. */
   async deleteAccount(): Promise<void> {
     await this.account.deleteAccount();
+    // an account that is gone is not offered again
+    this.flow.forgetLastUser();
     await this.flow.restartIfCompleted();
   }
 

@@ -17,6 +17,8 @@ export const storageKeys = {
   shortSession: 'cbo_short_session',
   longSession: 'cbo_long_session',
   socialLogin: 'socialLogin',
+  /** the account last logged in, per project (process/lastUser.ts) */
+  lastUser: (projectId: string) => `cbo_last_user-${projectId}`,
   /** the browser's passkey capability answers of the last visit, so process/init need not wait for them */
   clientCapabilities: 'cbo_client_capabilities',
 } as const;

@@ -5,6 +5,7 @@ import { nowSeconds, readStoredProcess, storageKeys, writeItem, writeStoredProce
 import { parseBlock, switchTo, verificationMethodOf, type FlowBlock } from './block';
 import { INIT_BLOCKS, type FlowContext } from './flowContext';
 import { mirrorHash } from './hashMirror';
+import { noteMethod, rememberLastUser } from './lastUser';
 import { initialScreen } from './screens';
 
 /** Keeps a process: the API client names it from now on, and the next start-up finds it stored. */
@@ -22,6 +23,7 @@ export function applyAnswer(ctx: FlowContext, response: ProcessResponse, options
   applyProcess(ctx, response);
   let block = parseBlock(response.blockBody);
   rememberBlock(ctx, block.type);
+  noteMethod(ctx, ctx.$block.get());
   if (options.stayOn && INIT_BLOCKS.includes(block.type)) block = switchTo(block, options.stayOn) ?? block;
   if (block.type === 'completed') return complete(ctx, block);
   if (block.type === 'passkey-append' && block.authType === 'login') {
@@ -55,7 +57,8 @@ export function setBlock(ctx: FlowContext, block: FlowBlock, keepScreen = false)
   const previous = ctx.$block.get();
   ctx.$block.set(block);
   if (!keepScreen && previous?.type !== block.type) {
-    ctx.$screen.set(initialScreen(block.type, verificationMethodOf(block)));
+    // log-in offers the account this browser logged in last first
+    ctx.$screen.set(block.type === 'login-init' && ctx.$lastUser.get() ? 'welcome-back' : initialScreen(block.type, verificationMethodOf(block)));
   }
   if (previous?.type !== block.type) mirrorHash(ctx, block.type, !previous);
 }
@@ -67,7 +70,9 @@ function complete(ctx: FlowContext, block: FlowBlock): void {
   if (data.shortSession) ctx.session.setSession(data.shortSession, data.longSession);
   if (block.authType === 'login') writeItem(storageKeys.passkeyAppendShown, undefined);
   writeItem(storageKeys.socialLogin, undefined);
+  const method = data.passkeyOperation ? 'passkey' : ctx.method;
+  rememberLastUser(ctx, method);
   ctx.$block.set(block);
   ctx.$screen.set('end');
-  for (const listener of [...ctx.onComplete]) listener({ authType: block.authType });
+  for (const listener of [...ctx.onComplete]) listener({ authType: block.authType, method });
 }

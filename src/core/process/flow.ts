@@ -6,12 +6,14 @@
 // forward and abort (history.ts); what they share is a FlowContext (flowContext.ts).
 import type { ApiClient } from '../api/client';
 import type { BlockType, IdentifierType, RequestError, SignupFieldAnswer, SocialProvider } from '../api/types';
+import type { CorbadoError } from '../errors';
 import type { Session } from '../session/session';
 import { startConditionalUi, stopConditionalUi } from './conditionalUi';
 import { startPolling, stopPolling } from './emailLinkPolling';
 import { answerLink } from './emailLinkStart';
 import { FlowContext, type Completion } from './flowContext';
 import { abort, attachHistory, cancelAbort, detachHistory } from './history';
+import { continueAsLastUser, forgetLastUser, recallLastUser } from './lastUser';
 import { appendPasskey, canSkip, confirmPasskeyExists, fallbacks, loginWithPasskey, skipBlock, skipPasskey, useFallback, type Fallback } from './passkeys';
 import { dismissError } from './recovery';
 import type { ScreenName } from './screens';
@@ -23,10 +25,21 @@ import { continueAfterLink, resend, submitCode, updateIdentifier } from './verif
 export { EMAIL_POLL_INTERVAL_MS } from './emailLinkPolling';
 export type { Completion, InitState } from './flowContext';
 export type { Fallback } from './passkeys';
+export type { LastUser, LoginMethod } from './lastUser';
 
 export interface FlowEnvironment {
   /** the window whose address and history the flow mirrors */
   window: Window;
+  /** whether the account logged in last may be kept and offered again (default true) */
+  rememberLastUser?: boolean;
+}
+
+/** An error the flow shows, as the host hears of it (onError, corbado:error). */
+export interface ShownError {
+  /** the server's error code, else the widget's (CorbadoError's type or kind) */
+  code: string;
+  /** a description in English, for logs; not the text shown */
+  message: string;
 }
 
 export class Flow {
@@ -40,6 +53,7 @@ export class Flow {
   declare readonly $hideBadge: FlowContext['$hideBadge'];
   declare readonly $linkVerifiedHere: FlowContext['$linkVerifiedHere'];
   declare readonly $linkRequest: FlowContext['$linkRequest'];
+  declare readonly $lastUser: FlowContext['$lastUser'];
 
   readonly #ctx: FlowContext;
 
@@ -57,7 +71,9 @@ export class Flow {
       $hideBadge: this.$hideBadge,
       $linkVerifiedHere: this.$linkVerifiedHere,
       $linkRequest: this.$linkRequest,
+      $lastUser: this.$lastUser,
     } = ctx);
+    recallLastUser(ctx, environment.rememberLastUser !== false);
     this.$screen.listen((screen) => (screen === 'email-link-sent' ? startPolling(ctx) : stopPolling(ctx)));
   }
 
@@ -86,6 +102,24 @@ export class Flow {
   onComplete(listener: (completion: Completion) => void): () => void {
     this.#ctx.onComplete.add(listener);
     return () => this.#ctx.onComplete.delete(listener);
+  }
+
+  /**
+   * Each error the flow shows, once: a failed call or start, a failed passkey ceremony, and every error
+   * the server put on the block or its fields (whatever the block's data holds with a code). Errors
+   * present when listening starts are heard at once.
+   */
+  onError(listener: (error: ShownError) => void): () => void {
+    const heard = new WeakSet<object>();
+    const hear = (value: unknown): void => {
+      if (!value || typeof value !== 'object' || heard.has(value)) return;
+      heard.add(value);
+      const error = value as Partial<RequestError & CorbadoError>;
+      if (typeof (error.code ?? error.kind) !== 'string') Object.values(value).forEach(hear);
+      else if (!error.ignorable) listener({ code: (error.code ?? error.type ?? error.kind)!, message: error.message! });
+    };
+    const stops = [this.$block.subscribe((block) => hear([block?.failure, block?.error, block?.data])), this.$error.subscribe(hear), this.$ceremonyError.subscribe(hear)];
+    return () => stops.forEach((stop) => stop());
   }
 
   restartIfCompleted(): Promise<void> {
@@ -148,6 +182,18 @@ export class Flow {
 
   leaveSocialVerify(): Promise<void> | void {
     return leaveSocialVerify(this.#ctx);
+  }
+
+  // --- welcome back ----------------------------------------------------------------------------
+
+  /** The welcome-back screen's main action: the account last logged in, the way it used. */
+  continueAsLastUser(): Promise<void> {
+    return continueAsLastUser(this.#ctx);
+  }
+
+  /** "Use another account" (and a deleted account): the remembered account is forgotten. */
+  forgetLastUser(): void {
+    forgetLastUser(this.#ctx);
   }
 
   // --- passkeys ---------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import type { BlockType, EmailLinkRequest } from '../api/types';
 import type { CorbadoError } from '../errors';
 import type { Session } from '../session/session';
 import type { FlowBlock } from './block';
+import type { LastUser, LoginMethod } from './lastUser';
 import type { ScreenName } from './screens';
 
 /** 0 loading, 1 failed (component-unavailable page), 2 ready. */
@@ -14,6 +15,8 @@ export type InitState = 0 | 1 | 2;
 
 export interface Completion {
   authType: 'signup' | 'login';
+  /** how the visitor proved who they are, where known */
+  method?: LoginMethod;
 }
 
 /** The two blocks a visitor switches between locally, through their alternatives. */
@@ -42,6 +45,8 @@ export class FlowContext {
   readonly $linkVerifiedHere = atom(false);
   /** what an e-mail link opened in another browser than the one that asked would approve (email-link-approval) */
   readonly $linkRequest = atom<EmailLinkRequest | undefined>(undefined);
+  /** the account last logged in on this browser, offered on the welcome-back screen (lastUser.ts) */
+  readonly $lastUser = atom<LastUser | undefined>(undefined);
 
   // The state of one area each, named after it. Fields without a first value are only declared: they
   // start out undefined, with no initialiser in the bundle.
@@ -73,6 +78,9 @@ export class FlowContext {
   conditionalSettled: Promise<unknown> = Promise.resolve();
   /** social.ts: a finished social log-in is being completed */
   socialFinishing = false;
+  /** lastUser.ts: whether the page lets the widget remember the account, and the way noted last */
+  declare remember: boolean;
+  declare method: LoginMethod | undefined;
 
   constructor(
     readonly api: ApiClient,

@@ -5,6 +5,8 @@ import { invalidScreen } from '../errors';
 export type ScreenName =
   | 'signup-init'
   | 'login-init'
+  /** login-init offering the account last logged in on this browser (lastUser.ts) */
+  | 'welcome-back'
   | 'passkey-background'
   | 'passkey-benefits'
   | 'passkey-error'

@@ -5,6 +5,7 @@ import { webAuthnSupported } from '../webauthn/webauthn';
 import { applyAnswer, applyProcess, setBlock } from './applyAnswer';
 import { parseBlock, switchTo } from './block';
 import type { FlowContext } from './flowContext';
+import { isVerification, type LoginMethod } from './lastUser';
 import { fallbacks } from './passkeys';
 import { runAction, runCall } from './recovery';
 import { start } from './startUp';
@@ -26,13 +27,16 @@ export function submitSignup(
 /**
  * The log-in after the identifier. For an account with a passkey the server answers passkey-verify;
  * in a browser without WebAuthn, where no passkey can be used, the visitor goes on to the block's
- * first fallback (a code or link) at once, never shown a passkey screen that can only fail.
+ * first fallback (a code or link) at once, never shown a passkey screen that can only fail. A `method`
+ * other than the passkey (welcome back: the way used last) goes on to that fallback the same way.
  */
-export function submitLogin(ctx: FlowContext, identifierValue: string, isPhone: boolean): Promise<void> {
+export function submitLogin(ctx: FlowContext, identifierValue: string, isPhone: boolean, method?: LoginMethod): Promise<void> {
   return runAction(ctx, async () => {
     const response = await ctx.api.loginInit(identifierValue, isPhone);
-    const block = response.blockBody.block === 'passkey-verify' && !webAuthnSupported() ? parseBlock(response.blockBody) : undefined;
-    const fallback = block && !block.error ? fallbacks(block)[0] : undefined;
+    const block =
+      response.blockBody.block === 'passkey-verify' && (!webAuthnSupported() || isVerification(method)) ? parseBlock(response.blockBody) : undefined;
+    const options = block && !block.error ? fallbacks(block) : [];
+    const fallback = options.find((option) => option.method === method) ?? options[0];
     if (!fallback) return applyAnswer(ctx, response);
     applyProcess(ctx, response);
     applyAnswer(ctx, await ctx.api.verifyStart(fallback.identifierType, fallback.method));

@@ -7,8 +7,12 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EmailLinkRequest } from '../../core/api/types';
 import type { CorbadoApp } from '../../core/app';
 import type { FlowBlock } from '../../core/process/block';
+import type { LastUser } from '../../core/process/lastUser';
 import type { ScreenName } from '../../core/process/screens';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { ComponentUnavailable } from '../components/ComponentUnavailable';
+import { Dialog } from '../components/Dialog';
 import { ErrorBoundary } from '../components/ErrorBoundary';
 import { AppContext } from '../context';
 import { renderInShadow } from '../test/renderInShadow';
@@ -20,6 +24,7 @@ import { EmailLinkSentScreen } from './email-verify/EmailLinkSentScreen';
 import { EmailLinkSuccessScreen } from './email-verify/EmailLinkSuccessScreen';
 import { OtpScreen } from './email-verify/OtpScreen';
 import { LoginInitScreen } from './login-init/LoginInitScreen';
+import { WelcomeBackScreen } from './login-init/WelcomeBackScreen';
 import { PasskeyAppendScreen } from './passkey-append/PasskeyAppendScreen';
 import { PasskeyBenefitsScreen } from './passkey-append/PasskeyBenefitsScreen';
 import { PasskeyErrorScreen } from './passkey-append/PasskeyErrorScreen';
@@ -50,6 +55,9 @@ function fakeFlow(shown: FlowBlock, screen: ScreenName, options: FakeOptions = {
     $initState: atom(2),
     $hideBadge: atom(true),
     $linkVerifiedHere: atom(false),
+    $lastUser: atom(options.lastUser),
+    continueAsLastUser: vi.fn(async () => undefined),
+    forgetLastUser: vi.fn(),
     start: vi.fn(async () => undefined),
     attachHistory: vi.fn(() => () => undefined),
     startConditionalUi: vi.fn(async () => undefined),
@@ -80,6 +88,7 @@ interface FakeOptions {
   supportEmail?: string;
   linkRequest?: EmailLinkRequest;
   linkPage?: boolean;
+  lastUser?: LastUser;
 }
 
 function render(node: ReactNode, shown: FlowBlock, screen: ScreenName, options: FakeOptions = {}) {
@@ -162,6 +171,37 @@ describe('login-init', () => {
     expect(toggle.textContent).toContain('+1');
     expect(toggle.querySelector('.cb-flag')?.textContent).toBe('\u{1F1FA}\u{1F1F8}');
     view.unmount();
+  });
+});
+
+describe('welcome-back', () => {
+  const remembered = (user: LastUser) => render(<WelcomeBackScreen />, login({ email: true }), 'welcome-back', { lastUser: user });
+
+  it('offers the account this browser logged in last: "Welcome back", the identifier, the way it used as the main action, and "Use another account"', () => {
+    const { view, buttons, click, flow } = remembered({ value: 'ada@example.com', type: 'email', method: 'email-otp' });
+    expect(view.$('h1')?.textContent).toBe('Welcome back');
+    expect(view.$('.cb-identifier')?.textContent).toBe('ada@example.com');
+    expect(buttons()).toEqual(['Email me a code', 'Use another account']);
+    expect(view.$('.cb-primary')?.textContent).toBe('Email me a code');
+    click('Email me a code');
+    expect(flow.continueAsLastUser).toHaveBeenCalledOnce();
+    click('Use another account');
+    expect(flow.forgetLastUser).toHaveBeenCalledOnce();
+    view.unmount();
+  });
+
+  it('names each way in the main action, and shows a phone number as people write it', () => {
+    const main = (user: LastUser) => {
+      const { view } = remembered(user);
+      const shown = [view.$('.cb-identifier')?.textContent, view.$('.cb-primary')?.textContent];
+      view.unmount();
+      return shown;
+    };
+    expect(main({ value: 'ada@example.com', type: 'email', method: 'passkey' })).toEqual(['ada@example.com', 'Log in with passkey']);
+    expect(main({ value: 'ada@example.com', type: 'email', method: 'email-link' })).toEqual(['ada@example.com', 'Email me a link']);
+    expect(main({ value: '+4915112345678', type: 'phone', method: 'phone-otp' })).toEqual(['+49 1511 2345678', 'Text me a code']);
+    expect(main({ value: 'ada@example.com', type: 'email', method: 'github' })).toEqual(['ada@example.com', 'Continue with GitHub']);
+    expect(main({ value: 'ada_l', type: 'username' })).toEqual(['ada_l', 'Continue']);
   });
 });
 
@@ -506,5 +546,66 @@ describe('the other screens and pages', () => {
     expect(view.$('[role=alert]')?.textContent).toBe('Something went wrong. Please try again in a few moments.');
     view.unmount();
     quiet.mockRestore();
+  });
+});
+
+describe('part names (README, "Styling with ::part")', () => {
+  // the UI project runs in happy-dom, whose import.meta.url is no file: the repository is the working directory
+  const readme = readFileSync(join(process.cwd(), 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### Styling with `::part`'), readme.indexOf('### When the Frontend API fails'));
+  const documented = [...section.matchAll(/^\| `([a-z-]+)` \|/gm)].map((match) => match[1]);
+  const partsIn = (root: ParentNode) => [...root.querySelectorAll('[part]')].flatMap((element) => element.getAttribute('part')!.split(' '));
+
+  it('the markup carries exactly the parts the README lists', () => {
+    const found = new Set<string>();
+    // the log-in with social buttons and an error over it, in its view (the card)
+    const failed = login({ email: true }, ['google', 'github']);
+    const withError = render(<FlowView mode="auth" />, { ...failed, error: { code: 'unknown', message: 'unknown' } }, 'login-init');
+    partsIn(withError.view.shadow).forEach((part) => found.add(part));
+    withError.view.unmount();
+    // the cells of a one-time code
+    const code = render(<OtpScreen channel="email" />, block('email-verify', { identifier: 'ada@example.com', verificationMethod: 'email-otp' }), 'email-otp-verification');
+    partsIn(code.view.shadow).forEach((part) => found.add(part));
+    code.view.unmount();
+    // a dialog that deletes
+    const dialog = renderInShadow(<Dialog title="Delete passkey?" body="Gone for good." confirm="Delete" cancel="Cancel" danger onConfirm={() => undefined} onCancel={() => undefined} />);
+    partsIn(dialog.shadow).forEach((part) => found.add(part));
+    dialog.unmount();
+
+    expect(documented.length).toBeGreaterThan(5);
+    expect([...found].sort()).toEqual([...documented].sort());
+  });
+
+  it('every element of a kind carries its part, on every screen and view (the sources, so that no screen is left out)', () => {
+    // class of the element -> its part; buttons take theirs from Button (button-<variant>) and LinkButton
+    const PARTS: Record<string, string> = {
+      'cb-card': 'container',
+      'cb-title': 'heading',
+      'cb-control': 'input',
+      'cb-otp-cell': 'input',
+      'cb-popup': 'error',
+      'cb-divider': 'divider',
+      'cb-link': 'link',
+    };
+    const root = join(process.cwd(), 'src/ui');
+    const files = (readdirSync(root, { recursive: true }) as string[]).filter((file) => file.endsWith('.tsx') && !file.endsWith('.test.tsx'));
+    const missing: string[] = [];
+    let checked = 0;
+    for (const file of files) {
+      const source = readFileSync(join(root, file), 'utf8');
+      for (const match of source.matchAll(/className=(?:"|\{`)(cb-[a-z-]+)/g)) {
+        const part = PARTS[match[1]!];
+        if (!part) continue;
+        // the element's opening tag: from its "<" to the ">" that closes it (an arrow's "=>" does not)
+        const start = source.lastIndexOf('<', match.index);
+        let end = match.index;
+        do end = source.indexOf('>', end + 1);
+        while (source[end - 1] === '=');
+        checked++;
+        if (!source.slice(start, end).includes(`part="${part}"`)) missing.push(`${file}: ${source.slice(start, end).split('\n')[0]}`);
+      }
+    }
+    expect(checked).toBeGreaterThan(15);
+    expect(missing).toEqual([]);
   });
 });

@@ -52,7 +52,7 @@ export function Dialog({ title, body, confirm, cancel, danger, onConfirm, onCanc
         (onCancel ?? onConfirm)?.();
       }}
     >
-      <h2 className="cb-title" id={`${id}t`}>
+      <h2 className="cb-title" part="heading" id={`${id}t`}>
         {title}
       </h2>
       <p className="cb-text" id={`${id}b`}>
@@ -66,7 +66,7 @@ export function Dialog({ title, body, confirm, cancel, danger, onConfirm, onCanc
               {cancel}
             </Button>
           )}
-          <Button className={danger ? 'cb-danger' : undefined} onClick={onConfirm}>
+          <Button variant={danger ? 'danger' : undefined} onClick={onConfirm}>
             {confirm}
           </Button>
         </div>

@@ -31,7 +31,7 @@ export class ErrorBoundary extends Component<Props, State> {
   override render(): ReactNode {
     if (this.state.failed || this.props.globalError) {
       return (
-        <div className="cb-card" role="alert">
+        <div className="cb-card" part="container" role="alert">
           <p className="cb-text">{t('errors.generic')}</p>
         </div>
       );

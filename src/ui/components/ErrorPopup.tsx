@@ -22,7 +22,7 @@ export function ErrorPopup() {
   const message = failureText(t, block?.error ?? initError, (onLinkScreen ? undefined : block?.failure) ?? globalError, app.options.customerSupportEmail);
   if (!message || screen === 'social-verify') return null;
   return (
-    <div className="cb-popup" role="alert">
+    <div className="cb-popup" part="error" role="alert">
       <Icon name="warning" />
       <p>{message}</p>
       <button type="button" className="cb-icon-button" aria-label={t('common.close')} onClick={() => app.flow.dismissError()}>

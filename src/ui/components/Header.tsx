@@ -8,7 +8,7 @@ export function Header({ title, subtitle, level = 1 }: { title: string; subtitle
   const Heading = level === 1 ? 'h1' : 'h2';
   return (
     <header className="cb-header">
-      <Heading className="cb-title" tabIndex={-1}>
+      <Heading className="cb-title" part="heading" tabIndex={-1}>
         {title}
       </Heading>
       {subtitle && <p className="cb-subtitle">{subtitle}</p>}

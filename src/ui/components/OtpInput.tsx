@@ -94,6 +94,7 @@ export function OtpInput({ onComplete, error, errorKey, busy, autofill }: Props)
               inputs.current[index] = element;
             }}
             className="cb-otp-cell"
+            part="input"
             value={cell}
             inputMode="numeric"
             autoComplete="one-time-code"

@@ -9,13 +9,13 @@ export function PleaseLogIn() {
   const restoring = useStore(useApp().session.$restoring);
   if (restoring) {
     return (
-      <div className="cb-card">
+      <div className="cb-card" part="container">
         <Spinner />
       </div>
     );
   }
   return (
-    <div className="cb-card">
+    <div className="cb-card" part="container">
       <div className="cb-warning" role="status">
         <Icon name="warning" />
         <p>{t('account.pleaseLogIn')}</p>

@@ -14,7 +14,7 @@ export function SocialButtons({ providers, disabled, start }: { providers: Socia
   const compact = providers.length > 2;
   return (
     <div className="cb-social">
-      <div className="cb-divider">{t('common.or')}</div>
+      <div className="cb-divider" part="divider">{t('common.or')}</div>
       <div className={compact ? 'cb-social-buttons cb-compact' : 'cb-social-buttons'}>
         {providers.map((provider) => {
           const label = t('social.continueWith', { provider: t(`social.${provider}`) });
@@ -22,6 +22,7 @@ export function SocialButtons({ providers, disabled, start }: { providers: Socia
             <Button
               key={provider}
               variant="secondary"
+              part="button-secondary provider-button"
               aria-label={compact ? label : undefined}
               title={compact ? label : undefined}
               disabled={disabled}

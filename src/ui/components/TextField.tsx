@@ -18,7 +18,7 @@ export function TextField({ label, value, onChange, error, before, className, ..
       <label className="cb-label" htmlFor={id}>
         {label}
       </label>
-      <div className="cb-control">
+      <div className="cb-control" part="input">
         {before}
         <input
           {...rest}

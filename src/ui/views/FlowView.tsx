@@ -9,6 +9,7 @@ import { EmailLinkSuccessScreen } from '../blocks/email-verify/EmailLinkSuccessS
 import { EmailLinkVerificationScreen } from '../blocks/email-verify/EmailLinkVerificationScreen';
 import { OtpScreen } from '../blocks/email-verify/OtpScreen';
 import { LoginInitScreen } from '../blocks/login-init/LoginInitScreen';
+import { WelcomeBackScreen } from '../blocks/login-init/WelcomeBackScreen';
 import { MissingFieldsScreen } from '../blocks/missing-fields/MissingFieldsScreen';
 import { PasskeyAppendScreen } from '../blocks/passkey-append/PasskeyAppendScreen';
 import { PasskeyBenefitsScreen } from '../blocks/passkey-append/PasskeyBenefitsScreen';
@@ -34,6 +35,8 @@ function Screen({ screen, block }: { screen: ScreenName; block: FlowBlock }) {
   switch (screen) {
     case 'login-init':
       return <LoginInitScreen key={block.type} />;
+    case 'welcome-back':
+      return <WelcomeBackScreen />;
     case 'signup-init':
       return <SignupInitScreen />;
     case 'email-otp-verification':
@@ -122,21 +125,21 @@ export function FlowView({ mode }: { mode: FlowMode }) {
 
   if (initState === 1) {
     return (
-      <div className="cb-card" ref={card}>
+      <div className="cb-card" part="container" ref={card}>
         <ComponentUnavailable onRetry={() => void flow.retry()} />
       </div>
     );
   }
   if (initState === 0 || !block) {
     return (
-      <div className="cb-card cb-loading" aria-busy="true">
+      <div className="cb-card cb-loading" part="container" aria-busy="true">
         <Spinner />
       </div>
     );
   }
   if (screen === 'end') return null;
   return (
-    <div className="cb-card" ref={card}>
+    <div className="cb-card" part="container" ref={card}>
       <ErrorPopup />
       <Screen screen={screen} block={block} />
       {!hideBadge && <Footer />}

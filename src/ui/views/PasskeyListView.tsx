@@ -99,15 +99,15 @@ export function PasskeyListView() {
   };
 
   return (
-    <div className="cb-card" ref={card}>
+    <div className="cb-card" part="container" ref={card}>
       <Header title={t('passkeyList.header')} level={2} />
       {failure && (
-        <p className="cb-popup" role="alert">
+        <p className="cb-popup" part="error" role="alert">
           {failure}
         </p>
       )}
       {passkeys.state === 'failed' && !passkeys.error.ignorable && (
-        <p className="cb-popup" role="alert">
+        <p className="cb-popup" part="error" role="alert">
           {failureText(t, undefined, passkeys.error, app.options.customerSupportEmail)}
         </p>
       )}

@@ -40,8 +40,8 @@ export function UserDetailsView() {
   if (!user) return <PleaseLogIn />;
   if (me.state === 'failed' && !me.error.ignorable) {
     return (
-      <div className="cb-card">
-        <p className="cb-popup" role="alert">
+      <div className="cb-card" part="container">
+        <p className="cb-popup" part="error" role="alert">
           {failureText(t, undefined, me.error, app.options.customerSupportEmail)}
         </p>
       </div>
@@ -49,7 +49,7 @@ export function UserDetailsView() {
   }
   if (me.state !== 'ready') {
     return (
-      <div className="cb-card">
+      <div className="cb-card" part="container">
         <Spinner />
       </div>
     );
@@ -78,7 +78,7 @@ export function UserDetailsView() {
     );
   };
   return (
-    <div className="cb-card">
+    <div className="cb-card" part="container">
       <Header title={t('user.header')} level={2} />
       <section className="cb-section">
         <h3 className="cb-section-title">{t('user.name')}</h3>

@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { LoginInitData } from '../../../core/api/types';
 import { checkEmail, checkEmailOrUsername, checkUsername, identifierTypeOf } from '../../../core/validation/identifiers';
 import { checkPhone, DEFAULT_COUNTRY } from '../../../core/validation/phone';
-import { Button } from '../../components/Button';
+import { Button, LinkButton } from '../../components/Button';
 import { Form } from '../../components/Form';
 import { Header } from '../../components/Header';
 import type { PhoneValue } from '../../components/PhoneInput';
@@ -74,9 +74,9 @@ export function LoginInitScreen() {
         />
       )}
       {data.isPhoneAvailable && otherAvailable && (
-        <button type="button" className="cb-link" onClick={() => (setUsePhone(!usePhone), setError(undefined))}>
+        <LinkButton onClick={() => (setUsePhone(!usePhone), setError(undefined))}>
           {usePhone ? t(`loginInit.use.${fieldKind}`) : t('loginInit.use.phone')}
-        </button>
+        </LinkButton>
       )}
       <Button type="submit" busy={busy}>
         {t('loginInit.submit')}
@@ -85,9 +85,9 @@ export function LoginInitScreen() {
       {signup && (
         <p className="cb-switch">
           {t('loginInit.noAccount')}{' '}
-          <button type="button" className="cb-link" onClick={() => flow.switchToAlternative('signup-init')}>
+          <LinkButton onClick={() => flow.switchToAlternative('signup-init')}>
             {t('loginInit.signUp')}
-          </button>
+          </LinkButton>
         </p>
       )}
     </Form>

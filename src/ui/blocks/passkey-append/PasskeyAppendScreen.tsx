@@ -1,6 +1,6 @@
 import type { PasskeyAppendData } from '../../../core/api/types';
 import { displayPhone } from '../../../core/validation/phone';
-import { Button } from '../../components/Button';
+import { Button, LinkButton } from '../../components/Button';
 import { Header } from '../../components/Header';
 import { Icon } from '../../components/Icon';
 import { IdentifierLine } from '../../components/IdentifierLine';
@@ -28,9 +28,9 @@ export function PasskeyAppendScreen() {
       <Button busy={busy} onClick={() => void flow.appendPasskey()}>
         {t('passkeyAppend.create')}
       </Button>
-      <button type="button" className="cb-link" onClick={() => flow.setScreen('passkey-benefits')}>
+      <LinkButton onClick={() => flow.setScreen('passkey-benefits')}>
         {t('passkeyAppend.learnMore')}
-      </button>
+      </LinkButton>
       <FallbackButtons disabled={busy} />
       {canSkip && (
         <Button variant="secondary" disabled={busy} onClick={() => void flow.skipPasskey()}>

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { PasskeyVerifyData } from '../../../core/api/types';
-import { Button } from '../../components/Button';
+import { Button, LinkButton } from '../../components/Button';
 import { Header } from '../../components/Header';
 import { Icon } from '../../components/Icon';
 import { IdentifierLine } from '../../components/IdentifierLine';
@@ -29,9 +29,9 @@ export function PasskeyBackgroundScreen() {
         {t('passkeyVerify.start')}
       </Button>
       <FallbackButtons disabled={busy} />
-      <button type="button" className="cb-link" onClick={() => flow.setScreen('passkey-benefits')}>
+      <LinkButton onClick={() => flow.setScreen('passkey-benefits')}>
         {t('passkeyAppend.learnMore')}
-      </button>
+      </LinkButton>
     </div>
   );
 }

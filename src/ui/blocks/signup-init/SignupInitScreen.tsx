@@ -3,7 +3,7 @@ import { useEffect, useState } from 'react';
 import type { IdentifierType, SignupInitData, SocialProvider } from '../../../core/api/types';
 import { checkEmail, checkFullName, checkSignupField, checkUsername, signupAnswers } from '../../../core/validation/identifiers';
 import { checkPhone, DEFAULT_COUNTRY } from '../../../core/validation/phone';
-import { Button } from '../../components/Button';
+import { Button, LinkButton } from '../../components/Button';
 import { Form } from '../../components/Form';
 import { Header } from '../../components/Header';
 import { PhoneInput, type PhoneValue } from '../../components/PhoneInput';
@@ -158,9 +158,9 @@ export function SignupInitScreen() {
       {login && (
         <p className="cb-switch">
           {t('signupInit.haveAccount')}{' '}
-          <button type="button" className="cb-link" onClick={() => flow.switchToAlternative('login-init')}>
+          <LinkButton onClick={() => flow.switchToAlternative('login-init')}>
             {t('signupInit.logIn')}
-          </button>
+          </LinkButton>
         </p>
       )}
     </Form>

@@ -20,7 +20,7 @@ export function Disclosure({ label, about, disabled, children }: Props) {
   }, [open]);
   if (open) return children(() => setOpen(false));
   return (
-    <button ref={button} type="button" className="cb-link" aria-label={about ? `${label}: ${about}` : undefined} disabled={disabled} onClick={() => setOpen(true)}>
+    <button ref={button} type="button" className="cb-link" part="link" aria-label={about ? `${label}: ${about}` : undefined} disabled={disabled} onClick={() => setOpen(true)}>
       {label}
     </button>
   );

@@ -3,6 +3,7 @@ import { useRef, useState } from 'react';
 import { identifierActions } from '../../../core/account/rules';
 import type { MeIdentifier, UserDetailsConfig } from '../../../core/api/types';
 import { displayPhone } from '../../../core/validation/phone';
+import { LinkButton } from '../../components/Button';
 import { Identifier } from '../../components/IdentifierLine';
 import { Dialog } from '../../components/Dialog';
 import { useApp, useT } from '../../context';
@@ -65,9 +66,9 @@ export function IdentifierRow({ identifier, all, config }: Props) {
           </Disclosure>
         )}
         {verified && several && !identifier.primary && (
-          <button type="button" className="cb-link" aria-label={`${t('user.makePrimary')}: ${value}`} disabled={busy} onClick={() => run(() => account.updateIdentifier(identifier, identifier.value, true), focusRow)}>
+          <LinkButton aria-label={`${t('user.makePrimary')}: ${value}`} disabled={busy} onClick={() => run(() => account.updateIdentifier(identifier, identifier.value, true), focusRow)}>
             {t('user.makePrimary')}
-          </button>
+          </LinkButton>
         )}
         {removable && (
           <Disclosure label={t('user.remove')} about={value} disabled={busy}>

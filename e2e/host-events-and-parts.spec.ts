@@ -1,0 +1,82 @@
+import type { Page } from '@playwright/test';
+import { expect, latestMessage, signUpByEmailCode, test, uniqueEmail, widget } from './fixtures';
+import { logOut } from './kit/corbadoKit';
+
+// What a host page without a framework gets (issue 27; README "Events" and "Styling with ::part"):
+// the widget's DOM events on the element it is mounted into, heard on the document, and its `part`
+// names reached from the page's own stylesheet.
+
+interface Heard {
+  type: string;
+  detail: { user?: { email?: string; sub?: string }; method?: string; code?: string; message?: string };
+  onWidget: boolean;
+  bubbles: boolean;
+  composed: boolean;
+}
+
+/** Records every corbado: event that reaches the document, from the first script of the page on. */
+async function listen(page: Page): Promise<() => Promise<Heard[]>> {
+  await page.addInitScript(() => {
+    const heard: unknown[] = ((window as unknown as { heard: unknown[] }).heard = []);
+    for (const type of ['signup', 'login', 'logout', 'error']) {
+      document.addEventListener(`corbado:${type}`, (event) => {
+        const { detail, bubbles, composed, target } = event as CustomEvent;
+        heard.push({ type: event.type, detail: JSON.parse(JSON.stringify(detail)), onWidget: (target as Element).id === 'widget', bubbles, composed });
+      });
+    }
+  });
+  return () => page.evaluate(() => (window as unknown as { heard: Heard[] }).heard);
+}
+
+test('the four DOM events arrive with their details: a sign-up says signup (not login), a log-in login, the log-out and an error', async ({ page }) => {
+  const heard = await listen(page);
+  const email = uniqueEmail('events');
+  await signUpByEmailCode(page, email);
+  await expect.poll(heard).toHaveLength(1);
+  const [signup] = await heard();
+  expect(signup).toEqual({
+    type: 'corbado:signup',
+    detail: { user: expect.objectContaining({ email, sub: expect.stringMatching(/^usr-/) }), method: 'email-otp' },
+    onWidget: true,
+    bubbles: true,
+    composed: true,
+  });
+
+  await logOut(page);
+  await expect.poll(heard).toHaveLength(2);
+  expect((await heard())[1]).toMatchObject({ type: 'corbado:logout', detail: { user: { email } }, onWidget: true });
+
+  // log in again (welcome back: the code to that address), with a wrong code first
+  const view = widget(page);
+  const sent = (await latestMessage(email)).id;
+  await view.getByRole('button', { name: 'Email me a code' }).click();
+  const firstCell = view.getByRole('textbox', { name: 'Digit 1 of 6' });
+  const code = (await latestMessage(email, sent)).code!;
+  await firstCell.fill(code === '000000' ? '111111' : '000000');
+  await expect(view.getByRole('alert').first()).toBeVisible();
+  await firstCell.fill(code);
+  await expect(page.locator('#host-auth-state')).toHaveText('logged in');
+  await expect.poll(heard).toHaveLength(4);
+  const [, , error, login] = await heard();
+  expect(error).toEqual({ type: 'corbado:error', detail: { code: 'invalid_challenge_solution_email-otp', message: expect.any(String) }, onWidget: true, bubbles: true, composed: true });
+  expect(login).toMatchObject({ type: 'corbado:login', detail: { user: { email }, method: 'email-otp' }, onWidget: true });
+  expect((await heard()).map((event) => event.type)).toEqual(['corbado:signup', 'corbado:logout', 'corbado:error', 'corbado:login']);
+});
+
+test('a host stylesheet restyles the primary button through ::part, and nothing else', async ({ page }) => {
+  await page.goto('/login.html');
+  const view = widget(page);
+  const primary = view.getByRole('button', { name: 'Continue', exact: true });
+  const link = view.getByRole('button', { name: 'Sign up' });
+  await expect(primary).toBeVisible();
+  const style = (element: typeof primary) => element.evaluate((node) => ({ background: getComputedStyle(node).backgroundColor, radius: getComputedStyle(node).borderRadius }));
+  const before = { primary: await style(primary), link: await style(link) };
+  expect(before.primary.background).not.toBe('rgb(10, 125, 85)');
+
+  await page.addStyleTag({ content: '#widget::part(button-primary) { background: rgb(10, 125, 85); border-radius: 999px; }' });
+  await expect.poll(() => style(primary)).toEqual({ background: 'rgb(10, 125, 85)', radius: '999px' });
+  expect(await style(link)).toEqual(before.link);
+  // the same rule by a class name of the widget's does not reach in
+  await page.addStyleTag({ content: '.cb-primary { background: rgb(200, 0, 0) !important; }' });
+  expect((await style(primary)).background).toBe('rgb(10, 125, 85)');
+});
