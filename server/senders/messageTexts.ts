@@ -54,6 +54,14 @@ interface Words {
   linkExpiry: string;
   notYou: (what: What) => string;
   sms: (app: string, code: string) => string;
+  /** the notice that a provider account (`name`, with its address `email`) was linked to the account */
+  linked: {
+    subject: (app: string, name: string) => string;
+    heading: (name: string) => string;
+    intro: (app: string, name: string, email: string) => string;
+    /** what to do if it was not the person: the account page's section, as the widget names it */
+    notYou: (name: string) => string;
+  };
 }
 
 // French typography: a no-break space before the colon and the semicolon
@@ -76,6 +84,12 @@ const WORDS: Record<Language, Words> = {
     linkExpiry: 'The link expires in 10 minutes and works once.',
     notYou: (what) => `If you did not ask for this, you can ignore this e-mail; nobody gets in without the ${what}.`,
     sms: (app, code) => `${code} is your ${app} code. It expires in 10 minutes.`,
+    linked: {
+      subject: (app, name) => `${name} is now linked to your ${app} account`,
+      heading: (name) => `${name} was linked`,
+      intro: (app, name, email) => `From now on you can log in to ${app} with your ${name} account (${email}).`,
+      notYou: (name) => `Was this not you? Log in and remove ${name} under "Social accounts" in your account; until then it is a way into your account.`,
+    },
   },
   de: {
     hello: 'Hallo',
@@ -94,6 +108,12 @@ const WORDS: Record<Language, Words> = {
     notYou: (what) =>
       `Falls du das nicht angefordert hast, kannst du diese E-Mail ignorieren; ohne den ${what === 'code' ? 'Code' : 'Link'} kommt niemand hinein.`,
     sms: (app, code) => `${code} ist dein Code für ${app}. Er ist 10 Minuten gültig.`,
+    linked: {
+      subject: (app, name) => `${name} ist jetzt mit deinem Konto bei ${app} verknüpft`,
+      heading: (name) => `${name} wurde verknüpft`,
+      intro: (app, name, email) => `Ab jetzt kannst du dich bei ${app} mit deinem ${name}-Konto (${email}) anmelden.`,
+      notYou: (name) => `Warst du das nicht? Melde dich an und entferne ${name} in deinem Konto unter „Social-Konten“; bis dahin kommt man damit in dein Konto.`,
+    },
   },
   fr: {
     hello: 'Bonjour',
@@ -112,6 +132,13 @@ const WORDS: Record<Language, Words> = {
     notYou: (what) =>
       `Si vous n’avez rien demandé, vous pouvez ignorer cet e-mail${NBSP}; personne ne peut entrer sans le ${what === 'code' ? 'code' : 'lien'}.`,
     sms: (app, code) => `${code} est votre code ${app}. Il expire dans 10 minutes.`,
+    linked: {
+      subject: (app, name) => `Votre compte ${app} est désormais associé à ${name}`,
+      heading: (name) => `Compte ${name} associé`,
+      intro: (app, name, email) => `Vous pouvez désormais vous connecter à ${app} avec votre compte ${name} (${email}).`,
+      notYou: (name) =>
+        `Ce n’était pas vous${NBSP}? Connectez-vous et retirez ${name} dans la rubrique «${NBSP}Comptes de réseaux sociaux${NBSP}» de votre compte${NBSP}; d’ici là, ${name} permet d’y accéder.`,
+    },
   },
   es: {
     hello: 'Hola',
@@ -132,6 +159,12 @@ const WORDS: Record<Language, Words> = {
     linkExpiry: 'El enlace caduca en 10 minutos y solo funciona una vez.',
     notYou: (what) => `Si no lo has solicitado, puedes ignorar este correo; nadie puede entrar sin el ${what === 'code' ? 'código' : 'enlace'}.`,
     sms: (app, code) => `${code} es tu código de ${app}. Caduca en 10 minutos.`,
+    linked: {
+      subject: (app, name) => `Tu cuenta de ${app} ya está vinculada con ${name}`,
+      heading: (name) => `Cuenta de ${name} vinculada`,
+      intro: (app, name, email) => `A partir de ahora puedes iniciar sesión en ${app} con tu cuenta de ${name} (${email}).`,
+      notYou: (name) => `¿No has sido tú? Inicia sesión y quita la cuenta de ${name} en «Cuentas sociales»; hasta entonces, con ella se puede entrar en tu cuenta.`,
+    },
   },
   it: {
     hello: 'Ciao',
@@ -149,6 +182,12 @@ const WORDS: Record<Language, Words> = {
     linkExpiry: 'Il link scade tra 10 minuti e funziona una sola volta.',
     notYou: (what) => `Se non l’hai richiesto tu, puoi ignorare questa e-mail; nessuno può entrare senza il ${what === 'code' ? 'codice' : 'link'}.`,
     sms: (app, code) => `${code} è il tuo codice ${app}. Scade tra 10 minuti.`,
+    linked: {
+      subject: (app, name) => `Il tuo account ${app} è ora collegato a ${name}`,
+      heading: (name) => `Account ${name} collegato`,
+      intro: (app, name, email) => `D’ora in poi puoi accedere a ${app} con il tuo account ${name} (${email}).`,
+      notYou: (name) => `Non l’hai fatto tu? Accedi e rimuovi ${name} in «Account social» nel tuo account; fino ad allora, con ${name} si può entrare nel tuo account.`,
+    },
   },
   nl: {
     hello: 'Hallo',
@@ -166,6 +205,12 @@ const WORDS: Record<Language, Words> = {
     linkExpiry: 'De link verloopt over 10 minuten en werkt maar één keer.',
     notYou: (what) => `Heb je hier niet om gevraagd? Dan kun je deze e-mail negeren; zonder de ${what} komt niemand binnen.`,
     sms: (app, code) => `${code} is je code voor ${app}. Hij verloopt over 10 minuten.`,
+    linked: {
+      subject: (app, name) => `${name} is nu gekoppeld aan je account bij ${app}`,
+      heading: (name) => `${name} is gekoppeld`,
+      intro: (app, name, email) => `Vanaf nu kun je bij ${app} inloggen met je ${name}-account (${email}).`,
+      notYou: (name) => `Was jij dit niet? Log in en verwijder ${name} onder ‘Sociale accounts’ in je account; tot die tijd kan iemand daarmee in je account komen.`,
+    },
   },
   // Brazilian Portuguese
   pt: {
@@ -184,6 +229,12 @@ const WORDS: Record<Language, Words> = {
     linkExpiry: 'O link expira em 10 minutos e funciona uma única vez.',
     notYou: (what) => `Se você não pediu isso, pode ignorar este e-mail; ninguém entra sem o ${what === 'code' ? 'código' : 'link'}.`,
     sms: (app, code) => `${code} é seu código para ${app}. Ele expira em 10 minutos.`,
+    linked: {
+      subject: (app, name) => `Conta ${name} vinculada à sua conta no ${app}`,
+      heading: (name) => `Conta ${name} vinculada`,
+      intro: (app, name, email) => `A partir de agora, você pode entrar no ${app} com sua conta ${name} (${email}).`,
+      notYou: (name) => `Não foi você? Entre e remova a conta ${name} em “Contas sociais” na sua conta; até lá, ela dá acesso à sua conta.`,
+    },
   },
   // "w aplikacji …" leaves the app's name as it is (Polish would otherwise decline it)
   pl: {
@@ -205,6 +256,12 @@ const WORDS: Record<Language, Words> = {
     linkExpiry: 'Link wygasa za 10 minut i działa tylko raz.',
     notYou: (what) => `Jeśli to nie była Twoja prośba, zignoruj tę wiadomość; bez ${what === 'code' ? 'kodu' : 'linku'} nikt się nie zaloguje.`,
     sms: (app, code) => `${code} to Twój kod w aplikacji ${app}. Wygasa za 10 minut.`,
+    linked: {
+      subject: (app, name) => `Konto ${name} jest teraz połączone z Twoim kontem w aplikacji ${app}`,
+      heading: (name) => `Połączono konto ${name}`,
+      intro: (app, name, email) => `Od teraz możesz logować się w aplikacji ${app} przez konto ${name} (${email}).`,
+      notYou: (name) => `To nie Ty? Zaloguj się i usuń konto ${name} w sekcji „Konta społecznościowe” na swoim koncie; do tego czasu można się przez nie dostać do Twojego konta.`,
+    },
   },
 };
 
@@ -297,18 +354,13 @@ const PROVIDER_NAMES = { google: 'Google', microsoft: 'Microsoft', github: 'GitH
  * the person (remove it on the account page; until then it is a way in).
  */
 export function socialLinkedEmail(brand: EmailBrand, provider: keyof typeof PROVIDER_NAMES, providerEmail: string): MessageText {
-  const app = brand.appName;
+  const w = WORDS[brand.language];
   const name = PROVIDER_NAMES[provider];
-  const de = brand.language === 'de';
-  const subject = de ? `${name} ist jetzt mit deinem Konto bei ${app} verknüpft` : `${name} is now linked to your ${app} account`;
-  const intro = de
-    ? `Ab jetzt kannst du dich bei ${app} mit deinem ${name}-Konto (${providerEmail}) anmelden.`
-    : `From now on you can log in to ${app} with your ${name} account (${providerEmail}).`;
-  const notYou = de
-    ? `Warst du das nicht? Melde dich an und entferne ${name} in deinem Konto unter „Social-Konten“; bis dahin kommt man damit in dein Konto.`
-    : `Was this not you? Log in and remove ${name} under "Social accounts" in your account; until then it is a way into your account.`;
-  const text = `${de ? 'Hallo' : 'Hello'},\n\n${intro}\n\n${notYou}\n`;
-  const content = [heading(de ? `${name} wurde verknüpft` : `${name} was linked`), paragraph(intro)].join('\n');
+  const subject = w.linked.subject(brand.appName, name);
+  const intro = w.linked.intro(brand.appName, name, providerEmail);
+  const notYou = w.linked.notYou(name);
+  const text = `${w.hello},\n\n${intro}\n\n${notYou}\n`;
+  const content = [heading(w.linked.heading(name)), paragraph(intro)].join('\n');
   return { subject, text, html: emailDocument(brand, subject, content, notYou) };
 }
 

@@ -1,10 +1,11 @@
 // Messages people recognise: HTML e-mails with a plain-text alternative (over real SMTP), per-project
 // accent colour and logo, origin-bound SMS codes (WebOTP) and the dev outbox that shows the e-mails.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveProjectConfig } from '../config/projectConfig.ts';
 import { LANGUAGES } from '../config/projectConfig.ts';
 import { escapeHtml } from '../http/html.ts';
-import { linkEmail, messageLanguage, otpEmail, otpSms } from '../senders/messageTexts.ts';
+import { linkEmail, messageLanguage, otpEmail, otpSms, socialLinkedEmail } from '../senders/messageTexts.ts';
 import { mimeParts, startSmtpSink, waitForMessages, type SmtpSink } from './helpers/smtpSink.ts';
 import { Client, createProject, DEMO_ORIGIN, outbox, postProject, serverForThisFile, startTestServer, uniqueEmail, uniquePhone, type TestServer } from './helpers/testServer.ts';
 
@@ -162,7 +163,7 @@ describe('languages', () => {
     expect(it_.text).toMatch(new RegExp(`^${it_.code} è il tuo codice .+\\. Scade tra 10 minuti\\.\\n\\n@localhost #${it_.code}$`));
   });
 
-  it('has every message in all eight languages, none left in English but the English ones', () => {
+  it('has every message in all eight languages (the linked-provider notice too), none left in English but the English ones', () => {
     const brand = { appName: 'Shop', emailAccentColor: '#123456' };
     const english = otpEmail({ ...brand, language: 'en' }, '123456');
     for (const language of LANGUAGES) {
@@ -171,10 +172,18 @@ describe('languages', () => {
       const sms = otpSms(language, 'Shop', '123456', 'shop.example');
       for (const text of [code.subject, code.text, link.subject, link.text, sms.text]) expect(text, language).toMatch(/Shop|123456/);
       expect(code.html, language).toContain(`<html lang="${language}">`);
+      // the notice of a linked provider account names the account page's section as the widget does
+      const linked = socialLinkedEmail({ ...brand, language }, 'github', 'octo@example.com');
+      for (const text of [linked.subject, linked.text, linked.html!]) expect(text, language).toMatch(/Shop[\s\S]*GitHub|GitHub[\s\S]*Shop/);
+      expect(linked.text, language).toContain('octo@example.com');
+      const widget = JSON.parse(readFileSync(new URL(`../../src/core/i18n/${language}.json`, import.meta.url), 'utf8')) as { user: { social: string } };
+      expect(linked.text, language).toContain(widget.user.social);
+      expect(linked.html, language).toContain(escapeHtml(widget.user.social));
       if (language !== 'en') {
         expect(code.text, language).not.toBe(english.text);
         expect(code.html, language).not.toContain('If you did not ask');
         expect(link.html, language).not.toContain('If the button does not work');
+        expect(linked.html, language).not.toContain('Was this not you');
       }
     }
   });
