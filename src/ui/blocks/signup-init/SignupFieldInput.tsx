@@ -36,7 +36,7 @@ export function SignupFieldInput({ field, value, onChange, error }: { field: Sig
         <span>
           {before}
           {field.url && (
-            <a className="cb-link" href={field.url} target="_blank" rel="noopener noreferrer">
+            <a className="cb-link" part="link" href={field.url} target="_blank" rel="noopener noreferrer">
               {linked}
             </a>
           )}

@@ -1,6 +1,7 @@
 import { useStore } from '@nanostores/react';
 import { useEffect, useRef, useState } from 'react';
 import { $language } from '../../../core/i18n/i18n';
+import { LinkButton } from '../../components/Button';
 import { useApp, useT } from '../../context';
 import { formatDate } from '../../formatDate';
 import { accountErrorText } from './accountErrorText';
@@ -43,9 +44,9 @@ export function SessionList() {
                 {session.current ? (
                   <span className="cb-badge-pill cb-ok">{t('user.thisDevice')}</span>
                 ) : (
-                  <button type="button" className="cb-link" aria-label={`${t('user.endSession')}: ${name}`} disabled={busy} onClick={() => end(session.id)}>
+                  <LinkButton aria-label={`${t('user.endSession')}: ${name}`} disabled={busy} onClick={() => end(session.id)}>
                     {t('user.endSession')}
-                  </button>
+                  </LinkButton>
                 )}
               </span>
             </li>
@@ -53,9 +54,9 @@ export function SessionList() {
         })}
       </ul>
       {sessions.value.length > 1 && (
-        <button type="button" className="cb-link" disabled={busy} onClick={() => end()}>
+        <LinkButton disabled={busy} onClick={() => end()}>
           {t('user.endOthers')}
-        </button>
+        </LinkButton>
       )}
       {error && (
         <p className="cb-field-error" role="alert">
