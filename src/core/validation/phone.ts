@@ -137,7 +137,8 @@ function formatNational(national: string, plan: Plan, prefixTyped: boolean, inte
   const candidates = formatsOf(plan).filter((format) => {
     const leading = format[2];
     if (!leading?.length) return true;
-    // the last pattern is the most specific; shorter input is judged by the earlier ones
+    // the last pattern is the most specific; shorter input is judged by the earlier ones (the bundle keeps
+    // only the first, which matches the start of every number a later one matches: vite.config.ts)
     return leading.some((pattern) => test(pattern, national, false));
   });
   const complete = candidates.find((format) => test(format[0], national));
