@@ -29,6 +29,15 @@ describe('slimPhoneMetadata', () => {
     expect(() => slimPhoneMetadata(plan(['[1-3]', '1[5-7]|4']))).toThrow(/XX: 4 matches leading digits 1\[5-7\]\|4 but not \[1-3\]/);
   });
 
+  it('leaves out the table of calling codes, marking the main country of a shared one, and refuses a table the countries do not rebuild', () => {
+    const plan = ['9', '00', '\\d{6}', [6]];
+    const countries = { XA: plan, XB: plan, XC: plan };
+    const slim = slimPhoneMetadata({ country_calling_codes: { 9: ['XB', 'XA', 'XC'] }, countries });
+    expect(slim).toEqual({ countries: { XA: ['9', 0, '\\d{6}', [6]], XB: ['9', 1, '\\d{6}', [6]], XC: ['9', 0, '\\d{6}', [6]] } });
+    expect(() => slimPhoneMetadata({ country_calling_codes: { 9: ['XB', 'XC', 'XA'] }, countries })).toThrow(/calling code 9 is XB,XC,XA/);
+    expect(() => slimPhoneMetadata({ country_calling_codes: { 9: ['XB', 'XA', 'XC'], 8: ['XD'] }, countries })).toThrow(/calling code 8 is XD/);
+  });
+
   it('formats, detects and checks as the full metadata does: every format with several leading-digits patterns, typed digit by digit, and every example number', () => {
     const cases: [country: string, digits: string][] = Object.entries(examples).map(([country, number]) => [country, number]);
     for (const [country, plan] of countries) {
@@ -39,6 +48,10 @@ describe('slimPhoneMetadata', () => {
       }
     }
     expect(cases.length).toBeGreaterThan(10_000);
+    // the calling codes of no country (+800, +979, …): no country either way
+    const nonGeographic = Object.keys(source.nonGeographic as object);
+    expect(nonGeographic.length).toBeGreaterThan(5);
+    for (const code of nonGeographic) cases.push(['US', `${code}12345678`], ['GB', `${code}1234`]);
     const differences: string[] = [];
     const same = (what: string, answer: unknown, truth: unknown) => {
       if (JSON.stringify(answer) !== JSON.stringify(truth)) differences.push(`${what}: ${JSON.stringify(answer)}, not ${JSON.stringify(truth)}`);

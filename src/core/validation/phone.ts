@@ -24,7 +24,7 @@ export type PhoneProblem = 'NOT_A_NUMBER' | 'INVALID_COUNTRY' | 'TOO_SHORT' | 'T
 type Format = [pattern: string, format: string, leadingDigits?: string[], nationalPrefixRule?: string | 0, optional?: unknown, international?: string];
 type Plan = [
   callingCode: string,
-  idd: string,
+  idd: string | 0 | 1,
   nationalNumber: string,
   lengths: number[],
   formats?: Format[] | 0,
@@ -38,12 +38,26 @@ type Plan = [
 ];
 interface Metadata {
   countries: Record<string, Plan>;
-  country_calling_codes: Record<string, string[]>;
+  /** the countries of each calling code, its main one first; the bundle leaves it out (see below) */
+  country_calling_codes?: Record<string, string[]>;
 }
 let metadata: Metadata | undefined;
 const loaded = (): Metadata => (metadata ??= (typeof metadataSource === 'string' ? JSON.parse(metadataSource) : metadataSource) as Metadata);
 const plans = () => loaded().countries;
-const byCallingCode = () => loaded().country_calling_codes;
+/**
+ * The bundle's metadata (vite.config.ts) has no table of calling codes: it is the countries in their
+ * (alphabetical) order grouped by calling code, the main one of a shared code (marked 1 where the
+ * unused international dialling prefix was) first.
+ */
+const byCallingCode = () => {
+  const data = loaded();
+  if (!data.country_calling_codes) {
+    const table: Record<string, string[]> = {};
+    for (const [code, plan] of Object.entries(data.countries)) (table[plan[0]] ??= [])[plan[1] === 1 ? 'unshift' : 'push'](code);
+    data.country_calling_codes = table;
+  }
+  return data.country_calling_codes;
+};
 
 export interface Country {
   code: CountryCode;
