@@ -286,7 +286,10 @@ function writeIntegrity(): Plugin {
  * queues) and ky's private ones, which only the bundled copies of those libraries read and write, always
  * as `object.name` or `{ name: … }` (none of them appears quoted or as a DOM or JavaScript built-in
  * name). About 1 KB brotli (1,056 B with React 18.3). React DevTools cannot read the widget's component tree any more; in a
- * production build it shows little of it anyway.
+ * production build it shows little of it anyway. The fibers' `flags` and `tag` (also of updates,
+ * effects and roots), the update queues' `shared` and `interleaved`, the roots' finished work and
+ * event times and the legacy context's memoized fields followed on 2026-11-26: 183 B brotli (no
+ * regular expression's `flags` is read in the bundle; nanostores' `shared` is its own, as dot access).
  */
 const MANGLED_PROPERTIES = [
   'memoizedState', 'stateNode', 'memoizedProps', 'alternate', 'sibling', 'child', 'updateQueue',
@@ -300,7 +303,9 @@ const MANGLED_PROPERTIES = [
   'pendingChildren', 'eventSystemFlags', '_reactInternals', 'tailMode', 'sortIndex',
   'enqueueReplaceState', 'enqueueSetState', 'enqueueForceUpdate', 'targetContainers', 'isBackwards',
   'priorityLevel', '_valueTracker', '_internalRoot', '_status', '_result', '_payload', '_init',
-  '_context',
+  '_context', 'flags', 'tag', 'shared', 'interleaved', 'finishedWork', 'finishedLanes', 'eventTimes',
+  'mutableReadLanes', 'mutableSourceEagerHydrationData', '__reactInternalMemoizedUnmaskedChildContext',
+  '__reactInternalMemoizedMaskedChildContext', '__reactInternalMemoizedMergedChildContext',
   // ky
   '_options', '_input', '_retryCount', '_decorateResponse', '_calculateRetryDelay', '_retry', '_fetch',
 ];
