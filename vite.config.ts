@@ -135,7 +135,8 @@ export function leadingDigitsLanguage(pattern: string): string[] {
 
 /**
  * The phone metadata without what src/core/validation/phone.ts never reads (international dialling
- * prefixes, formatting flags, non-geographic numbering plans, the version): about 1 KB brotli less.
+ * prefixes, formatting flags, the number types' lengths, non-geographic numbering plans, the version):
+ * about 1 KB brotli less.
  * And of each format's leading-digits patterns only the first: phone.ts takes a format when any of
  * them matches the start of the number, and every number a later (more specific) one matches starts
  * with one the first matches (checked here over every string the later ones match, so the result is
@@ -163,6 +164,8 @@ export function slimPhoneMetadata(source: { country_calling_codes: Record<string
       const shared = source.country_calling_codes[plan[0] as string]!;
       slim[1] = shared.length > 1 && shared[0] === country ? 1 : 0;
       slim[9] = 0; // national prefix optional when formatting
+      // of each number type (for countries sharing a calling code) its pattern, not its lengths
+      if (Array.isArray(slim[11])) slim[11] = (slim[11] as (unknown[] | 0)[]).map((type) => type && [type[0]]);
       if (Array.isArray(slim[4])) {
         slim[4] = (slim[4] as unknown[][]).map((format) =>
           trim([format[0], format[1], firstLeadingDigits(country, format[2] as string[] | undefined), format[3] ?? 0, 0, format[5] ?? 0]),
