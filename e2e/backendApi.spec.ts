@@ -69,13 +69,18 @@ test.describe('the host backend with @corbado/node-sdk', () => {
     // deleted by the host: the session ends at once and the address finds nobody
     await sdk.users().delete(importedUser);
     expect((await refresh()).status()).toBe(401);
-    await page.context().clearCookies();
-    await page.evaluate(() => localStorage.clear());
     await page.goto('/?project=pro-1#login');
     const view = widget(page);
-    await view.getByRole('textbox', { name: 'Email address' }).fill(imported);
-    await view.getByRole('button', { name: 'Continue', exact: true }).click();
+    // this browser logged the user in, so the log-in offers that account again ("Welcome back"); its one
+    // action finds nobody now, and the plain log-in shows with the address kept and the server's message
+    await expect(view.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+    await view.getByRole('button', { name: 'Email me a code' }).click();
     await expect(view.getByRole('alert')).toContainText("Couldn't find your account");
+    await expect(view.getByRole('textbox', { name: 'Email address' })).toHaveValue(imported);
+    // and the offer is gone: the next visit starts from the plain log-in
+    await page.reload();
+    await expect(view.getByRole('textbox', { name: 'Email address' })).toBeVisible();
+    await expect(view.getByRole('heading', { name: 'Welcome back' })).toHaveCount(0);
   });
 
   test('refuses a wrong secret and another project, and a secret revoked while the server runs', async () => {

@@ -22,6 +22,8 @@ const firstCell = (page: Page) => textbox(page, 'Digit 1 of 6');
 const liveRegion = (page: Page) => widget(page).locator('.cb-root > [role=status]');
 
 test.describe('keyboard only', () => {
+  // each test is a whole walk (a sign-up, the passkey screens, a log-in): 30 s was not enough on a loaded machine
+  test.describe.configure({ timeout: 60_000 });
   test('auth view: sign-up with a code and a passkey, the abort confirmation, then log-in', async ({ page }) => {
     const authenticator = await addAuthenticator(page);
     const email = uniqueEmail('keys-auth');

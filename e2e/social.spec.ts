@@ -39,8 +39,10 @@ async function consent(page: Page, provider: Provider, answer: Answer): Promise<
 }
 
 /** Starts the provider's sign-in on a demo page and consents; ends back on that page. */
-async function signInWith(page: Page, provider: Provider, answer: Answer, url = '/?project=pro-1'): Promise<void> {
+async function signInWith(page: Page, provider: Provider, answer: Answer, url = '/?project=pro-1', welcomeBack = false): Promise<void> {
   await page.goto(url);
+  // a browser that logged in before is offered that account first: the provider buttons are one click away
+  if (welcomeBack) await widget(page).getByRole('button', { name: 'Use another account' }).click();
   await widget(page).getByRole('button', { name: `Continue with ${NAMES[provider]}` }).click();
   await consent(page, provider, answer);
   const path = new URL(url, 'http://x').pathname;
@@ -86,7 +88,7 @@ test.describe('[spec 1.auth-social] [spec 2.social-redirect] each provider again
         const owner = await hostUser(page);
         await logOutOnAccountPage(page);
 
-        await signInWith(page, provider, { email, vouched: true }, '/login.html?project=pro-1');
+        await signInWith(page, provider, { email, vouched: true }, '/login.html?project=pro-1', true);
         expect((await hostUser(page)).sub).toBe(owner.sub);
         const notice = await latestMessage(email);
         expect(notice.subject).toBe(`${name} is now linked to your Demo App account`);
@@ -149,7 +151,7 @@ test.describe('pro-1 provider accounts on the account page', () => {
     const owner = await hostUser(page);
     await logOutOnAccountPage(page);
 
-    await signInWith(page, 'microsoft', { email, vouched: false }, '/login.html?project=pro-1');
+    await signInWith(page, 'microsoft', { email, vouched: false }, '/login.html?project=pro-1', true);
     await expect(widget(page).getByRole('heading', { name: 'Enter your code' })).toBeVisible();
     await expect(page.locator('#host-auth-state')).not.toHaveText('logged in');
     await enterCode(page, email);
