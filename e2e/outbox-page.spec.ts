@@ -12,7 +12,7 @@ test('the dev outbox renders the HTML e-mail in a sandboxed frame and shows new 
   const mail = await latestMessage(first);
 
   const outbox = await context.newPage();
-  await outbox.goto(`${API_URL}/_dev/`);
+  await outbox.goto(`${API_URL}/_dev/?project=${project}`);
   const frame = outbox.locator(`iframe[title="${mail.subject}"]`);
   await expect(frame).toHaveAttribute('sandbox', 'allow-popups allow-popups-to-escape-sandbox');
   const inside = frame.contentFrame();
@@ -44,7 +44,7 @@ test('the button of a link e-mail in the dev outbox opens the link in a new tab,
   await startSignUpByEmail(page, email, { url: `/?project=${project}#register` });
   const mail = await latestMessage(email);
   const outbox = await context.newPage();
-  await outbox.goto(`${API_URL}/_dev/`);
+  await outbox.goto(`${API_URL}/_dev/?project=${project}`);
   const button = outbox.locator(`iframe[title="${mail.subject}"]`).contentFrame().getByRole('link', { name: 'Verify e-mail address' });
   await expect(button).toHaveAttribute('href', mail.link!);
   // the tab's own navigation, not its address bar: the widget there takes the link's parameters out of

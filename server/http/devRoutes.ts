@@ -46,7 +46,10 @@ function rendered(m: OutboxMessage): string {
 const REFRESH_SCRIPT = `addEventListener('load',()=>{const k='outbox-scroll';scrollTo(0,+sessionStorage.getItem(k)||0);
 setInterval(()=>{sessionStorage.setItem(k,String(scrollY));location.reload()},${OUTBOX_REFRESH_MS})});`;
 
-function outboxPage(messages: OutboxMessage[]): string {
+/** How many messages the outbox page shows, the newest first. */
+const OUTBOX_PAGE_SIZE = 50;
+
+function outboxPage(messages: OutboxMessage[], project?: string): string {
   const rows = messages
     .map((m) => {
       const link = m.link ? `<a href="${escapeHtml(m.link)}">open link</a>` : '';
@@ -61,7 +64,7 @@ function outboxPage(messages: OutboxMessage[]): string {
 <style>body{font:14px system-ui,sans-serif;margin:2rem}table{border-collapse:collapse;width:100%}
 td,th{border:1px solid #ccc;padding:.4rem;vertical-align:top;text-align:left}pre{margin:0;white-space:pre-wrap}
 iframe.mail{width:520px;max-width:100%;height:520px;border:1px solid #ddd;background:#fff}</style></head>
-<body><h1>Dev outbox</h1><p>${messages.length} message(s), newest first, refreshed every ${OUTBOX_REFRESH_MS / 1000} s. JSON: <a href="/_dev/messages">/_dev/messages?to=…</a></p>
+<body><h1>Dev outbox${project ? ` of ${escapeHtml(project)}` : ''}</h1><p>${messages.length} message(s), newest first (at most ${OUTBOX_PAGE_SIZE}; <code>?project=pro-N</code> shows one project's), refreshed every ${OUTBOX_REFRESH_MS / 1000} s. JSON: <a href="/_dev/messages">/_dev/messages?to=…</a></p>
 <table><thead><tr><th>Sent</th><th>Project</th><th>Channel</th><th>To</th><th>Subject</th><th>Code / link</th><th>Message</th></tr></thead>
 <tbody>
 ${rows || '<tr><td colspan="7">No messages yet.</td></tr>'}
@@ -72,11 +75,16 @@ ${rows || '<tr><td colspan="7">No messages yet.</td></tr>'}
 export function registerDevRoutes(app: Hono<AppEnv>, store: Store, demoOrigin: string, now: () => number): void {
   app.get('/_dev/messages', async (c) => {
     const to = c.req.query('to');
-    return c.json((await store.outbox.list(to ? normalizedRecipient(to) : undefined)).map(toWire));
+    return c.json((await store.outbox.list(to ? { recipientNormalized: normalizedRecipient(to) } : {})).map(toWire));
   });
 
   app.get('/_dev', (c) => c.redirect('/_dev/'));
-  app.get('/_dev/', async (c) => c.html(outboxPage(await store.outbox.list())));
+  // ?project= shows one project's messages; the page holds the newest OUTBOX_PAGE_SIZE (each e-mail is a
+  // frame, and the page reloads every few seconds), the JSON more
+  app.get('/_dev/', async (c) => {
+    const project = c.req.query('project') || undefined;
+    return c.html(outboxPage(await store.outbox.list(project ? { projectId: project } : {}, OUTBOX_PAGE_SIZE), project));
+  });
 
   app.post('/_dev/projects', async (c) => {
     const body = await readJson(c);

@@ -38,12 +38,22 @@ export class OutboxRepo {
     );
   }
 
-  /** Newest first; `recipientNormalized` filters by recipient. */
-  async list(recipientNormalized?: string, limit = 200): Promise<OutboxMessage[]> {
-    const rows =
-      recipientNormalized === undefined
-        ? await this.db.all<Row>('SELECT * FROM outbox_messages ORDER BY seq DESC LIMIT ?', [limit])
-        : await this.db.all<Row>('SELECT * FROM outbox_messages WHERE recipient_normalized = ? ORDER BY seq DESC LIMIT ?', [recipientNormalized, limit]);
+  /** Newest first, at most `limit`; `recipientNormalized` filters by recipient, `projectId` by project. */
+  async list(filter: { recipientNormalized?: string; projectId?: string } = {}, limit = 200): Promise<OutboxMessage[]> {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (filter.recipientNormalized !== undefined) {
+      where.push('recipient_normalized = ?');
+      params.push(filter.recipientNormalized);
+    }
+    if (filter.projectId !== undefined) {
+      where.push('project_id = ?');
+      params.push(filter.projectId);
+    }
+    const rows = await this.db.all<Row>(
+      `SELECT * FROM outbox_messages${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`,
+      [...params, limit],
+    );
     return rows.map((r) => ({
       id: r.id,
       projectId: r.project_id,

@@ -263,6 +263,19 @@ describe('dev outbox page', () => {
     expect(page).toContain('<meta http-equiv="refresh" content="3">');
     expect(page).toContain('location.reload()');
   });
+
+  it('shows one project with ?project=, and only its messages', async () => {
+    const mine = await createProject(server.url, { appName: 'Mine' });
+    const other = await createProject(server.url, { appName: 'Other' });
+    const email = uniqueEmail('outbox-mine');
+    await signUpByEmail(server.url, mine, email);
+    await signUpByEmail(server.url, other, uniqueEmail('outbox-other'));
+    const [mail] = await outbox(server.url, email);
+    const page = await (await fetch(`${server.url}/_dev/?project=${mine}`)).text();
+    expect(page).toContain(`<h1>Dev outbox of ${mine}</h1>`);
+    expect(page.match(/<tr><td>/g)).toHaveLength(1);
+    expect(page).toContain(`<code>${mail!.code}</code>`);
+  });
 });
 
 describe('e-mail branding settings', () => {
