@@ -1,38 +1,91 @@
 import { mkdirSync } from 'node:fs';
+import type { Page } from '@playwright/test';
 import { expect, test, widget } from './fixtures';
 import { violationsOn } from './axeCheck';
-import { screenshotStop, screenTour, TOUR_STOPS, type Language } from './screenTour';
+import { screenshotStop, screenTour, TOUR_STOPS, type Language, type Stop } from './screenTour';
 
 // axe-core over every screen of every view, reaching into the widget's shadow roots: any WCAG 2.2 A or
-// AA violation fails. Here at 1000 px in English dark and German light; narrow-screens.spec.ts runs the
-// same check at 375 px in English light and German dark, so that the four walks cover both languages
-// in both schemes (a walk is some two minutes; six of them did not fit the CI's time). The same walk
-// writes the desktop screenshots (e2e/screenshots/), with what changes from run to run masked.
+// AA violation fails. And phones: every screen at 320 and 375 px wide scrolls only downwards, never
+// sideways. One walk per language; at each stop the page is looked at twice without leaving it: at
+// 1000 px in one colour scheme, then at 375 px in the other (the widget's darkMode 'auto' follows the
+// scheme the page emulates). So both languages are checked in both schemes, and at both sizes, in two
+// walks rather than four (a walk is some two minutes, most of it the flows that reach the screens).
+// The same walks write the screenshots to e2e/screenshots/, with what changes from run to run masked.
 
-const COMBINATIONS: { language: Language; dark: boolean }[] = [
-  { language: 'en', dark: true },
-  { language: 'de', dark: false },
+type Scheme = 'dark' | 'light';
+const WALKS: { language: Language; desktop: Scheme; mobile: Scheme }[] = [
+  { language: 'en', desktop: 'dark', mobile: 'light' },
+  { language: 'de', desktop: 'light', mobile: 'dark' },
 ];
+const DESKTOP = { width: 1000, height: 720 };
+const PHONE_HEIGHT = 740;
 
-test.use({ viewport: { width: 1000, height: 720 } });
+test.use({ viewport: DESKTOP });
 test.describe.configure({ mode: 'parallel' });
 
-for (const { language, dark } of COMBINATIONS) {
-  const combination = `${language}-${dark ? 'dark' : 'light'}`;
-  test(`no axe violation on any screen, ${combination}`, async ({ page }) => {
-    test.setTimeout(300_000); // the whole walk, every stop of TOUR_STOPS
-    const folder = new URL(`./screenshots/desktop-${combination}/`, import.meta.url);
-    mkdirSync(folder, { recursive: true });
+/** Emulates the scheme and waits until the widget (its body class and shadow roots) follows it. */
+async function useScheme(page: Page, scheme: Scheme): Promise<void> {
+  await page.emulateMedia({ colorScheme: scheme });
+  await page.waitForFunction((dark) => {
+    if (document.body.classList.contains('cb-dark') !== dark) return false;
+    const roots = [...document.querySelectorAll('#widget, #user-details')].map((host) => host.shadowRoot?.querySelector('.cb-root'));
+    return roots.every((root) => !root || root.classList.contains('cb-dark') === dark);
+  }, scheme === 'dark');
+}
+
+const shotPath = (folder: URL, stop: Stop) => new URL(`${String(TOUR_STOPS.indexOf(stop.name) + 1).padStart(2, '0')}-${stop.name}.png`, folder).pathname;
+
+for (const { language, desktop, mobile } of WALKS) {
+  test(`every screen, ${language}: no axe violation at 1000 px (${desktop}) and 375 px (${mobile}), no sideways scroll at 320 and 375 px`, async ({ page }) => {
+    test.setTimeout(360_000); // the whole walk, every stop of TOUR_STOPS, looked at twice
+    const desktopFolder = new URL(`./screenshots/desktop-${language}-${desktop}/`, import.meta.url);
+    const mobileFolder = new URL(`./screenshots/mobile-${language}-${mobile}/`, import.meta.url);
+    for (const folder of [desktopFolder, mobileFolder]) mkdirSync(folder, { recursive: true });
     const violations: Record<string, string[]> = {};
-    await screenTour(page, { language, dark, tag: `axe-${combination}` }, async (stop) => {
-      violations[stop.name] = await violationsOn(stop.page);
-      await screenshotStop(stop, new URL(`${String(TOUR_STOPS.indexOf(stop.name) + 1).padStart(2, '0')}-${stop.name}.png`, folder).pathname);
+    const overflowing: Record<string, number[]> = {};
+    const seen: string[] = [];
+    await screenTour(page, { language, dark: 'auto', tag: `axe-${language}` }, async (stop) => {
+      seen.push(stop.name);
+      const on = stop.page;
+      await on.setViewportSize(DESKTOP);
+      await useScheme(on, desktop);
+      violations[`${stop.name} at 1000 px, ${desktop}`] = await violationsOn(on);
+      await screenshotStop(stop, shotPath(desktopFolder, stop));
+
+      await useScheme(on, mobile);
+      for (const width of [320, 375]) {
+        await on.setViewportSize({ width, height: PHONE_HEIGHT });
+        const { scrollWidth, clientWidth } = await on.evaluate(() => {
+          const { scrollWidth, clientWidth } = document.documentElement;
+          return { scrollWidth, clientWidth };
+        });
+        expect(clientWidth).toBe(width);
+        if (scrollWidth > clientWidth) (overflowing[stop.name] ??= []).push(width);
+      }
+      violations[`${stop.name} at 375 px, ${mobile}`] = await violationsOn(on);
+      await screenshotStop(stop, shotPath(mobileFolder, stop), true);
+      // the walk goes on as it came
+      await on.setViewportSize(DESKTOP);
     });
-    console.info(`axe, ${combination}: ${Object.entries(violations).map(([name, list]) => `${name} ${list.length}`).join(', ')}`);
-    expect(Object.keys(violations)).toEqual([...TOUR_STOPS]);
+    console.info(`axe, ${language}: ${Object.entries(violations).map(([name, list]) => `${name} ${list.length}`).join(', ')}`);
+    expect(seen).toEqual([...TOUR_STOPS]);
+    expect(overflowing).toEqual({});
     expect(Object.fromEntries(Object.entries(violations).filter(([, list]) => list.length))).toEqual({});
   });
 }
+
+// the switch of scheme above reaches the widget: its text colour differs between the two
+test('the emulated colour scheme switches the widget between its light and dark colours', async ({ page }) => {
+  await page.goto('/login.html?dark=auto');
+  await expect(widget(page).getByRole('heading', { name: 'Log in' })).toBeVisible();
+  const background = () => widget(page).locator('.cb-root').evaluate((root) => getComputedStyle(root).color);
+  await useScheme(page, 'light');
+  const light = await background();
+  await useScheme(page, 'dark');
+  expect(await background()).not.toBe(light);
+  await useScheme(page, 'light');
+  expect(await background()).toBe(light);
+});
 
 // the check above finds what it is meant to find, inside the widget's shadow root
 test('the axe check reports a violation inside the widget', async ({ page }) => {

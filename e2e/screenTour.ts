@@ -7,14 +7,15 @@ import { addAuthenticator, API_URL, createProject, expect, latestMessage, signIn
 import { latestLink } from './kit/corbadoKit';
 
 // A walk through every screen of every view, driven by the real flows against the real local server,
-// in one language and colour scheme. The accessibility sweep, the narrow-screen checks and the
-// screenshots all take this walk and look at each stop.
+// in one language. The accessibility sweep, the narrow-screen checks and the screenshots all take this
+// walk and look at each stop (in both colour schemes, when the widget's darkMode is 'auto').
 
 export type Language = 'en' | 'de';
 
 export interface TourOptions {
   language: Language;
-  dark: boolean;
+  /** the widget's darkMode: 'auto' follows the colour scheme the page emulates, which a stop may switch */
+  dark: 'on' | 'off' | 'auto';
   /** makes the walk's addresses and numbers its own (each walk signs up fresh accounts) */
   tag: string;
 }
@@ -126,7 +127,7 @@ export async function screenshotStop({ page, volatile, hidden }: Stop, path: str
 export async function screenTour(page: Page, options: TourOptions, visit: (stop: Stop) => Promise<void>): Promise<void> {
   const { language, tag } = options;
   const text = (key: string, values?: Record<string, string | number>) => textOf(language, key, values);
-  const query = (project: string) => `project=${project}&lang=${language}&dark=${options.dark ? 'on' : 'off'}`;
+  const query = (project: string) => `project=${project}&lang=${language}&dark=${options.dark}`;
   const view = widget(page);
   const heading = (key: string, on = view, values?: Record<string, string | number>) =>
     expect(on.getByRole('heading', { name: text(key, values), exact: true })).toBeVisible();
