@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Three projects: core in node, UI in happy-dom, the local Frontend API over real HTTP.
+// Four projects: core in node, UI in happy-dom, the local Frontend API over real HTTP, the tools.
 export default defineConfig({
   define: { __CORBADO_VERSION__: JSON.stringify('0.0.0-test') },
   test: {
@@ -22,7 +22,22 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['server/**/*.test.ts', 'src/bundleSize.test.ts', 'src/publishing.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'src/bundleSize.test.ts', 'src/publishing.test.ts'],
+          testTimeout: 20_000,
+          // the files of a worker share one module graph: each file starts its own servers, stores and
+          // clients, mocks and stubs nothing (its spies are restored), and loading the server's modules
+          // again for every file was a third of the suite's time (checked in shuffled file orders too:
+          // --sequence.shuffle.files)
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'tools',
+          environment: 'node',
+          // isolated: slimPhoneMetadata.test.ts loads the phone module again with other metadata
+          include: ['scripts/**/*.test.ts', 'bench/**/*.test.ts'],
           testTimeout: 20_000,
         },
       },
