@@ -86,7 +86,7 @@ test.describe('the devices a person is signed in on', () => {
     await page.goto(`/account.html?project=${projectId}&lang=de`);
     const details = page.locator('#user-details');
     await expect(details.getByRole('heading', { name: 'Angemeldete Geräte' })).toBeVisible();
-    await expect(details.getByRole('listitem').filter({ hasText: /^Chrome (Headless )?\d+ auf Linux\s*Angemeldet .*, zuletzt aktiv .*Dieses Gerät$/ })).toHaveCount(1);
+    await expect(details.getByRole('listitem').filter({ hasText: /^Chrome (Headless )?\d+ auf Linux\s*Angemeldet am .*, zuletzt aktiv am .*Dieses Gerät$/ })).toHaveCount(1);
   });
 });
 
