@@ -5,8 +5,9 @@ export default defineConfig({
   define: { __CORBADO_VERSION__: JSON.stringify('0.0.0-test') },
   test: {
     css: true,
-    // four files at a time on two cores: the server's tests wait on sockets, timers and the database
-    // more than they compute (303 s with two, 133 s with four on the CI machine's two cores)
+    // four files at a time on two cores: while some files wait on sockets, timers and the database,
+    // others compute (303 s with two, 133 s with four on the CI machine's two cores; the run keeps both
+    // cores busy now)
     maxWorkers: 4,
     projects: [
       {

@@ -127,7 +127,7 @@ describe('a production server', () => {
   });
 
   it('has no dev endpoints, no OAuth simulator and no seeded projects', async () => {
-    for (const path of ['/_dev/', '/_dev/messages?to=a@b.c', '/_dev/oauth/google/o/oauth2/v2/auth?client_id=x']) {
+    for (const path of ['/_dev/', '/_dev/?project=pro-1', '/_dev/messages?to=a@b.c', '/_dev/oauth/google/o/oauth2/v2/auth?client_id=x']) {
       const res = await fetch(server.url + path);
       expect(res.status).toBe(404);
       expect(((await res.json()) as any).error.type).toBe('not_found');
