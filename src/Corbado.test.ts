@@ -136,6 +136,88 @@ describe('Corbado facade', () => {
     await act(async () => Corbado.unmountPasskeyListUI(element));
   });
 
+  describe('each DOM event once per occurrence (README, "Events")', () => {
+    const claims = { sub: 'usr-2', email: 'grace@example.com', exp: Math.floor(Date.now() / 1000) + 300 };
+    const logIn = () => localStorage.setItem('cbo_short_session', `e30.${btoa(JSON.stringify(claims)).replace(/=+$/, '')}.sig`);
+
+    /** Records the events of a type that reach a target in the bubbling phase: [target, bubbles, detail]. */
+    function hear(target: EventTarget, type: string): unknown[][] {
+      const heard: unknown[][] = [];
+      const listener = (event: Event) => heard.push([event.target, event.bubbles, (event as CustomEvent).detail]);
+      target.addEventListener(type, listener);
+      stops.push(() => target.removeEventListener(type, listener));
+      return heard;
+    }
+    let stops: (() => void)[] = [];
+    afterEach(() => {
+      stops.forEach((stop) => stop());
+      stops = [];
+      localStorage.clear();
+    });
+
+    it('tells the document (and window) of a session that ends while no view is mounted', async () => {
+      logIn();
+      await Corbado.load(options);
+      const onDocument = hear(document, 'corbado:logout');
+      const onWindow = hear(window, 'corbado:logout');
+      await act(() => Corbado.logout());
+      const once = [[document, true, { user: expect.objectContaining(claims) }]];
+      expect(onDocument).toEqual(once);
+      expect(onWindow).toEqual(once);
+    });
+
+    it('with two views, each element hears the log-out and the document once, from the view mounted first', async () => {
+      logIn();
+      await Corbado.load(options);
+      const [first, second] = [host(), host()];
+      const logouts: string[] = [];
+      await act(async () => Corbado.mountUserUI(first, { onLogout: () => logouts.push('first') }));
+      await act(async () => Corbado.mountPasskeyListUI(second, { onLogout: () => logouts.push('second') }));
+      const onDocument = hear(document, 'corbado:logout');
+      const [onFirst, onSecond] = [hear(first, 'corbado:logout'), hear(second, 'corbado:logout')];
+      await act(() => Corbado.logout());
+      const detail = { user: expect.objectContaining(claims) };
+      expect(onDocument).toEqual([[first, true, detail]]);
+      expect(onFirst).toEqual([[first, true, detail]]);
+      expect(onSecond).toEqual([[second, false, detail]]);
+      expect(logouts).toEqual(['first', 'second']);
+      await act(async () => Corbado.unmountUserUI(first));
+      await act(async () => Corbado.unmountPasskeyListUI(second));
+    });
+
+    it('bubbles from the next view in the page when the first was taken out of the page without unmounting', async () => {
+      logIn();
+      await Corbado.load(options);
+      const [first, second] = [host(), host()];
+      await act(async () => Corbado.mountUserUI(first));
+      await act(async () => Corbado.mountPasskeyListUI(second));
+      first.remove();
+      const onDocument = hear(document, 'corbado:logout');
+      const onFirst = hear(first, 'corbado:logout');
+      await act(() => Corbado.logout());
+      expect(onDocument).toEqual([[second, true, { user: expect.objectContaining(claims) }]]);
+      expect(onFirst).toEqual([[first, false, { user: expect.objectContaining(claims) }]]);
+      await act(async () => Corbado.unmountUserUI(first));
+      await act(async () => Corbado.unmountPasskeyListUI(second));
+    });
+
+    it('with two auth views, an error reaches each view and the document once', async () => {
+      await Corbado.load(options);
+      const [first, second] = [host(), host()];
+      const onDocument = hear(document, 'corbado:error');
+      const [onFirst, onSecond] = [hear(first, 'corbado:error'), hear(second, 'corbado:error')];
+      const heard: string[] = [];
+      await act(async () => Corbado.mountAuthUI(first, { onError: () => heard.push('first') }));
+      await act(async () => Corbado.mountLoginUI(second, { onError: () => heard.push('second') }));
+      await expect.poll(() => heard, { timeout: 5000 }).toEqual(['first', 'second']);
+      expect(onDocument.map(([target, bubbles]) => [target, bubbles])).toEqual([[first, true]]);
+      expect(onFirst.map(([target, bubbles]) => [target, bubbles])).toEqual([[first, true]]);
+      expect(onSecond.map(([target, bubbles]) => [target, bubbles])).toEqual([[second, false]]);
+      await act(async () => Corbado.unmountAuthUI(first));
+      await act(async () => Corbado.unmountLoginUI(second));
+    });
+  });
+
   it('tells subscribers the current user at once and whenever it changes', async () => {
     const seen: unknown[] = [];
     const subscription = Corbado.userChanges.subscribe((user) => seen.push(user));

@@ -71,7 +71,22 @@ function mirror(next: CorbadoApp): void {
     next.session.$user.subscribe((value) => $user.set(value)),
     next.session.$shortSession.subscribe((value) => $shortSession.set(value)),
     next.session.$authState.subscribe((value) => $authState.set(value)),
+    // a session that ends with no view of this widget mounted is told to the document (README, "Events")
+    endedSessions(next, (user) => {
+      if (!bubbler(next, 'logout')) document.dispatchEvent(new CustomEvent('corbado:logout', { bubbles: true, composed: true, detail: { user } }));
+    }),
   ];
+}
+
+/** Calls `ended` with the user whose session ended, each time one does. */
+function endedSessions(current: CorbadoApp, ended: (user: SessionUser) => void): () => void {
+  const { $user } = current.session;
+  let user = $user.get();
+  return $user.listen((next) => {
+    const gone = user && !next ? user : undefined;
+    user = next;
+    if (gone) ended(gone);
+  });
 }
 
 function stream<T>(store: ReadableAtom<T>): ChangeStream<T> {
@@ -92,25 +107,41 @@ async function result<T>(current: CorbadoApp, run: () => Promise<T>): Promise<Re
   }
 }
 
+/** The mounted views, in the order they were mounted: which widget each belongs to, and whether it is an auth view. */
+const views = new Map<HTMLElement, { app: CorbadoApp; auth: boolean }>();
+
+/**
+ * The element an event of this type bubbles from: of the mounted views that raise it and are in the
+ * page, the one mounted first. None: a logout is raised on the document.
+ */
+function bubbler(current: CorbadoApp, type: string): HTMLElement | undefined {
+  for (const [element, view] of views) if (view.app === current && (view.auth || type === 'logout') && element.isConnected) return element;
+}
+
 /**
  * Mounts a view. Every view tells its host element that the session ended (corbado:logout); an auth
  * view (with `onDone`, its completion callback) also tells of each sign-up, log-in and error it shows
- * (corbado:signup, corbado:login, corbado:error), as DOM events that bubble out of the shadow root.
+ * (corbado:signup, corbado:login, corbado:error). Each mounted view raises the event on its element;
+ * only the bubbler's bubbles (composed, out of the shadow root), so that the document hears each
+ * occurrence once (README, "Events").
  */
 function mount(call: string, element: HTMLElement, view: FunctionComponent, callbacks: ViewCallbacks = {}, onDone?: () => void) {
   const current = loaded(call);
   if (!(element instanceof HTMLElement)) throw new Error(`${call} needs an element to mount into`);
-  const tell = (type: string, detail: unknown) => element.dispatchEvent(new CustomEvent(`corbado:${type}`, { bubbles: true, composed: true, detail }));
+  const mounted = { app: current, auth: !!onDone };
+  views.delete(element);
+  views.set(element, mounted);
+  const tell = (type: string, detail: unknown) =>
+    element.dispatchEvent(new CustomEvent(`corbado:${type}`, { bubbles: bubbler(current, type) === element, composed: true, detail }));
   const { $user } = current.session;
-  let user = $user.get();
   const stops = [
-    $user.listen((next) => {
-      const ended = user && !next ? user : undefined;
-      user = next;
-      if (!ended) return;
-      tell('logout', { user: ended });
+    endedSessions(current, (user) => {
+      tell('logout', { user });
       callbacks.onLogout?.();
     }),
+    () => {
+      if (views.get(element) === mounted) views.delete(element);
+    },
   ];
   // auth views render once the process request is on its way, so rendering never holds it back
   let ready: Promise<void> | undefined;
