@@ -3,7 +3,8 @@
 // module of its area, where it is described: start-up (startUp.ts), sign-up and log-in
 // (signupAndLogin.ts), social sign-in (social.ts), passkeys (passkeys.ts, conditionalUi.ts),
 // verification and the e-mail link (verification.ts, emailLinkStart.ts, emailLinkPolling.ts), back,
-// forward and abort (history.ts); what they share is a FlowContext (flowContext.ts).
+// forward and abort (history.ts), welcome back (welcomeBack.ts, on what lastUser.ts remembers); what they
+// share is a FlowContext (flowContext.ts).
 import type { ApiClient } from '../api/client';
 import type { BlockType, IdentifierType, RequestError, SignupFieldAnswer, SocialProvider } from '../api/types';
 import type { CorbadoError } from '../errors';
@@ -13,14 +14,16 @@ import { startPolling, stopPolling } from './emailLinkPolling';
 import { answerLink } from './emailLinkStart';
 import { FlowContext, type Completion } from './flowContext';
 import { abort, attachHistory, cancelAbort, detachHistory } from './history';
-import { continueAsLastUser, forgetLastUser, recallLastUser } from './lastUser';
+import { recallLastUser } from './lastUser';
 import { appendPasskey, canSkip, confirmPasskeyExists, fallbacks, loginWithPasskey, skipBlock, skipPasskey, useFallback, type Fallback } from './passkeys';
 import { dismissError } from './recovery';
 import type { ScreenName } from './screens';
 import { collectPhone, collectUsername, prefer, submitLogin, submitSignup, switchToAlternative } from './signupAndLogin';
-import { finishSocial, leaveSocialVerify, socialProviderUnderWay, startSocial } from './social';
+import { finishSocial, leaveSocialVerify, startSocial } from './social';
+import { socialProviderUnderWay } from './socialProviderUnderWay';
 import { restartIfCompleted, retry, start } from './startUp';
 import { continueAfterLink, resend, submitCode, updateIdentifier } from './verification';
+import { continueAsLastUser, forgetLastUser } from './welcomeBack';
 
 export { EMAIL_POLL_INTERVAL_MS } from './emailLinkPolling';
 export type { Completion, InitState } from './flowContext';

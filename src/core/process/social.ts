@@ -1,17 +1,12 @@
 // Social sign-in: the provider's page, and on the way back the process the server finishes for the
 // visitor (applyAnswer.ts asks for that when an answer says the social log-in has finished).
 import type { SignupFieldAnswer, SignupFieldWithAnswer, SocialData, SocialProvider } from '../api/types';
-import { readItem, storageKeys, writeItem } from '../storage';
+import { storageKeys, writeItem } from '../storage';
 import { applyAnswer } from './applyAnswer';
 import { INIT_BLOCKS, type FlowContext } from './flowContext';
 import { abort } from './history';
 import { dismissError, runAction } from './recovery';
 import { initialScreen } from './screens';
-
-/** The provider of the social sign-in under way (kept across the provider's page), if any. */
-export function socialProviderUnderWay(): SocialProvider | undefined {
-  return readItem(storageKeys.socialLogin) as SocialProvider | undefined;
-}
 
 /**
  * The provider round trip shows the social-verify screen while it is started and while it is finished

@@ -3,7 +3,7 @@ import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CorbadoApp } from '../../../core/app';
 import type { FlowBlock } from '../../../core/process/block';
-import { socialProviderUnderWay } from '../../../core/process/social';
+import { socialProviderUnderWay } from '../../../core/process/socialProviderUnderWay';
 import { storageKeys, writeItem } from '../../../core/storage';
 import { ErrorPopup } from '../../components/ErrorPopup';
 import { AppContext } from '../../context';
