@@ -43,8 +43,8 @@ export function IdentifierRow({ identifier, all, config }: Props) {
   return (
     <li className="cb-row" ref={row} tabIndex={-1}>
       <Identifier value={value} />
-      {identifier.primary && several && <span className="cb-badge-pill">{t('user.primary')}</span>}
-      <span className={verified ? 'cb-badge-pill cb-ok' : 'cb-badge-pill cb-pending'}>{t(verified ? 'user.verified' : 'user.pending')}</span>
+      {identifier.primary && several && <span className="cb-badge-pill">{t(`user.primary.${identifier.type}`)}</span>}
+      <span className={verified ? 'cb-badge-pill cb-ok' : 'cb-badge-pill cb-pending'}>{verified ? t(`user.verified.${identifier.type}`) : t('user.pending')}</span>
       <span className="cb-row-actions">
         {!verified && identifier.type !== 'username' && (
           <Disclosure label={t('user.verify')} about={value}>
