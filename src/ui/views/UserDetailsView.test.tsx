@@ -75,9 +75,9 @@ describe('UserDetailsView', () => {
   });
 
   it.each([
-    ['fr', fr, { email: ['Principale', 'Vérifiée'], phone: ['Principal', 'Vérifié'], username: ['Principal', 'Vérifié'] }],
-    ['pl', pl, { email: ['Główny', 'Potwierdzony'], phone: ['Główny', 'Potwierdzony'], username: ['Główna', 'Potwierdzona'] }],
-  ])('%s: the badges agree with the noun of their row (une adresse vérifiée, un numéro vérifié, nazwa potwierdzona)', (language, texts, badges) => {
+    ['fr', fr, { email: ['Principale', 'Vérifiée', 'Définir comme principale'], phone: ['Principal', 'Vérifié', 'Définir comme principal'], username: ['Principal', 'Vérifié', 'Définir comme principal'] }],
+    ['pl', pl, { email: ['Główny', 'Potwierdzony', 'Ustaw jako główny'], phone: ['Główny', 'Potwierdzony', 'Ustaw jako główny'], username: ['Główna', 'Potwierdzona', 'Ustaw jako główną'] }],
+  ])('%s: the badges and "Make primary" agree with the noun of their row (une adresse vérifiée, un numéro vérifié, nazwa potwierdzona)', (language, texts, badges) => {
     addLanguage(language, texts);
     configureI18n({ defaultLanguage: language, autoDetectLanguage: false });
     const identifiers = (['email', 'phone', 'username'] as const).flatMap((type) => [
@@ -89,7 +89,9 @@ describe('UserDetailsView', () => {
       const shown = Object.fromEntries(
         (['email', 'phone', 'username'] as const).map((type) => {
           const row = view.$$('.cb-row').find((r) => r.textContent!.includes(`${type}-primary`))!;
-          return [type, [...row.querySelectorAll('.cb-badge-pill')].map((badge) => badge.textContent)];
+          const other = view.$$('.cb-row').find((r) => r.textContent!.includes(`${type}-other`))!;
+          const makePrimary = [...other.querySelectorAll('button')].map((button) => button.textContent).find((text) => /princip|głów/i.test(text!));
+          return [type, [...row.querySelectorAll('.cb-badge-pill')].map((badge) => badge.textContent).concat(makePrimary!)];
         }),
       );
       expect(shown).toEqual(badges);
