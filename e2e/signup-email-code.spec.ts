@@ -173,7 +173,7 @@ test.describe('[spec 1.identifiers] pro-1 sign-up with an e-mail code', () => {
     await view.getByRole('button', { name: 'Weiter', exact: true }).click();
 
     await expect(view.getByRole('heading', { name: 'Bestätige deine E-Mail-Adresse' })).toBeVisible();
-    await expect(view.getByText('Gib den 6-stelligen Code ein, den wir gerade gesendet haben an')).toBeVisible();
+    await expect(view.getByText('Gib den 6-stelligen Code ein, den wir gerade an diese Adresse gesendet haben:')).toBeVisible();
     await expect(view.getByRole('button', { name: 'E-Mail-Adresse ändern' })).toBeVisible();
     const code = (await latestMessage(email)).code!;
     const firstCell = view.getByRole('textbox', { name: 'Ziffer 1 von 6' });

@@ -99,7 +99,7 @@ test.describe('languages as add-on scripts', () => {
     await expect(view.getByRole('heading', { name: 'Vérifiez votre adresse e-mail' })).toBeVisible();
     const mail = await latestMessage(email);
     expect(mail.subject).toBe(`Votre code Demo App\u00a0: ${mail.code}`);
-    expect(mail.text).toContain(`votre code de vérification pour Demo App est\u00a0: ${mail.code}`);
+    expect(mail.text).toContain(`Bonjour,\n\nVotre code de vérification pour Demo App est\u00a0: ${mail.code}`);
     expect(mail.html).toContain('<html lang="fr">');
   });
 

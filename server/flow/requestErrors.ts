@@ -78,7 +78,15 @@ const TEXTS: Record<string, { en: string; de: string }> = {
     en: 'This action is not possible at this step.',
     de: 'Diese Aktion ist in diesem Schritt nicht möglich.',
   },
+  email_link_other_browser: {
+    en: 'Open this link in the browser where you asked for it.',
+    de: 'Öffne diesen Link in dem Browser, in dem du ihn angefordert hast.',
+  },
+  email_link_declined: { en: 'The request was declined.', de: 'Die Anfrage wurde abgelehnt.' },
 };
+
+/** Every code the server sends as a request error; the widget has a text of its own for each (errors.<code>). */
+export const REQUEST_ERROR_CODES: readonly string[] = Object.keys(TEXTS);
 
 const FIELD_NAMES: Record<IdentifierType, { en: string; de: string }> = {
   email: { en: 'e-mail address', de: 'E-Mail-Adresse' },

@@ -36,7 +36,13 @@ const MONO = "ui-monospace,'SFMono-Regular',Menlo,Consolas,'Liberation Mono','Co
 
 type What = 'code' | 'link';
 
-/** What a language says in the messages; `app` is the project's name. */
+/**
+ * What a language says in the messages; `app` is the project's name. The sentences that open a
+ * plain-text body (`codeLine`, `linkIntro`, `linked.intro`) are written as they stand after the
+ * greeting's comma: German and Italian go on in lower case there (German keeps the capital of a noun
+ * and of Sie), the other languages start the sentence with a capital. Where such a sentence stands on
+ * its own (an HTML paragraph) its first letter is raised (`sentence`); no code ever lowers one.
+ */
 interface Words {
   hello: string;
   codeSubject: (app: string, code: string) => string;
@@ -71,7 +77,7 @@ const WORDS: Record<Language, Words> = {
   en: {
     hello: 'Hello',
     codeSubject: (app, code) => `Your ${app} code: ${code}`,
-    codeLine: (app, code) => `your verification code for ${app} is: ${code}`,
+    codeLine: (app, code) => `Your verification code for ${app} is: ${code}`,
     codeHeading: 'Your verification code',
     codeIntro: (app) => `Enter this code to verify your e-mail address for ${app}:`,
     codeExpiry: 'The code expires in 10 minutes.',
@@ -101,7 +107,7 @@ const WORDS: Record<Language, Words> = {
     signupHeading: 'Bestätige deine E-Mail-Adresse',
     loginHeading: 'Anmelden',
     linkSubject: { signup: (app) => `Bestätige deine E-Mail-Adresse für ${app}`, login: (app) => `Dein Anmeldelink für ${app}` },
-    linkIntro: (app) => `Öffne diesen Link, um deine E-Mail-Adresse für ${app} zu bestätigen:`,
+    linkIntro: (app) => `öffne diesen Link, um deine E-Mail-Adresse für ${app} zu bestätigen:`,
     button: { signup: 'E-Mail-Adresse bestätigen', login: 'Anmelden' },
     linkFallback: 'Falls die Schaltfläche nicht funktioniert, kopiere diesen Link in deinen Browser:',
     linkExpiry: 'Der Link ist 10 Minuten gültig und kann nur einmal verwendet werden.',
@@ -111,26 +117,26 @@ const WORDS: Record<Language, Words> = {
     linked: {
       subject: (app, name) => `${name} ist jetzt mit deinem Konto bei ${app} verknüpft`,
       heading: (name) => `${name} wurde verknüpft`,
-      intro: (app, name, email) => `Ab jetzt kannst du dich bei ${app} mit deinem ${name}-Konto (${email}) anmelden.`,
+      intro: (app, name, email) => `ab jetzt kannst du dich bei ${app} mit deinem ${name}-Konto (${email}) anmelden.`,
       notYou: (name) => `Warst du das nicht? Melde dich an und entferne ${name} in deinem Konto unter „Social-Konten“; bis dahin kommt man damit in dein Konto.`,
     },
   },
   fr: {
     hello: 'Bonjour',
     codeSubject: (app, code) => `Votre code ${app}${NBSP}: ${code}`,
-    codeLine: (app, code) => `votre code de vérification pour ${app} est${NBSP}: ${code}`,
+    codeLine: (app, code) => `Votre code de vérification pour ${app} est${NBSP}: ${code}`,
     codeHeading: 'Votre code de vérification',
-    codeIntro: (app) => `Saisissez ce code pour vérifier votre adresse e-mail pour ${app}${NBSP}:`,
+    codeIntro: (app) => `Saisissez ce code pour vérifier votre adresse e-mail sur ${app}${NBSP}:`,
     codeExpiry: 'Le code expire dans 10 minutes.',
     signupHeading: 'Vérifiez votre adresse e-mail',
     loginHeading: 'Connexion',
     linkSubject: { signup: (app) => `Vérifiez votre adresse e-mail pour ${app}`, login: (app) => `Votre lien de connexion à ${app}` },
-    linkIntro: (app) => `Ouvrez ce lien pour vérifier votre adresse e-mail pour ${app}${NBSP}:`,
+    linkIntro: (app) => `Ouvrez ce lien pour vérifier votre adresse e-mail sur ${app}${NBSP}:`,
     button: { signup: 'Vérifier l’adresse e-mail', login: 'Se connecter' },
     linkFallback: `Si le bouton ne fonctionne pas, copiez ce lien dans votre navigateur${NBSP}:`,
     linkExpiry: 'Le lien expire dans 10 minutes et ne fonctionne qu’une seule fois.',
     notYou: (what) =>
-      `Si vous n’avez rien demandé, vous pouvez ignorer cet e-mail${NBSP}; personne ne peut entrer sans le ${what === 'code' ? 'code' : 'lien'}.`,
+      `Si vous n’avez rien demandé, vous pouvez ignorer cet e-mail${NBSP}; personne ne pourra se connecter sans le ${what === 'code' ? 'code' : 'lien'}.`,
     sms: (app, code) => `${code} est votre code ${app}. Il expire dans 10 minutes.`,
     linked: {
       subject: (app, name) => `Votre compte ${app} est désormais associé à ${name}`,
@@ -143,7 +149,7 @@ const WORDS: Record<Language, Words> = {
   es: {
     hello: 'Hola',
     codeSubject: (app, code) => `Tu código de ${app}: ${code}`,
-    codeLine: (app, code) => `tu código de verificación para ${app} es: ${code}`,
+    codeLine: (app, code) => `Tu código de verificación para ${app} es: ${code}`,
     codeHeading: 'Tu código de verificación',
     codeIntro: (app) => `Introduce este código para verificar tu dirección de correo electrónico en ${app}:`,
     codeExpiry: 'El código caduca en 10 minutos.',
@@ -171,12 +177,12 @@ const WORDS: Record<Language, Words> = {
     codeSubject: (app, code) => `Il tuo codice ${app}: ${code}`,
     codeLine: (app, code) => `il tuo codice di verifica per ${app} è: ${code}`,
     codeHeading: 'Il tuo codice di verifica',
-    codeIntro: (app) => `Inserisci questo codice per verificare il tuo indirizzo e-mail per ${app}:`,
+    codeIntro: (app) => `Inserisci questo codice per verificare il tuo indirizzo e-mail su ${app}:`,
     codeExpiry: 'Il codice scade tra 10 minuti.',
     signupHeading: 'Verifica il tuo indirizzo e-mail',
     loginHeading: 'Accedi',
     linkSubject: { signup: (app) => `Verifica il tuo indirizzo e-mail per ${app}`, login: (app) => `Il tuo link di accesso a ${app}` },
-    linkIntro: (app) => `Apri questo link per verificare il tuo indirizzo e-mail per ${app}:`,
+    linkIntro: (app) => `apri questo link per verificare il tuo indirizzo e-mail su ${app}:`,
     button: { signup: 'Verifica indirizzo e-mail', login: 'Accedi' },
     linkFallback: 'Se il pulsante non funziona, copia questo link nel tuo browser:',
     linkExpiry: 'Il link scade tra 10 minuti e funziona una sola volta.',
@@ -185,14 +191,14 @@ const WORDS: Record<Language, Words> = {
     linked: {
       subject: (app, name) => `Il tuo account ${app} è ora collegato a ${name}`,
       heading: (name) => `Account ${name} collegato`,
-      intro: (app, name, email) => `D’ora in poi puoi accedere a ${app} con il tuo account ${name} (${email}).`,
+      intro: (app, name, email) => `d’ora in poi puoi accedere a ${app} con il tuo account ${name} (${email}).`,
       notYou: (name) => `Non l’hai fatto tu? Accedi e rimuovi ${name} in «Account social» nel tuo account; fino ad allora, con ${name} si può entrare nel tuo account.`,
     },
   },
   nl: {
     hello: 'Hallo',
     codeSubject: (app, code) => `Je code voor ${app}: ${code}`,
-    codeLine: (app, code) => `je verificatiecode voor ${app} is: ${code}`,
+    codeLine: (app, code) => `Je verificatiecode voor ${app} is: ${code}`,
     codeHeading: 'Je verificatiecode',
     codeIntro: (app) => `Voer deze code in om je e-mailadres voor ${app} te bevestigen:`,
     codeExpiry: 'De code verloopt over 10 minuten.',
@@ -216,7 +222,7 @@ const WORDS: Record<Language, Words> = {
   pt: {
     hello: 'Olá',
     codeSubject: (app, code) => `Seu código para ${app}: ${code}`,
-    codeLine: (app, code) => `seu código de verificação para ${app} é: ${code}`,
+    codeLine: (app, code) => `Seu código de verificação para ${app} é: ${code}`,
     codeHeading: 'Seu código de verificação',
     codeIntro: (app) => `Digite este código para verificar seu endereço de e-mail para ${app}:`,
     codeExpiry: 'O código expira em 10 minutos.',
@@ -225,8 +231,8 @@ const WORDS: Record<Language, Words> = {
     linkSubject: { signup: (app) => `Verifique seu endereço de e-mail para ${app}`, login: (app) => `Seu link de acesso para ${app}` },
     linkIntro: (app) => `Abra este link para verificar seu endereço de e-mail para ${app}:`,
     button: { signup: 'Verificar endereço de e-mail', login: 'Entrar' },
-    linkFallback: 'Se o botão não funcionar, copie este link no seu navegador:',
-    linkExpiry: 'O link expira em 10 minutos e funciona uma única vez.',
+    linkFallback: 'Se o botão não funcionar, copie e cole este link no seu navegador:',
+    linkExpiry: 'O link expira em 10 minutos e só pode ser usado uma vez.',
     notYou: (what) => `Se você não pediu isso, pode ignorar este e-mail; ninguém entra sem o ${what === 'code' ? 'código' : 'link'}.`,
     sms: (app, code) => `${code} é seu código para ${app}. Ele expira em 10 minutos.`,
     linked: {
@@ -314,13 +320,18 @@ ${content}
 `;
 }
 
+/** A sentence that stands on its own: its first letter raised (a body's opening may start in lower case). */
+const sentence = (language: Language, text: string) => text.charAt(0).toLocaleUpperCase(language) + text.slice(1);
+/** A plain-text body: the greeting, then its opening sentence as the language writes it after the comma. */
+const greeted = (w: Words, opening: string) => `${w.hello},\n\n${opening}`;
+
 const heading = (text: string) => `<h1 style="font-size:20px;line-height:1.3;margin:0 0 12px;color:#111827">${escapeHtml(text)}</h1>`;
 const paragraph = (text: string, style = '') => `<p style="margin:0 0 12px${style}">${escapeHtml(text)}</p>`;
 
 export function otpEmail(brand: EmailBrand, code: string): MessageText {
   const w = WORDS[brand.language];
   const subject = w.codeSubject(brand.appName, code);
-  const text = `${w.hello},\n\n${w.codeLine(brand.appName, code)}\n\n${w.codeExpiry} ${w.notYou('code')}\n`;
+  const text = `${greeted(w, w.codeLine(brand.appName, code))}\n\n${w.codeExpiry} ${w.notYou('code')}\n`;
   // real text in a monospace face, spaced out (the left padding balances the spacing after the last
   // digit), selected as a whole with one click or tap
   const codeBlock = `<div style="margin:20px 0;padding:16px 0 16px 8px;background:#f3f4f6;border-radius:6px;text-align:center;font-family:${MONO};font-size:32px;font-weight:700;letter-spacing:8px;color:#111827;user-select:all;-webkit-user-select:all">${escapeHtml(code)}</div>`;
@@ -332,14 +343,14 @@ export function linkEmail(brand: EmailBrand, link: string, authType: 'signup' | 
   const w = WORDS[brand.language];
   const app = brand.appName;
   const subject = w.linkSubject[authType](app);
-  const text = `${w.hello},\n\n${w.linkIntro(app).replace(/^./, (c) => c.toLowerCase())}\n\n${link}\n\n${w.linkExpiry} ${w.notYou('link')}\n`;
+  const text = `${greeted(w, w.linkIntro(app))}\n\n${link}\n\n${w.linkExpiry} ${w.notYou('link')}\n`;
   const accent = accentOf(brand);
   const href = escapeHtml(link);
   const button = `<div style="margin:20px 0;text-align:center"><a href="${href}" style="display:inline-block;padding:12px 24px;border-radius:6px;background:${accent};color:${textOn(accent)};font-weight:700;text-decoration:none">${escapeHtml(w.button[authType])}</a></div>`;
   const fallback = `<p style="margin:0 0 12px;font-size:13px;color:#6b7280">${escapeHtml(w.linkFallback)}<br><a href="${href}" style="color:${accent};word-break:break-all">${href}</a></p>`;
   const content = [
     heading(authType === 'signup' ? w.signupHeading : w.loginHeading),
-    paragraph(w.linkIntro(app)),
+    paragraph(sentence(brand.language, w.linkIntro(app))),
     button,
     fallback,
     paragraph(w.linkExpiry),
@@ -359,8 +370,8 @@ export function socialLinkedEmail(brand: EmailBrand, provider: keyof typeof PROV
   const subject = w.linked.subject(brand.appName, name);
   const intro = w.linked.intro(brand.appName, name, providerEmail);
   const notYou = w.linked.notYou(name);
-  const text = `${w.hello},\n\n${intro}\n\n${notYou}\n`;
-  const content = [heading(w.linked.heading(name)), paragraph(intro)].join('\n');
+  const text = `${greeted(w, intro)}\n\n${notYou}\n`;
+  const content = [heading(w.linked.heading(name)), paragraph(sentence(brand.language, intro))].join('\n');
   return { subject, text, html: emailDocument(brand, subject, content, notYou) };
 }
 

@@ -47,7 +47,7 @@ describe('e-mails over SMTP', () => {
     const code = stored!.code!;
     const mail = await received(email);
     expect(mail.contentType).toMatch(/^multipart\/alternative/);
-    expect(mail.text).toContain(`your verification code for Plain Shop is: ${code}`);
+    expect(mail.text).toContain(`Hello,\n\nYour verification code for Plain Shop is: ${code}`);
     expect(mail.text).toContain('If you did not ask for this, you can ignore this e-mail; nobody gets in without the code.');
     expect(mail.html).toMatch(/^<!doctype html>\n<html lang="en">/);
     // the code is real text in its own block: monospace, large, letter-spaced, selectable as a whole
@@ -152,7 +152,7 @@ describe('languages', () => {
     expect(fr.subject).toBe(`Votre code Laden\u00a0: ${fr.code}`);
     expect(fr.html).toContain('<html lang="fr">');
     expect(fr.html).toContain('Votre code de vérification');
-    expect(fr.text).toContain(`Bonjour,\n\nvotre code de vérification pour Laden est\u00a0: ${fr.code}`);
+    expect(fr.text).toContain(`Bonjour,\n\nVotre code de vérification pour Laden est\u00a0: ${fr.code}`);
     // a language without texts here: the project's
     expect((await signUpIn('ja-JP', german, 'email')).html).toContain('<html lang="de">');
     const linkProject = await createProject(server.url, { identifiers: { email: { verification: 'email-link' } } });
@@ -161,6 +161,36 @@ describe('languages', () => {
     expect(pl.html).toContain('>Potwierdź adres e-mail</a>');
     const it_ = await signUpIn('it', 'pro-3', 'phone');
     expect(it_.text).toMatch(new RegExp(`^${it_.code} è il tuo codice .+\\. Scade tra 10 minuti\\.\\n\\n@localhost #${it_.code}$`));
+  });
+
+  it('goes on after the greeting as each language writes a letter: German and Italian in lower case, the others with a capital', () => {
+    const brand = { appName: 'Shop', emailAccentColor: '#123456' };
+    const lowerAfterComma = ['de', 'it'];
+    for (const language of LANGUAGES) {
+      const mails = [
+        otpEmail({ ...brand, language }, '123456'),
+        linkEmail({ ...brand, language }, 'https://shop.example/?t=1', 'signup'),
+        socialLinkedEmail({ ...brand, language }, 'github', 'octo@example.com'),
+      ];
+      for (const mail of mails) {
+        const opening = mail.text.split('\n\n')[1]!;
+        const first = opening.charAt(0);
+        const capital = first.toLocaleUpperCase(language) === first;
+        expect(capital, `${language}: ${opening}`).toBe(!lowerAfterComma.includes(language));
+        // the HTML has no greeting: there every sentence starts with a capital
+        for (const [, paragraph] of mail.html!.matchAll(/<p style="margin:0 0 12px">([^<]*)</g)) {
+          expect(paragraph!.charAt(0), `${language}: ${paragraph}`).toBe(paragraph!.charAt(0).toLocaleUpperCase(language));
+        }
+      }
+    }
+    // German: the opening is what German writes after "Hallo," (a verb, "dein", "ab" go on in lower
+    // case; a noun or Sie would keep its capital, as nothing lowers a text), the HTML keeps its capital
+    const german = linkEmail({ ...brand, language: 'de' }, 'https://shop.example/?t=1', 'login');
+    expect(german.text).toContain('Hallo,\n\nöffne diesen Link, um deine E-Mail-Adresse für Shop zu bestätigen:');
+    expect(german.html).toContain('>Öffne diesen Link, um deine E-Mail-Adresse für Shop zu bestätigen:</p>');
+    expect(socialLinkedEmail({ ...brand, language: 'de' }, 'google', 'a@example.com').text).toContain('Hallo,\n\nab jetzt kannst du dich bei Shop mit deinem Google-Konto');
+    expect(linkEmail({ ...brand, language: 'pl' }, 'https://shop.example/?t=1', 'login').text).toContain('Dzień dobry,\n\nOtwórz ten link');
+    expect(otpEmail({ ...brand, language: 'nl' }, '123456').text).toContain('Hallo,\n\nJe verificatiecode voor Shop is: 123456');
   });
 
   it('has every message in all eight languages (the linked-provider notice too), none left in English but the English ones', () => {

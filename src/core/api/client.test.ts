@@ -148,7 +148,7 @@ describe('ApiClient', () => {
     // the error popup shows errors.<type> when there is such a text (ErrorPopup.failureText)
     expect(t(`errors.${error.type}`, {}, 'en')).toBe('The service is briefly unavailable. Please try again in a moment; what you entered is kept.');
     expect(t(`errors.${error.type}`, {}, 'de')).toBe(
-      'Der Dienst ist kurz nicht verfügbar. Bitte versuche es gleich noch einmal; deine Eingaben bleiben erhalten.',
+      'Der Dienst ist vorübergehend nicht verfügbar. Bitte versuche es gleich noch einmal; deine Eingaben bleiben erhalten.',
     );
   });
 

@@ -1,6 +1,7 @@
 // The add-on languages (dist/corbado.<code>.js, built from <code>.json) and German, held to English:
 // every key of en.json and no other, the same placeholders, and each plural group in the forms the
-// language's own plural rules have (Intl.PluralRules: Polish has one, few, many and other).
+// language's own plural rules have (Intl.PluralRules: Polish has one, few, many and other); and to
+// their own typography (quotation marks, French no-break spaces, Spanish ¿ ¡).
 import { afterEach, describe, expect, it } from 'vitest';
 import { tooManyRequests } from '../errors';
 import de from './de.json';
@@ -66,6 +67,31 @@ function problemsOf(language: string, tree: Tree): string[] {
   return problems;
 }
 
+/** Each language's quotation marks, opening and closing (French sets them off with no-break spaces). */
+const QUOTES: Record<string, [string, string]> = { de: ['„', '“'], fr: ['«', '»'], es: ['«', '»'], it: ['«', '»'], nl: ['‘', '’'], pt: ['“', '”'], pl: ['„', '”'] };
+
+/** What breaks a language's typography: foreign or straight quotes, French spacing, Spanish ¿ ¡. */
+function typographyOf(language: string, tree: Tree): string[] {
+  const [open, close] = QUOTES[language]!;
+  const problems: string[] = [];
+  for (const [key, text] of texts(tree)) {
+    // an apostrophe inside a word (pagina’s, l’adresse) is no quotation mark
+    const marks = text.replace(/(?<=\p{L})’(?=\p{L})/gu, '').match(/[“”„«»‘’‚"']/g) ?? [];
+    if (marks.join('') !== marks.map((_, i) => (i % 2 === 0 ? open : close)).join('')) problems.push(`quotes of ${key}: ${marks.join('')}`);
+    if (language === 'fr') {
+      // a no-break space (or the narrow one) before ? ! : ; » and after «
+      if (/[^\u00a0\u202f][?!:;»]|«[^\u00a0\u202f]/.test(text)) problems.push(`no-break space in ${key}`);
+    } else if (/\s[?!:;]/.test(text)) {
+      problems.push(`space before punctuation in ${key}`);
+    }
+    if (language === 'es') {
+      const count = (mark: string) => text.split(mark).length - 1;
+      if (count('?') !== count('¿') || count('!') !== count('¡')) problems.push(`¿ ¡ in ${key}`);
+    }
+  }
+  return problems;
+}
+
 afterEach(() => configureI18n({ defaultLanguage: 'en', autoDetectLanguage: false }));
 
 describe('the languages beside English', () => {
@@ -91,6 +117,30 @@ describe('the languages beside English', () => {
     const polish = structuredClone(pl) as Tree;
     delete ((polish.errors as Tree).tooManyRequests as Tree).few;
     expect(problemsOf('pl', polish)).toEqual(['missing errors.tooManyRequests.few']);
+  });
+});
+
+describe('typography', () => {
+  it.each([['de', de as Tree], ...Object.entries(ADD_ONS)])('%s quotes, spaces and marks its sentences as the language does', (language, tree) => {
+    expect(typographyOf(language, tree)).toEqual([]);
+  });
+
+  it('the check fails on straight or foreign quotes, a missing no-break space, a space before a colon and a missing ¿', () => {
+    const french = structuredClone(fr) as Tree;
+    (french.common as Tree).ok = 'Vraiment ?';
+    (french.common as Tree).or = '"ou"';
+    (french.common as Tree).back = 'Retour :';
+    expect(typographyOf('fr', french).sort()).toEqual(['no-break space in common.back', 'no-break space in common.ok', 'quotes of common.or: ""'].sort());
+    const german = structuredClone(de) as Tree;
+    (german.common as Tree).ok = 'Nur „-" und "_“';
+    (german.common as Tree).or = 'Land : {country}';
+    expect(typographyOf('de', german).sort()).toEqual(['quotes of common.ok: „""“', 'space before punctuation in common.or']);
+    const polish = structuredClone(pl) as Tree;
+    (polish.common as Tree).ok = 'kluczem „{name}“';
+    expect(typographyOf('pl', polish)).toEqual(['quotes of common.ok: „“']);
+    const spanish = structuredClone(es) as Tree;
+    (spanish.common as Tree).ok = 'Ya tienes una cuenta?';
+    expect(typographyOf('es', spanish)).toEqual(['¿ ¡ in common.ok']);
   });
 });
 

@@ -5,6 +5,9 @@ import { RecentLogin } from '../../core/account/recentLogin';
 import type { ApiClient } from '../../core/api/client';
 import type { CorbadoApp } from '../../core/app';
 import { recentLoginCancelled, unhandledBackendError, type CorbadoError } from '../../core/errors';
+import { addLanguage, configureI18n } from '../../core/i18n/i18n';
+import fr from '../../core/i18n/fr.json';
+import pl from '../../core/i18n/pl.json';
 import { AppContext } from '../context';
 import { renderInShadow } from '../test/renderInShadow';
 import { UserDetailsView } from './UserDetailsView';
@@ -16,9 +19,9 @@ const SESSIONS = [
 
 function render(signedIn: boolean, extra: Record<string, unknown> = {}, endSession = vi.fn(async () => undefined), unlinkSocialAccount = vi.fn(async (_id: string) => undefined)) {
   const me = {
-    ...extra,
     fullName: 'Ada Lovelace',
-    identifiers: [
+    ...extra,
+    identifiers: (extra.identifiers as unknown[] | undefined) ?? [
       { id: 'ide-1', type: 'username', value: 'ada', status: 'verified' },
       { id: 'ide-2', type: 'email', value: 'ada@example.com', status: 'verified', primary: true },
       { id: 'ide-3', type: 'phone', value: '+4915112345678', status: 'pending' },
@@ -69,6 +72,33 @@ describe('UserDetailsView', () => {
     expect(text).toContain('Ada at GitHub');
     expect(text).toContain('ada@users.example');
     view.unmount();
+  });
+
+  it.each([
+    ['fr', fr, { email: ['Principale', 'Vérifiée', 'Définir comme principale'], phone: ['Principal', 'Vérifié', 'Définir comme principal'], username: ['Principal', 'Vérifié', 'Définir comme principal'] }],
+    ['pl', pl, { email: ['Główny', 'Potwierdzony', 'Ustaw jako główny'], phone: ['Główny', 'Potwierdzony', 'Ustaw jako główny'], username: ['Główna', 'Potwierdzona', 'Ustaw jako główną'] }],
+  ])('%s: the badges and "Make primary" agree with the noun of their row (une adresse vérifiée, un numéro vérifié, nazwa potwierdzona)', (language, texts, badges) => {
+    addLanguage(language, texts);
+    configureI18n({ defaultLanguage: language, autoDetectLanguage: false });
+    const identifiers = (['email', 'phone', 'username'] as const).flatMap((type) => [
+      { id: `${type}-1`, type, value: `${type}-primary`, status: 'verified', primary: true },
+      { id: `${type}-2`, type, value: `${type}-other`, status: 'verified' },
+    ]);
+    const view = render(true, { identifiers });
+    try {
+      const shown = Object.fromEntries(
+        (['email', 'phone', 'username'] as const).map((type) => {
+          const row = view.$$('.cb-row').find((r) => r.textContent!.includes(`${type}-primary`))!;
+          const other = view.$$('.cb-row').find((r) => r.textContent!.includes(`${type}-other`))!;
+          const makePrimary = [...other.querySelectorAll('button')].map((button) => button.textContent).find((text) => /princip|głów/i.test(text!));
+          return [type, [...row.querySelectorAll('.cb-badge-pill')].map((badge) => badge.textContent).concat(makePrimary!)];
+        }),
+      );
+      expect(shown).toEqual(badges);
+    } finally {
+      view.unmount();
+      configureI18n({ defaultLanguage: 'en', autoDetectLanguage: false });
+    }
   });
 
   it("shows the answers to the project's sign-up fields: a text, and what was agreed to with its version and date", () => {

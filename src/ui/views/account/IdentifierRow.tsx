@@ -22,7 +22,9 @@ interface Props {
 /**
  * One identifier with its badges and what can be done with it: verify a pending address or number by
  * code, make a verified one primary when there are several of its type, change a username, and remove
- * it unless it is the last verified identifier the user logs in with.
+ * it unless it is the last verified identifier the user logs in with. The badges and "Make primary" have
+ * a text per identifier type: French and Polish make them agree with the noun (une adresse vérifiée,
+ * un numéro vérifié; nazwa potwierdzona).
  */
 export function IdentifierRow({ identifier, all, config }: Props) {
   const { account } = useApp();
@@ -43,8 +45,8 @@ export function IdentifierRow({ identifier, all, config }: Props) {
   return (
     <li className="cb-row" ref={row} tabIndex={-1}>
       <Identifier value={value} />
-      {identifier.primary && several && <span className="cb-badge-pill">{t('user.primary')}</span>}
-      <span className={verified ? 'cb-badge-pill cb-ok' : 'cb-badge-pill cb-pending'}>{t(verified ? 'user.verified' : 'user.pending')}</span>
+      {identifier.primary && several && <span className="cb-badge-pill">{t(`user.primary.${identifier.type}`)}</span>}
+      <span className={verified ? 'cb-badge-pill cb-ok' : 'cb-badge-pill cb-pending'}>{verified ? t(`user.verified.${identifier.type}`) : t('user.pending')}</span>
       <span className="cb-row-actions">
         {!verified && identifier.type !== 'username' && (
           <Disclosure label={t('user.verify')} about={value}>
@@ -66,8 +68,8 @@ export function IdentifierRow({ identifier, all, config }: Props) {
           </Disclosure>
         )}
         {verified && several && !identifier.primary && (
-          <LinkButton aria-label={`${t('user.makePrimary')}: ${value}`} disabled={busy} onClick={() => run(() => account.updateIdentifier(identifier, identifier.value, true), focusRow)}>
-            {t('user.makePrimary')}
+          <LinkButton aria-label={`${t(`user.makePrimary.${identifier.type}`)}: ${value}`} disabled={busy} onClick={() => run(() => account.updateIdentifier(identifier, identifier.value, true), focusRow)}>
+            {t(`user.makePrimary.${identifier.type}`)}
           </LinkButton>
         )}
         {removable && (
