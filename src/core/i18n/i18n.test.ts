@@ -40,6 +40,16 @@ describe('i18n', () => {
     expect(t('loginInit.header', {}, 'de')).toBe('Hallo');
   });
 
+  it('keeps a host text customised as one string where the widget now has one per identifier type', () => {
+    configureI18n({ defaultLanguage: 'de', autoDetectLanguage: false, customTranslations: { de: { user: { verified: 'Geprüft' } } } });
+    expect(t('user.verified.email')).toBe('Geprüft');
+    expect(t('user.verified.phone')).toBe('Geprüft');
+    expect(t('user.primary.email')).not.toBe('user.primary.email');
+    configureI18n({ defaultLanguage: 'en', autoDetectLanguage: false, customTranslations: { en: { user: { verified: { phone: 'Checked' } } } } });
+    expect(t('user.verified.phone')).toBe('Checked');
+    expect(t('user.verified.email')).toBe('Verified');
+  });
+
   it('[spec 5.full-name] [spec 5.required-messages] uses the exact required-field messages of the spec', () => {
     configureI18n({ defaultLanguage: 'en', autoDetectLanguage: false });
     expect(t('validation.fullNameRequired')).toBe('Please enter a valid name.');

@@ -97,8 +97,17 @@ export function hasText(key: string, language = $language.get()): boolean {
   return resolve(key, language) !== undefined;
 }
 
+/**
+ * A host's text for a key, where a text that the widget now keeps per kind (`user.verified.email`,
+ * `user.verified.phone`, …) was customised as one string for all (`user.verified`): that string still counts.
+ */
+function lookupCustom(tree: Tree | undefined, key: string): string | undefined {
+  const parent = key.slice(0, key.lastIndexOf('.'));
+  return lookup(tree, key) ?? (parent ? lookup(tree, parent) : undefined);
+}
+
 function resolve(key: string, language: Language): string | undefined {
-  return lookup(custom[language], key) ?? lookup(bundled(language), key) ?? lookup(custom.en, key) ?? lookup(bundled('en'), key);
+  return lookupCustom(custom[language], key) ?? lookup(bundled(language), key) ?? lookupCustom(custom.en, key) ?? lookup(bundled('en'), key);
 }
 
 /** The text for a key with {placeholders} filled in; the key itself when no language knows it. */
