@@ -98,8 +98,9 @@ export function hasText(key: string, language = $language.get()): boolean {
 }
 
 /**
- * A host's text for a key, where a text that the widget now keeps per kind (`user.verified.email`,
- * `user.verified.phone`, …) was customised as one string for all (`user.verified`): that string still counts.
+ * A host's text for a key, where a text that the widget now keeps per identifier type (the badges
+ * verified and primary, per e-mail, phone and username) was customised as one string for all: that
+ * string still counts.
  */
 function lookupCustom(tree: Tree | undefined, key: string): string | undefined {
   const parent = key.slice(0, key.lastIndexOf('.'));
