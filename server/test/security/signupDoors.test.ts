@@ -5,6 +5,8 @@
 // instead" at a link opened elsewhere, passkey, social provider, the Backend API and the import. The
 // Frontend ways need answers given in that same process, for the text as the project has it when the
 // account is made; the host's backend (Backend API, import) answers for its user explicitly or is refused.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importUsers } from '../../backend/UserImport.ts';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.ts';
@@ -50,6 +52,20 @@ async function signedUp(client: Client, block: any): Promise<any> {
   client.longSession = block.data.longSession;
   return (await client.request('GET', '/v2/me')).body;
 }
+
+describe('the one place a user row is written', () => {
+  it('[security] is UsersRepo.insertUsers, which checks the answers first: no other code of the server inserts into users', () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const sources = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && !f.split(/[\\/]/).some((part) => ['test', 'node_modules', 'dist'].includes(part)));
+    const writers = sources.filter((f) => /INSERT\s+INTO\s+users\b/i.test(readFileSync(join(root, f), 'utf8')));
+    expect(writers.map((f) => f.replace(/\\/g, '/'))).toEqual(['store/UsersRepo.ts']);
+    const repo = readFileSync(join(root, 'store', 'UsersRepo.ts'), 'utf8');
+    expect(repo.match(/INSERT\s+INTO\s+users\b/gi)).toHaveLength(1);
+    // the insert sits in insertUsers, after the check of every user
+    const method = repo.slice(repo.indexOf('async insertUsers('), repo.indexOf('INSERT INTO users'));
+    expect(method).toContain('assertSignupFieldsAnswered(project, user.signupAnswers)');
+  });
+});
 
 describe('"Sign up here instead" at an e-mail link opened in another browser', () => {
   it('[security] asks the browser at the link for the required fields; the answers of the browser that asked are not its own', async () => {
