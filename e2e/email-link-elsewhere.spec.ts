@@ -147,6 +147,51 @@ test.describe('the person who asked, at the link on another device', () => {
     await device.context().close();
   });
 
+  test('[security] "Sign up here instead" on a project with a required terms box: the device with the mail is asked for it, as its own sign-up would be', async ({ page, browser }) => {
+    const terms = { id: 'terms', type: 'checkbox', label: { en: 'I accept the [terms of use]', de: 'Ich akzeptiere die [Nutzungsbedingungen]' }, url: 'https://shop.example/terms', version: 't1', required: true };
+    const project = await createProject({ appName: 'Terms by Link', identifiers: { email: { verification: 'email-link' } }, passkeys: false, signupFields: [terms] });
+    const email = uniqueEmail('here-terms');
+    // browser A ticks the box and asks for the link
+    await page.goto(`/?project=${project}#register`);
+    await widget(page).getByRole('textbox', { name: 'Email address' }).fill(email);
+    await widget(page).getByRole('checkbox', { name: 'I accept the terms of use' }).check();
+    await widget(page).getByRole('button', { name: 'Continue', exact: true }).click();
+    await expect(widget(page).getByRole('heading', { name: 'Check your inbox' })).toBeVisible();
+    // browser B opens it and signs up there: the form, the address filled in, the box B's to tick
+    const device = await elsewhere(browser);
+    await device.goto((await latestMessage(email)).link!);
+    const view = widget(device);
+    await view.getByRole('button', { name: 'Sign up here instead' }).click();
+    const box = view.getByRole('checkbox', { name: 'I accept the terms of use' });
+    await expect(box).toBeVisible();
+    await expect(box).not.toBeChecked();
+    await expect(view.getByRole('textbox', { name: 'Email address' })).toHaveValue(email);
+    // asked, not yet refused: no error before B has answered
+    await expect(box).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(device.locator('#host-auth-state')).toHaveText('logged out');
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
+    await expect(view.getByText('Please accept this to continue.')).toBeVisible();
+    await expect(device.locator('#host-auth-state')).toHaveText('logged out');
+    await box.check();
+    await view.getByRole('button', { name: 'Continue', exact: true }).click();
+    await expect(device.locator('#host-auth-state')).toHaveText('logged in');
+    await expect(device.locator('#host-user')).toContainText(email);
+    // the agreement on record is B's, with the text B was shown
+    const me = await device.evaluate(
+      async ({ api, project }) => {
+        const response = await fetch(`${api}/v2/me`, { headers: { 'X-Corbado-ProjectID': project, Authorization: `Bearer ${localStorage.getItem('cbo_long_session')}` } });
+        return (await response.json()) as { signupFields?: unknown[] };
+      },
+      { api: API_URL, project },
+    );
+    expect(me.signupFields).toEqual([
+      expect.objectContaining({ id: 'terms', accepted: true, version: 't1', source: 'signup', shown: { language: 'en', label: terms.label.en, url: terms.url } }),
+    ]);
+    await expect(widget(page).getByRole('heading', { name: 'Request declined' })).toBeVisible({ timeout: 10_000 });
+    await expect(page.locator('#host-auth-state')).toHaveText('logged out');
+    await device.context().close();
+  });
+
   test('a project that refuses approvals offers only "Log in here instead"', async ({ page, browser, baseURL }) => {
     const project = await createProject({ appName: 'Same Browser Only', identifiers: { email: { verification: 'email-link' } }, passkeys: false, emailLinkOtherDevice: 'refuse' });
     const email = uniqueEmail('refuse');

@@ -11,7 +11,9 @@ async function meOf(page: Page) {
     const response = await fetch(`${api}/v2/me`, {
       headers: { 'X-Corbado-ProjectID': 'pro-10', Authorization: `Bearer ${localStorage.getItem('cbo_long_session')}` },
     });
-    return (await response.json()) as { signupFields?: { id: string; accepted?: boolean; version?: string; value?: string; answeredAt: string }[] };
+    return (await response.json()) as {
+      signupFields?: { id: string; accepted?: boolean; version?: string; value?: string; answeredAt: string; shown?: { language: string; label: string; url?: string } }[];
+    };
   }, API_URL);
 }
 
@@ -53,6 +55,20 @@ test.describe('pro-10: sign-up fields', () => {
     await expect(details.getByText(/^Accepted on .+ \(version 2026-11\)$/)).toBeVisible();
     await expect(details.getByText('Analytical Engines Ltd')).toBeVisible();
     await expect(details.getByText('Not accepted')).toBeVisible();
+  });
+
+  test('a German page: the agreement on record is the German text the widget showed, with its link', async ({ page, baseURL }) => {
+    const email = uniqueEmail('terms-de');
+    await page.goto('/?project=pro-10&lang=de#register');
+    const view = widget(page);
+    await view.getByRole('textbox', { name: 'Vollständiger Name' }).fill('Ada Lovelace');
+    await view.getByRole('textbox', { name: 'E-Mail-Adresse' }).fill(email);
+    await view.getByRole('checkbox', { name: 'Ich akzeptiere die Nutzungsbedingungen' }).check();
+    await view.getByRole('button', { name: 'Weiter', exact: true }).click();
+    await view.getByRole('textbox', { name: 'Ziffer 1 von 6' }).fill((await latestMessage(email)).code!);
+    await expect(page.locator('#host-auth-state')).toHaveText('logged in');
+    const terms = (await meOf(page)).signupFields?.find((f) => f.id === 'terms');
+    expect(terms).toMatchObject({ accepted: true, version: '2026-11', shown: { language: 'de', label: 'Ich akzeptiere die [Nutzungsbedingungen]', url: `${new URL(baseURL!).origin}/terms.html` } });
   });
 
   test('[security] over plain HTTP, a sign-up without the terms, or with a forged answer, is refused', async ({ playwright }) => {

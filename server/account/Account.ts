@@ -36,7 +36,10 @@ export function timestamp(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
 }
 
-/** A user's answers to the project's sign-up fields, in the project's order, with each field's current label: `/v2/me` and the Backend API show them. */
+/**
+ * A user's answers to the project's sign-up fields, in the project's order, with each field's current
+ * label and, as `shown`, the text it was answered on: `/v2/me` and the Backend API show them.
+ */
 export async function signupFieldAnswers(store: Store, project: ProjectConfig, userId: string): Promise<MeSignupField[]> {
   const answers = await store.users.listSignupFields(userId);
   const position = (id: string) => {
@@ -56,6 +59,8 @@ export async function signupFieldAnswers(store: Store, project: ProjectConfig, u
         ...(answer.accepted !== undefined ? { accepted: answer.accepted } : {}),
         ...(answer.version !== undefined ? { version: answer.version } : {}),
         answeredAt: timestamp(answer.answeredAt),
+        ...(answer.shown ? { shown: answer.shown } : {}),
+        ...(answer.source ? { source: answer.source } : {}),
       };
     });
 }

@@ -21,6 +21,7 @@ import {
   checkedExternalId,
   checkedFullName,
   checkedIdentifier,
+  checkedSignupAnswers,
   identifierInUse,
   insertIdentifier,
   insertUser,
@@ -137,9 +138,11 @@ export class BackendApi {
     const fullName = checkedFullName(body.fullName ?? '', 'fullName', issues);
     const externalId = body.externalID === undefined ? null : checkedExternalId(body.externalID, 'externalID', issues);
     if (body.explicitWebauthnID !== undefined) issues.push({ field: 'explicitWebauthnID', message: 'is not supported (Corbado Connect projects only)' });
+    const now = this.deps.now();
+    const answers = checkedSignupAnswers(project, body.signupFields, { now, language: body.signupLanguage, source: 'backend-api' }, 'signupFields', issues);
     invalid(issues);
     const user = await this.store.transaction(async () => {
-      const created = await insertUser(this.store, project, { fullName, status: body.status, externalId }, this.deps.now());
+      const created = await insertUser(this.store, project, { fullName, status: body.status, externalId }, answers, now);
       await this.deps.events.record(project.id, 'user.created', { userId: created.id, fullName: created.fullName, identifiers: [], passkeys: [], socialProviders: [] });
       return created;
     });

@@ -1,5 +1,7 @@
 // Bringing a site's existing users (`npm run admin -- users import <project> <file.jsonl>`): one JSON
-// object per line, `{"externalID"?, "fullName"?, "identifiers": [{"type", "value", "status"}]}`.
+// object per line, `{"externalID"?, "fullName"?, "identifiers": [{"type", "value", "status"}],
+// "signupFields"?, "signupLanguage"?}` (the answers to the project's sign-up fields: a project with a
+// required one refuses a line without its answer, as the Backend API refuses such a user).
 //
 // Lines are checked by the rules of sign-up and the Backend API (userRecords.ts), then written in
 // batches, one transaction each, with a few statements per batch rather than per user. The ownership
@@ -10,15 +12,16 @@
 // identifier a user of the project holds already, is counted as existing and changes nothing. A rerun
 // of the same file creates nobody twice.
 import { ApiError } from '../ApiError.ts';
-import type { IdentifierType, ProjectConfig } from '../config/projectConfig.ts';
+import { LANGUAGES, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
+import { signupAnswersBody, SignupFieldsMissing, type StoredSignupAnswer } from '../config/signupFields.ts';
 import type { EventRecorder } from '../events/WebhookEvents.ts';
 import { removeOtherHolders } from '../flow/ownership.ts';
 import { newId } from '../randomValues.ts';
 import { arr, obj, oneOf, optional, str, type Issue } from '../schema.ts';
 import { UniqueViolation } from '../store/Database.ts';
 import type { Store } from '../store/Store.ts';
-import type { IdentifierRecord, UserRecord } from '../store/UsersRepo.ts';
-import { checkedExternalId, checkedFullName, checkedIdentifier, newUserRecord, type NewIdentifier } from './userRecords.ts';
+import type { IdentifierRecord, NewUser } from '../store/UsersRepo.ts';
+import { checkedExternalId, checkedFullName, checkedIdentifier, checkedSignupAnswers, newUserRecord, type NewIdentifier } from './userRecords.ts';
 
 export const IMPORT_BATCH_SIZE = 1000;
 
@@ -37,6 +40,8 @@ const importLine = obj({
     obj({ type: oneOf(['email', 'phone', 'username'] as const), value: str({ max: 1000 }), status: oneOf(['pending', 'verified', 'primary'] as const) }),
     { max: 30 },
   ),
+  signupFields: signupAnswersBody,
+  signupLanguage: optional(oneOf(LANGUAGES)),
 });
 
 export interface ImportedLine {
@@ -44,6 +49,7 @@ export interface ImportedLine {
   externalId: string | null;
   fullName: string;
   identifiers: NewIdentifier[];
+  signupAnswers: StoredSignupAnswer[];
 }
 
 export interface ImportFailure {
@@ -67,7 +73,7 @@ export interface ImportOptions {
 }
 
 /** One line checked: the user to write, or every fault of it. */
-export function parseImportLine(project: ProjectConfig, text: string, line: number): ImportedLine | ImportFailure {
+export function parseImportLine(project: ProjectConfig, text: string, line: number, now: number): ImportedLine | ImportFailure {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -95,7 +101,8 @@ export function parseImportLine(project: ProjectConfig, text: string, line: numb
       if (ofType.length > max) issues.push({ field: 'identifiers', message: `holds ${ofType.length} of type ${type}; the project allows ${max} per user` });
       if (ofType.filter((i) => i.status === 'primary').length > 1) issues.push({ field: 'identifiers', message: `makes more than one ${type} primary` });
     }
-    if (issues.length === 0) return { line, externalId, fullName, identifiers };
+    const signupAnswers = checkedSignupAnswers(project, body.signupFields, { now, language: body.signupLanguage, source: 'import' }, 'signupFields', issues);
+    if (issues.length === 0) return { line, externalId, fullName, identifiers, signupAnswers };
   }
   return { line, reason: issues.map((issue) => `${issue.field || '(line)'}: ${issue.message}`).join('; ') };
 }
@@ -118,7 +125,7 @@ async function writeBatch(store: Store, project: ProjectConfig, batch: ImportedL
     const verifiedValues = batch.flatMap((l) => l.identifiers.filter((i) => i.status !== 'pending'));
     const heldVerified = new Set((await store.users.findValues(project.id, verifiedValues, true)).map(key));
 
-    const users: UserRecord[] = [];
+    const users: NewUser[] = [];
     const identifiers: IdentifierRecord[] = [];
     const seenIds = new Set<string>();
     const seenFirst = new Set<string>();
@@ -135,7 +142,7 @@ async function writeBatch(store: Store, project: ProjectConfig, batch: ImportedL
       }
       if (line.externalId !== null) seenIds.add(line.externalId);
       else seenFirst.add(first);
-      const user = newUserRecord(project, { fullName: line.fullName, status: 'active', externalId: line.externalId }, now);
+      const user = { ...newUserRecord(project, { fullName: line.fullName, status: 'active', externalId: line.externalId }, now), signupAnswers: line.signupAnswers };
       users.push(user);
       for (const identifier of line.identifiers) {
         if (identifier.status !== 'pending') heldVerified.add(key(identifier));
@@ -153,7 +160,7 @@ async function writeBatch(store: Store, project: ProjectConfig, batch: ImportedL
         });
       }
     }
-    await store.users.insertUsers(users);
+    await store.users.insertUsers(project, users);
     await store.users.insertIdentifiers(project.id, identifiers, now);
     // other accounts that held a now verified value pending lose it (rare: looked up once per batch)
     const verified = identifiers.filter((i) => i.status === 'verified');
@@ -183,14 +190,19 @@ export async function importUsers(store: Store, project: ProjectConfig, lines: A
     try {
       results = [await writeBatch(store, project, batch, options.now())];
     } catch (error) {
-      if (!(error instanceof UniqueViolation)) throw error;
+      // a line refused at the users' creation (a required sign-up field unanswered), or one that met a
+      // concurrent sign-up: line by line, so that only that line fails
+      if (!(error instanceof UniqueViolation || error instanceof SignupFieldsMissing)) throw error;
       results = [];
       for (const line of batch) {
         try {
           results.push(await writeBatch(store, project, [line], options.now()));
         } catch (lineError) {
-          if (!(lineError instanceof UniqueViolation)) throw lineError;
-          results.push({ created: 0, existing: 0, failures: [{ line: line.line, reason: 'a value or the external id was taken meanwhile' }] });
+          if (lineError instanceof SignupFieldsMissing) {
+            results.push({ created: 0, existing: 0, failures: [{ line: line.line, reason: lineError.validation!.map((i) => `${i.field}: ${i.message}`).join('; ') }] });
+          } else if (lineError instanceof UniqueViolation) {
+            results.push({ created: 0, existing: 0, failures: [{ line: line.line, reason: 'a value or the external id was taken meanwhile' }] });
+          } else throw lineError;
         }
       }
     }
@@ -205,7 +217,7 @@ export async function importUsers(store: Store, project: ProjectConfig, lines: A
   for await (const text of lines) {
     progress.lines += 1;
     if (!text.trim()) continue;
-    const parsed = parseImportLine(project, text, progress.lines);
+    const parsed = parseImportLine(project, text, progress.lines, options.now());
     if ('reason' in parsed) fail(parsed);
     else batch.push(parsed);
     if (batch.length >= size) await flush();

@@ -4,7 +4,8 @@
 // from the accounts that hold it pending.
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../ApiError.ts';
-import type { IdentifierType, ProjectConfig } from '../config/projectConfig.ts';
+import type { IdentifierType, Language, ProjectConfig } from '../config/projectConfig.ts';
+import { checkSignupAnswers, type AnswerSource, type SignupFieldAnswer, type StoredSignupAnswer } from '../config/signupFields.ts';
 import { canonicalFullName, canonicalIdentifier, FULL_NAME_RULE, hasRefusedCharacter, normalizedIdentifier } from '../flow/identifierRules.ts';
 import type { EventRecorder } from '../events/WebhookEvents.ts';
 import { removeOtherHolders } from '../flow/ownership.ts';
@@ -77,12 +78,41 @@ export function newUserRecord(project: ProjectConfig, fields: UserFields, now: n
   return { id: newId('usr'), projectId: project.id, userHandle: randomBytes(32).toString('base64url'), createdAt: now, ...fields };
 }
 
-/** Writes a new user; 409 when the external id is taken in the project. */
-export async function insertUser(store: Store, project: ProjectConfig, fields: UserFields, now: number): Promise<UserRecord> {
+const ANSWER_PROBLEMS = {
+  signup_field_invalid: "breaks the field's rules (a value for a text, accepted and version for a box; length, pattern, no control characters)",
+  signup_field_outdated: "is for another version of the field's text than its current one",
+  signup_field_required: 'is required',
+} as const;
+
+/**
+ * The answers a host gives for its user (Backend API, import), by the rules of sign-up's, or issues for
+ * `field`. Whether every required field is answered is not asked here: the user's creation checks that
+ * (UsersRepo.insertUsers). `language`: the one the host showed the texts in (default: the project's).
+ */
+export function checkedSignupAnswers(
+  project: ProjectConfig,
+  given: readonly SignupFieldAnswer[] | undefined,
+  context: { now: number; language: Language | undefined; source: AnswerSource },
+  field: string,
+  issues: Issue[],
+): StoredSignupAnswer[] {
+  const fieldIssues: Issue[] = [];
+  const language = context.language ?? project.language;
+  const { answers, errors } = checkSignupAnswers(project.signupFields, given, { ...context, language }, fieldIssues, true);
+  issues.push(...fieldIssues.map((issue) => ({ ...issue, field: issue.field.replace(/^signupFields/, field) })));
+  for (const [id, code] of Object.entries(errors)) issues.push({ field, message: `the answer to ${id} ${ANSWER_PROBLEMS[code]}` });
+  return answers;
+}
+
+/**
+ * Writes a new user with its answers to the sign-up fields; 409 when the external id is taken in the
+ * project, 400 when a required field is not answered (SignupFieldsMissing).
+ */
+export async function insertUser(store: Store, project: ProjectConfig, fields: UserFields, signupAnswers: readonly StoredSignupAnswer[], now: number): Promise<UserRecord> {
   const user = newUserRecord(project, fields, now);
   try {
     // a savepoint: a refused insert leaves the caller's transaction usable (PostgreSQL)
-    await store.transaction(() => store.users.insertUser(user));
+    await store.transaction(() => store.users.insertUsers(project, [{ ...user, signupAnswers }]));
   } catch (error) {
     if (error instanceof UniqueViolation) throw new ApiError(409, 'external_id_in_use', 'Conflict', 'Another user of the project has this external id');
     throw error;

@@ -1,4 +1,6 @@
 // The request bodies of the Backend API (backend_api_public_v2.yml), as the server's body checks.
+import { LANGUAGES } from '../config/projectConfig.ts';
+import { signupAnswersBody } from '../config/signupFields.ts';
 import { obj, oneOf, optional, str } from '../schema.ts';
 
 /** `pending` is not offered: a user the host creates is there at once, or disabled. */
@@ -10,6 +12,9 @@ export const userCreateBody = obj({
   explicitWebauthnID: optional(str({ max: 1000 })),
   /** beyond the contract: the host's own id for the user */
   externalID: optional(str({ max: 1000 })),
+  /** beyond the contract: the user's answers to the project's sign-up fields, and the language their texts were shown in */
+  signupFields: signupAnswersBody,
+  signupLanguage: optional(oneOf(LANGUAGES)),
 });
 
 export const userUpdateBody = obj({ fullName: optional(str({ max: 1000 })), status: optional(userStatus) });

@@ -3,10 +3,11 @@
 // when a project is configured, and the answers again on every sign-up: the widget's own check is a
 // convenience, this one decides.
 import type { SignupField, SignupFieldAnswer } from '../../src/core/api/types.ts';
+import { ApiError } from '../ApiError.ts';
 import { hasRefusedCharacter } from '../flow/identifierRules.ts';
-import type { Issue } from '../schema.ts';
+import { arr, bool, obj, optional, str, type Issue } from '../schema.ts';
 // (only functions of it are used, at call time: the two modules import each other)
-import { isHttpUrl, LANGUAGES } from './projectConfig.ts';
+import { isHttpUrl, LANGUAGES, type Language, type ProjectConfig } from './projectConfig.ts';
 
 export type { SignupField, SignupFieldAnswer };
 
@@ -17,6 +18,19 @@ const DEFAULT_MAX_LENGTH = 100;
 /** a checkbox label with a link: the linked words in [brackets], once */
 const LINKED = /^[^[\]]*\[[^[\]]+\][^[\]]*$/;
 
+/**
+ * Who gave an answer: the visitor in the widget (`signup`: the server rendered the text it records),
+ * or the host's backend for its user (`backend-api`, `import`: the text is the one the host says it showed).
+ */
+export type AnswerSource = 'signup' | 'backend-api' | 'import';
+
+/** The text a field was answered on: its label in the language shown (with the linked words in [brackets]) and its link. */
+export interface ShownText {
+  language: Language;
+  label: string;
+  url?: string;
+}
+
 /** An answer as the process keeps it from signup-init (or a social start) to the user's creation. */
 export interface StoredSignupAnswer {
   id: string;
@@ -26,6 +40,32 @@ export interface StoredSignupAnswer {
   version?: string;
   /** ms since the epoch: when it was given */
   answeredAt: number;
+  /** what was shown with it (absent in answers stored before it was kept) */
+  shown?: ShownText;
+  source?: AnswerSource;
+}
+
+/** How an answer was given: the language of its texts (the request's) and who gave it. */
+export interface AnswerContext {
+  now: number;
+  language: Language;
+  source: AnswerSource;
+}
+
+/** The answers to sign-up fields as a request body carries them (signup/init, social start, Backend API, import). */
+export const signupAnswersBody = optional(
+  arr(obj({ id: str({ min: 1, max: 100 }), value: optional(str({ max: 2000 })), accepted: optional(bool()), version: optional(str({ max: 200 })) }), {
+    max: 20,
+  }),
+);
+
+/**
+ * The text of a field as the widget shows it in `language`: the label in that language, else the
+ * English one (as the widget's fieldLabel falls back), and the link.
+ */
+export function shownText(field: SignupField, language: Language): ShownText {
+  const shownIn: Language = field.label[language] !== undefined ? language : 'en';
+  return { language: shownIn, label: field.label[shownIn] ?? '', ...(field.url !== undefined ? { url: field.url } : {}) };
 }
 
 /** The in-band error codes of a sign-up field (the widget translates them, by field type where it has a variant). */
@@ -138,11 +178,19 @@ export interface CheckedAnswers {
 /**
  * The answers of a sign-up against the project's fields. An answer to a field the project does not have,
  * or two answers to one field, is a forged request: an issue (the call answers 400 with them). Anything
- * else wrong is a field's error, shown on the field: a required field left empty or a required box left
- * unticked, an answer of the other type (a text for a box, a tick for a text), a text that breaks the
- * length or pattern or holds control characters, a tick on another version of the text than the current one.
+ * else wrong is a field's error, shown on the field: an answer of the other type (a text for a box, a
+ * tick for a text), a text that breaks the length or pattern or holds control characters, a tick on
+ * another version of the text than the current one; and, unless `rulesOnly`, a required field left
+ * empty or a required box left unticked (missingSignupFields: the Backend API and the import leave that
+ * to the check at the user's creation).
  */
-export function checkSignupAnswers(fields: readonly SignupField[], given: readonly SignupFieldAnswer[] | undefined, now: number, issues: Issue[]): CheckedAnswers {
+export function checkSignupAnswers(
+  fields: readonly SignupField[],
+  given: readonly SignupFieldAnswer[] | undefined,
+  context: AnswerContext,
+  issues: Issue[],
+  rulesOnly = false,
+): CheckedAnswers {
   const byId = new Map<string, SignupFieldAnswer>();
   (given ?? []).forEach((answer, i) => {
     if (!fields.some((f) => f.id === answer.id)) issues.push({ field: `signupFields[${i}].id`, message: 'is not a sign-up field of this project' });
@@ -154,19 +202,17 @@ export function checkSignupAnswers(fields: readonly SignupField[], given: readon
   for (const field of fields) {
     const answer = byId.get(field.id);
     const refuse = (code: SignupFieldErrorCode) => (errors[field.id] ??= code);
+    const given = { answeredAt: context.now, shown: shownText(field, context.language), source: context.source };
     if (field.type === 'text') {
       if (answer && (answer.accepted !== undefined || answer.version !== undefined)) refuse('signup_field_invalid');
       const value = (answer?.value ?? '').trim().normalize('NFC');
-      if (!value) {
-        if (field.required) refuse('signup_field_required');
-        continue;
-      }
+      if (!value) continue;
       const length = lengthOf(value);
       const test = field.pattern === undefined ? undefined : patternTest(field.pattern);
       if (hasRefusedCharacter(value) || length < (field.minLength ?? 0) || length > (field.maxLength ?? DEFAULT_MAX_LENGTH) || (test && !test.test(value))) {
         refuse('signup_field_invalid');
       }
-      answers.push({ id: field.id, type: 'text', value, answeredAt: now });
+      answers.push({ id: field.id, type: 'text', value, ...given });
       continue;
     }
     if (answer?.value !== undefined) refuse('signup_field_invalid');
@@ -176,17 +222,47 @@ export function checkSignupAnswers(fields: readonly SignupField[], given: readon
       refuse('signup_field_outdated');
       accepted = false;
     }
-    if (field.required && !accepted) refuse('signup_field_required');
-    answers.push({ id: field.id, type: 'checkbox', accepted, version: field.version!, answeredAt: now });
+    answers.push({ id: field.id, type: 'checkbox', accepted, version: field.version!, ...given });
   }
+  if (!rulesOnly) for (const [id, code] of Object.entries(missingSignupFields(fields, answers))) errors[id] ??= code;
   return { answers, errors };
 }
 
-/** Whether a process's answers satisfy every required field (a social sign-up skips the form). */
-export function requiredAnswered(fields: readonly SignupField[], answers: readonly StoredSignupAnswer[] | undefined): boolean {
-  return fields.every((field) => {
-    if (!field.required) return true;
-    const answer = answers?.find((a) => a.id === field.id);
-    return field.type === 'text' ? !!answer?.value : answer?.accepted === true && answer.version === field.version;
-  });
+/**
+ * The project's required fields that these answers leave unanswered, by id, with the error to show:
+ * `signup_field_outdated` for a box ticked on another version of its text, else `signup_field_required`.
+ * Empty when every required field is answered: a text not blank, a box ticked for the current version.
+ */
+export function missingSignupFields(fields: readonly SignupField[], answers: readonly StoredSignupAnswer[] | undefined): Record<string, SignupFieldErrorCode> {
+  const missing: Record<string, SignupFieldErrorCode> = {};
+  for (const field of fields) {
+    if (!field.required) continue;
+    const answer = answers?.find((a) => a.id === field.id && a.type === field.type);
+    if (field.type === 'text' ? !answer?.value?.trim() : !(answer?.accepted === true && answer.version === field.version)) {
+      missing[field.id] = answer?.accepted === true ? 'signup_field_outdated' : 'signup_field_required';
+    }
+  }
+  return missing;
+}
+
+/** The refusal of an account whose required sign-up fields are not answered (400, naming each field). */
+export class SignupFieldsMissing extends ApiError {
+  constructor(readonly missing: Record<string, SignupFieldErrorCode>, fields: readonly SignupField[]) {
+    const issues = Object.entries(missing).map(([id, code]) => {
+      const field = fields.find((f) => f.id === id)!;
+      const wanted = field.type === 'text' ? 'a text' : `a ticked box for version ${field.version}`;
+      return { field: 'signupFields', message: `${id} is required by the project (${wanted})${code === 'signup_field_outdated' ? ': the answer is for another version' : ''}` };
+    });
+    super(400, 'invalid_request', 'Bad request', 'The project requires answers to its sign-up fields that were not given', issues);
+  }
+}
+
+/**
+ * THE check before an account is created (UsersRepo.insertUsers, the one place a user row is written, calls
+ * it for every user, whatever way it came by): the user's answers satisfy every required field of the
+ * project as it is configured now. Throws SignupFieldsMissing otherwise.
+ */
+export function assertSignupFieldsAnswered(project: ProjectConfig, answers: readonly StoredSignupAnswer[]): void {
+  const missing = missingSignupFields(project.signupFields, answers);
+  if (Object.keys(missing).length > 0) throw new SignupFieldsMissing(missing, project.signupFields);
 }

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../ApiError.ts';
 import { IDENTIFIER_TYPES, type ProjectConfig } from '../config/projectConfig.ts';
+import { SignupFieldsMissing } from '../config/signupFields.ts';
 import { identifierData, passkeyData, type IdentifierData } from '../events/eventTypes.ts';
 import type { EventRecorder } from '../events/WebhookEvents.ts';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
@@ -75,6 +76,7 @@ export async function createUser(ctx: FlowContext): Promise<BlockExtras | undefi
       await store.transaction(() => insertUser(ctx, entered));
       return undefined;
     } catch (error) {
+      if (error instanceof SignupFieldsMissing) return askForFields(ctx, error);
       // another instance created the same identifier between the check and the insert
       if (!(error instanceof UniqueViolation)) throw error;
       taken = await takenNow();
@@ -99,13 +101,36 @@ export async function createUser(ctx: FlowContext): Promise<BlockExtras | undefi
   return { identifierErrors: Object.fromEntries(conflicting.map((t) => [t, ctx.error('identifier_already_in_use', t)])) };
 }
 
+/**
+ * The account was refused for its sign-up fields: a required one this process has no answer to (a way
+ * in that skipped the form), or one the project has changed since it was answered. Back to signup-init,
+ * the fields' errors shown and the identifiers kept (a proven one stays proven); a box answered for an
+ * older text comes back unticked. A social sign-up starts again from the form, whose answers it needs.
+ */
+function askForFields(ctx: FlowContext, refusal: SignupFieldsMissing): BlockExtras {
+  const s = ctx.state;
+  s.block = 'signup-init';
+  s.passkey = 'undecided';
+  s.pendingCredential = null;
+  s.signupFields = s.signupFields?.map((a) => (refusal.missing[a.id] === 'signup_field_outdated' ? { ...a, accepted: false } : a));
+  const signupFieldErrors = Object.fromEntries(Object.entries(refusal.missing).map(([id, code]) => [id, ctx.error(code)]));
+  if (!s.socialAccount) return { signupFieldErrors };
+  s.socialAccount = null;
+  s.identifiers = {};
+  s.fullName = '';
+  return { signupFieldErrors, ...ctx.socialError('social_signup_fields_missing') };
+}
+
 async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER_TYPES)[number][]): Promise<void> {
   const { project, store } = ctx;
   const s = ctx.state;
   const now = ctx.now();
   const userId = newId('usr');
   const userHandle = s.userHandle ?? randomBytes(32).toString('base64url');
-  await store.users.insertUser({ id: userId, projectId: project.id, fullName: s.fullName, userHandle, createdAt: now });
+  // the answers given in this process: a required field unanswered (or answered for an older text)
+  // refuses the account here (SignupFieldsMissing), whichever way the process came
+  const user = { id: userId, projectId: project.id, fullName: s.fullName, userHandle, createdAt: now, status: 'active', externalId: null } as const;
+  await store.users.insertUsers(project, [{ ...user, signupAnswers: s.signupFields ?? [] }]);
   const identifiers: IdentifierData[] = [];
   for (const type of entered) {
     const identifier = s.identifiers[type]!;
@@ -118,8 +143,6 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
     // proven in this sign-up (or by the provider of a social sign-up): the value is this user's now
     if (status === 'verified') await removeOtherHolders(store, ctx.deps.events, project.id, type, normalized, userId);
   }
-  // the answers to the project's sign-up fields, as checked when they were given
-  for (const answer of s.signupFields ?? []) await store.users.insertSignupField(userId, answer);
   // the provider account first: whether the passkey waits for a proof depends on it (awaitsConfirmation)
   if (s.socialAccount) await linkSocialAccount(ctx, userId, s.socialAccount, false);
   const pending = s.pendingCredential;

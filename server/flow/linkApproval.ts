@@ -6,6 +6,7 @@
 // approve the waiting browser, to decline it (its tab then says so), or to continue on this device.
 import type { EmailLinkRequest } from '../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
+import { missingSignupFields } from '../config/signupFields.ts';
 import { sha256Hex } from '../randomValues.ts';
 import { verifyBlock } from './blockBodies.ts';
 import { FlowContext, type FlowOutcome } from './FlowContext.ts';
@@ -87,8 +88,9 @@ function requestOf(ctx: FlowContext): EmailLinkRequest {
 /**
  * "Log in here instead" / "Sign up here instead": a new process for this browser with the address
  * proven, and nothing else of the one that asked (its name, other identifiers, passkey were typed in
- * by whoever asked). A log-in completes here; a sign-up goes on here, on signup-init where the project
- * asks for more than the address.
+ * by whoever asked, and so were the answers to the sign-up fields). A log-in completes here; a sign-up
+ * goes on here, on signup-init where the project asks for more than the address (a name, a required
+ * identifier, a required sign-up field).
  */
 async function continueHere(ctx: FlowContext): Promise<FlowOutcome> {
   const { project, request } = ctx;
@@ -104,8 +106,10 @@ async function continueHere(ctx: FlowContext): Promise<FlowOutcome> {
     outcome = await respond(here, await advance(here));
   } else {
     state.identifiers.email = email;
+    // the asker's answers to the sign-up fields are his: this browser gives its own on the form
     const moreAtSignup =
       project.fullNameRequired ||
+      Object.keys(missingSignupFields(project.signupFields, state.signupFields)).length > 0 ||
       (['phone', 'username'] as const).some((t) => project.identifiers[t].enabled && project.identifiers[t].required && project.identifiers[t].collectAt === 'signup');
     if (moreAtSignup) await here.save();
     outcome = moreAtSignup ? await respond(here) : await respond(here, await advance(here));

@@ -93,7 +93,9 @@ export async function signupInit(ctx: FlowContext, body: SignupInitBody): Promis
  */
 export function checkAnswers(ctx: FlowContext, given: SignupFieldAnswer[] | undefined) {
   const issues: Issue[] = [];
-  const { answers, errors } = checkSignupAnswers(ctx.project.signupFields, given, ctx.now(), issues);
+  // the text each answer was given on: the project's label in the language of this request (the widget's)
+  const context = { now: ctx.now(), language: ctx.request.language, source: 'signup' } as const;
+  const { answers, errors } = checkSignupAnswers(ctx.project.signupFields, given, context, issues);
   if (issues.length > 0) throw ApiError.invalidRequest('The sign-up fields are not those of this project', issues);
   const codes = Object.entries(errors);
   return { answers, errors: codes.length > 0 ? Object.fromEntries(codes.map(([id, code]) => [id, ctx.error(code)])) : undefined };

@@ -4,7 +4,7 @@
 // provider vouches for the address (README, "Social sign-in").
 import { ApiError } from '../ApiError.ts';
 import type { IdentifierType, ProjectConfig, SocialProvider } from '../config/projectConfig.ts';
-import { requiredAnswered, type SignupFieldAnswer } from '../config/signupFields.ts';
+import { missingSignupFields, type SignupFieldAnswer } from '../config/signupFields.ts';
 import { newSecretToken, sha256Hex } from '../randomValues.ts';
 import { CALLBACK_PATH, ProviderError, type PreparedProvider, type SocialProfile } from '../social/SocialProviders.ts';
 import type { FlowContext, FlowDeps, FlowOutcome } from './FlowContext.ts';
@@ -209,7 +209,7 @@ export async function socialFinish(ctx: FlowContext): Promise<FlowOutcome> {
     await ctx.save();
     return respond(ctx, ctx.socialError('social_signup_disabled'));
   }
-  if (!requiredAnswered(project.signupFields, s.signupFields)) {
+  if (Object.keys(missingSignupFields(project.signupFields, s.signupFields)).length > 0) {
     // a new account needs the project's required fields, which only the sign-up form asks for
     s.authType = 'signup';
     s.block = 'signup-init';

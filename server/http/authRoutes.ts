@@ -12,6 +12,7 @@ import type { AppEnv } from './AppEnv.ts';
 import { giveBrowserCookie } from './browserCookie.ts';
 import { escapeHtml, htmlDocument, sendHtml, sendRedirect } from './html.ts';
 import { readJson, type RequestResolver } from './requestContext.ts';
+import { signupAnswersBody } from '../config/signupFields.ts';
 import { anyObject, arr, bool, num, obj, oneOf, optional, parseWith, str } from '../schema.ts';
 
 const identifierType = oneOf(IDENTIFIER_TYPES);
@@ -30,11 +31,7 @@ const clientInformation = obj({
 });
 
 /** answers to a project's sign-up fields (config/signupFields.ts checks them against the project) */
-const signupFields = optional(
-  arr(obj({ id: str({ min: 1, max: 100 }), value: optional(str({ max: 2000 })), accepted: optional(bool()), version: optional(str({ max: 200 })) }), {
-    max: 20,
-  }),
-);
+const signupFields = signupAnswersBody;
 
 const schemas = {
   processInit: obj({

@@ -1,5 +1,5 @@
-import type { IdentifierType } from '../config/projectConfig.ts';
-import type { StoredSignupAnswer } from '../config/signupFields.ts';
+import type { IdentifierType, Language, ProjectConfig } from '../config/projectConfig.ts';
+import { assertSignupFieldsAnswered, type AnswerSource, type StoredSignupAnswer } from '../config/signupFields.ts';
 import type { Database } from './Database.ts';
 
 export type UserStatus = 'active' | 'disabled';
@@ -14,6 +14,11 @@ export interface UserRecord {
   status: UserStatus;
   /** the host's own id for the user (Backend API, import), unique within the project */
   externalId: string | null;
+}
+
+/** A user to create, with the answers to the project's sign-up fields it is created with. */
+export interface NewUser extends UserRecord {
+  signupAnswers: readonly StoredSignupAnswer[];
 }
 
 /** A query over a project's identifiers (the Backend API's identifier list). */
@@ -67,6 +72,10 @@ interface SignupFieldRow {
   accepted: number | string | null;
   version: string | null;
   answered_at: number | string;
+  shown_language: Language | null;
+  shown_label: string | null;
+  shown_url: string | null;
+  source: AnswerSource | null;
 }
 
 /** e-mail, phone, username; within a type the primary one first, then the oldest */
@@ -75,24 +84,40 @@ const IDENTIFIER_ORDER = `CASE type WHEN 'email' THEN 0 WHEN 'phone' THEN 1 ELSE
 export class UsersRepo {
   constructor(private readonly db: Database) {}
 
-  async insertUser(user: Omit<UserRecord, 'status' | 'externalId'> & Partial<Pick<UserRecord, 'status' | 'externalId'>>): Promise<void> {
-    await this.db.run('INSERT INTO users (id, project_id, full_name, user_handle, created_at, status, external_id) VALUES (?, ?, ?, ?, ?, ?, ?)', [
-      user.id,
-      user.projectId,
-      user.fullName,
-      user.userHandle,
-      user.createdAt,
-      user.status ?? 'active',
-      user.externalId ?? null,
-    ]);
-  }
-
-  /** Inserts many users in few statements (the import). */
-  async insertUsers(users: readonly UserRecord[]): Promise<void> {
+  /**
+   * The one way a user row is written (sign-up, Backend API, import): every user is first checked against
+   * the project's required sign-up fields (assertSignupFieldsAnswered: SignupFieldsMissing, nothing
+   * written), then the users and their answers go in, in few statements.
+   */
+  async insertUsers(project: ProjectConfig, users: readonly NewUser[]): Promise<void> {
+    for (const user of users) {
+      if (user.projectId !== project.id) throw new Error(`user ${user.id} is not of project ${project.id}`);
+      assertSignupFieldsAnswered(project, user.signupAnswers);
+    }
     for (const chunk of chunks(users, 500)) {
       await this.db.run(
         `INSERT INTO users (id, project_id, full_name, user_handle, created_at, status, external_id) VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
         chunk.flatMap((u) => [u.id, u.projectId, u.fullName, u.userHandle, u.createdAt, u.status, u.externalId]),
+      );
+    }
+    const answers = users.flatMap((u) => u.signupAnswers.map((answer) => ({ userId: u.id, answer })));
+    for (const chunk of chunks(answers, 100)) {
+      await this.db.run(
+        `INSERT INTO user_signup_fields (user_id, field_id, field_type, value, accepted, version, answered_at, shown_language, shown_label, shown_url, source)
+         VALUES ${chunk.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+        chunk.flatMap(({ userId, answer: a }) => [
+          userId,
+          a.id,
+          a.type,
+          a.value ?? null,
+          a.accepted === undefined ? null : a.accepted ? 1 : 0,
+          a.version ?? null,
+          a.answeredAt,
+          a.shown?.language ?? null,
+          a.shown?.label ?? null,
+          a.shown?.url ?? null,
+          a.source ?? null,
+        ]),
       );
     }
   }
@@ -202,14 +227,6 @@ export class UsersRepo {
     );
   }
 
-  /** A sign-up field's answer, stored with the user (one per field). */
-  async insertSignupField(userId: string, answer: StoredSignupAnswer): Promise<void> {
-    await this.db.run(
-      'INSERT INTO user_signup_fields (user_id, field_id, field_type, value, accepted, version, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      [userId, answer.id, answer.type, answer.value ?? null, answer.accepted === undefined ? null : answer.accepted ? 1 : 0, answer.version ?? null, answer.answeredAt],
-    );
-  }
-
   /** The user's answers to the sign-up fields, in the order they were stored. */
   async listSignupFields(userId: string): Promise<StoredSignupAnswer[]> {
     const rows = await this.db.all<SignupFieldRow>('SELECT * FROM user_signup_fields WHERE user_id = ? ORDER BY answered_at, field_id', [userId]);
@@ -220,6 +237,10 @@ export class UsersRepo {
       ...(row.accepted !== null ? { accepted: Number(row.accepted) === 1 } : {}),
       ...(row.version !== null ? { version: row.version } : {}),
       answeredAt: Number(row.answered_at),
+      ...(row.shown_language !== null && row.shown_label !== null
+        ? { shown: { language: row.shown_language, label: row.shown_label, ...(row.shown_url !== null ? { url: row.shown_url } : {}) } }
+        : {}),
+      ...(row.source !== null ? { source: row.source } : {}),
     }));
   }
 

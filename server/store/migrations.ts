@@ -435,6 +435,19 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE oauth_states ADD COLUMN browser_hash TEXT;
     `,
   },
+  {
+    version: 17,
+    name: 'sign-up fields: the text each answer was given on (label, link, language) and who gave it',
+    // The consent record: what the person saw, kept with each answer, so that it holds years later
+    // whatever the configuration says by then (server/README.md, "Sign-up fields"). NULL in answers
+    // stored before.
+    sql: `
+      ALTER TABLE user_signup_fields ADD COLUMN shown_language TEXT;   -- the language of the label shown
+      ALTER TABLE user_signup_fields ADD COLUMN shown_label TEXT;      -- the label as shown, linked words in [brackets]
+      ALTER TABLE user_signup_fields ADD COLUMN shown_url TEXT;        -- a checkbox's link, as shown
+      ALTER TABLE user_signup_fields ADD COLUMN source TEXT;           -- signup, backend-api or import
+    `,
+  },
 ];
 
 /** The schema version this code needs: the newest migration (readiness compares the database's with it). */

@@ -166,10 +166,12 @@ describe('sign-up with fields', () => {
     expect(done.block).toBe('completed');
     client.longSession = done.data.longSession;
     const me = (await client.request('GET', '/v2/me')).body;
+    // with the text each was answered on: the page's language (English here), the label and the link
+    const shown = (label: string, url?: string) => ({ shown: { language: 'en', label, ...(url ? { url } : {}) }, source: 'signup' });
     expect(me.signupFields).toEqual([
-      { id: 'company', type: 'text', label: COMPANY.label, value: 'Acme & Co', answeredAt: expect.any(String) },
-      { id: 'terms', type: 'checkbox', label: TERMS.label, url: TERMS.url, accepted: true, version: '2026-11', answeredAt: expect.any(String) },
-      { id: 'news', type: 'checkbox', label: NEWS.label, accepted: false, version: 'n1', answeredAt: expect.any(String) },
+      { id: 'company', type: 'text', label: COMPANY.label, value: 'Acme & Co', answeredAt: expect.any(String), ...shown('Company') },
+      { id: 'terms', type: 'checkbox', label: TERMS.label, url: TERMS.url, accepted: true, version: '2026-11', answeredAt: expect.any(String), ...shown(TERMS.label.en, TERMS.url) },
+      { id: 'news', type: 'checkbox', label: NEWS.label, accepted: false, version: 'n1', answeredAt: expect.any(String), ...shown(NEWS.label.en) },
     ]);
     // when the ticked form was sent (the server's clock), to the second
     expect(me.signupFields[1].answeredAt).toBe(new Date(server.clock.now).toISOString().slice(0, 19));
@@ -192,10 +194,40 @@ describe('sign-up with fields', () => {
     await server.api.store.projects.update(resolveProjectConfig(id, { signupFields: [changed] }, 'http://localhost:5173'), server.clock.now);
     const me = (await client.request('GET', '/v2/me')).body;
     expect(me.signupFields).toEqual([expect.objectContaining({ version: '2026-11', accepted: true, label: { en: 'I accept the new [terms]', de: 'Ich akzeptiere die neuen [AGB]' } })]);
+    // what was shown stays what was shown
+    expect(me.signupFields[0].shown).toEqual({ language: 'en', label: TERMS.label.en, url: TERMS.url });
     // a new sign-up must agree to the new version
     const next = await signupInit(id, uniqueEmail('fields-next'), [{ id: 'terms', accepted: true, version: '2026-11' }]);
     expect(fieldErrors(next.res.body.blockBody)).toEqual({ terms: 'signup_field_outdated' });
     expect(next.res.body.blockBody.data.signupFields[0]).toMatchObject({ version: '2027-01', accepted: false });
+  });
+
+  it('keeps the text shown in the language the page showed it in (its Accept-Language), decided by the server from the configuration', async () => {
+    const id = await createProject(server.url, { signupFields: FIELDS });
+    // the widget names its language in Accept-Language (src/core/api/client.ts); the labels are the project's
+    const signUpIn = async (language: string) => {
+      const email = uniqueEmail(`fields-${language.slice(0, 2)}`);
+      const client = new Client(server.url, id);
+      await client.init({}, 'signup-init');
+      const headers = { 'Accept-Language': language };
+      const sent = await client.request('POST', '/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }], signupFields: agreed }, headers);
+      expect(sent.body.blockBody.block, JSON.stringify(sent.body.blockBody.data)).toBe('email-verify');
+      const body = { code: await latestCode(server.url, email), identifierType: 'email', verificationType: 'email-otp' };
+      client.longSession = (await client.request('POST', '/v2/auth/identifier/verify/finish', body, headers)).body.blockBody.data.longSession;
+      const me = (await client.request('GET', '/v2/me')).body;
+      return Object.fromEntries(me.signupFields.map((f: any) => [f.id, f.shown]));
+    };
+    expect(await signUpIn('de')).toEqual({
+      company: { language: 'de', label: 'Firma' },
+      terms: { language: 'de', label: 'Ich akzeptiere die [Nutzungsbedingungen]', url: TERMS.url },
+      news: { language: 'de', label: 'Schickt mir den Newsletter' },
+    });
+    // French where the field has a French label; English, as the widget shows it, where it has none
+    expect(await signUpIn('fr-FR,fr;q=0.9')).toEqual({
+      company: { language: 'en', label: 'Company' },
+      terms: { language: 'fr', label: 'J’accepte les [conditions d’utilisation]', url: TERMS.url },
+      news: { language: 'en', label: 'Send me the newsletter' },
+    });
   });
 
   it('[security] lets a set of answers past signup-init exactly when it keeps every rule (fast-check), and answers none with a 5xx', async () => {

@@ -302,7 +302,9 @@ export interface AaguidDetails {
 /**
  * A sign-up field's answer as stored with the user: a text's value, or whether a checkbox was ticked
  * and the version of the text it agreed to; when (yyyy-MM-ddTHH:mm:ss, UTC). `label` and `url` are the
- * project's current ones (absent for a field the project has removed since).
+ * project's current ones (absent for a field the project has removed since); `shown` is the text the
+ * answer was given on, kept with it (absent for answers stored before it was kept), and `source` who
+ * gave it: the person in the widget (`signup`) or the host's backend for them (`backend-api`, `import`).
  */
 export interface MeSignupField {
   id: string;
@@ -313,6 +315,8 @@ export interface MeSignupField {
   accepted?: boolean;
   version?: string;
   answeredAt: string;
+  shown?: { language: string; label: string; url?: string };
+  source?: 'signup' | 'backend-api' | 'import';
 }
 
 export interface MeResponse {
