@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAdmin } from '../admin.ts';
-import { microsoftPairwiseSubject, MICROSOFT_CONSUMER_TENANT, simulatedIds } from '../social/simulator.ts';
+import { microsoftPairwiseSubject, MICROSOFT_CONSUMER_TENANT, simulatedIds } from '../dev/simulator.ts';
 import { SIMULATOR_CLIENT_SECRET, SIMULATOR_MICROSOFT_TENANT, socialOverridesFromEnv, socialSettings } from '../social/providerSettings.ts';
 import { SocialProviders } from '../social/SocialProviders.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';

@@ -4,7 +4,7 @@
 // `…/{tenantid}/v2.0`, `consumers` the consumer tenant's; each ID token must carry the issuer with its own
 // `tid`, with and without endpoint overrides, and a token whose `iss` names another tenant is refused.
 import { describe, expect, it } from 'vitest';
-import { MICROSOFT_CONSUMER_TENANT, MICROSOFT_ORGANIZATIONS_TENANT, simulatedIds } from '../social/simulator.ts';
+import { MICROSOFT_CONSUMER_TENANT, MICROSOFT_ORGANIZATIONS_TENANT, simulatedIds } from '../dev/simulator.ts';
 import { socialSettings, type ProviderSettings } from '../social/providerSettings.ts';
 import { acceptMicrosoftIssuer, ProviderError, SocialProviders } from '../social/SocialProviders.ts';
 import { consent, socialSignIn, type ConsentAnswer } from './helpers/socialBrowser.ts';

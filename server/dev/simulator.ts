@@ -27,7 +27,7 @@ import type { SocialProvider } from '../config/projectConfig.ts';
 import type { AppEnv } from '../http/AppEnv.ts';
 import { sendRedirect } from '../http/html.ts';
 import { readForm } from '../http/requestBody.ts';
-import { SIMULATOR_CLIENT_SECRET } from './providerSettings.ts';
+import { SIMULATOR_CLIENT_SECRET } from '../social/providerSettings.ts';
 import { consentPage, LOOKS, simulatorErrorPage, type ConsentValues } from './simulatorPages.ts';
 
 export const CODE_LIFETIME_MS = 5 * 60_000;
