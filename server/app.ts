@@ -1,8 +1,9 @@
 // Wires the local Frontend API together: store -> senders -> flow engine -> HTTP routes.
 //
 // Two modes. Development (the default, `npm start`): a SQLite file, the dev outbox, the OAuth
-// simulator, the seeded demo projects. Production: what productionReadiness.ts checks is required, nothing
-// under /_dev exists, no project is seeded, no message is kept, and every answer carries security headers.
+// simulator (both in server/dev/, loaded in this mode only), the seeded demo projects. Production: what
+// productionReadiness.ts checks is required, nothing under /_dev exists, no project is seeded, no message
+// is kept, and every answer carries security headers.
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
@@ -20,7 +21,6 @@ import type { AppEnv } from './http/AppEnv.ts';
 import { registerAuthRoutes } from './http/authRoutes.ts';
 import { registerConfigRoutes } from './http/configRoutes.ts';
 import { cors } from './http/cors.ts';
-import { registerDevRoutes } from './http/devRoutes.ts';
 import { createBackendApp } from './http/backendApiRoutes.ts';
 import { handleErrors } from './http/errorHandling.ts';
 import { registerHealthRoutes } from './http/healthRoutes.ts';
@@ -41,7 +41,6 @@ import { KeyStore } from './session/KeyStore.ts';
 import { KeyRing } from './session/KeyRing.ts';
 import { Sessions } from './session/Sessions.ts';
 import { socialSettings, type ProviderOverrides } from './social/providerSettings.ts';
-import { registerOAuthSimulator } from './social/simulator.ts';
 import { SocialProviders } from './social/SocialProviders.ts';
 import type { DatabaseTimeouts } from './store/DatabaseUnavailable.ts';
 import { Store } from './store/Store.ts';
@@ -214,14 +213,16 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     registerAccountRoutes(app, account, identifiers, resolve);
     registerReauthRoutes(app, reauth, resolve);
     if (!production) {
-      registerDevRoutes(app, store, demoOrigin, now);
-      if (options.oauthSimulator !== false) {
-        registerOAuthSimulator(app, {
-          now,
-          ...(options.simulatorClientSecret ? { clientSecret: options.simulatorClientSecret } : {}),
-          ...(options.simulatorClients ? { clients: options.simulatorClients } : {}),
-        });
-      }
+      // the development-only room (server/dev/): loaded here alone, never by a production server
+      const { mountDevelopmentRoom } = await import('./dev/index.ts');
+      mountDevelopmentRoom(app, {
+        store,
+        demoOrigin,
+        now,
+        ...(options.oauthSimulator !== undefined ? { oauthSimulator: options.oauthSimulator } : {}),
+        ...(options.simulatorClientSecret ? { simulatorClientSecret: options.simulatorClientSecret } : {}),
+        ...(options.simulatorClients ? { simulatorClients: options.simulatorClients } : {}),
+      });
     }
 
     handleErrors(app, metrics, log);

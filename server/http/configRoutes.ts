@@ -9,6 +9,9 @@ import type { AppEnv } from './AppEnv.ts';
 import { readJson, type RequestResolver } from './requestContext.ts';
 import { anyObject, parseWith } from '../schema.ts';
 
+/** The path of the authorization endpoint that discovery names (and that refuses every request). */
+const AUTHORIZATION_PATH = '/oauth2/authorize';
+
 export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver, keys: KeyRing, store: Store): void {
   app.get('/v2/session-config', async (c) => {
     const project = await resolve.project(c);
@@ -91,17 +94,36 @@ export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver
   /**
    * OpenID discovery at `<issuer>/.well-known/openid-configuration`, for frameworks configured with
    * an issuer (ASP.NET's `Authority`, Spring's `issuer-uri`, go-oidc): the issuer, its keys and the
-   * algorithm. This server issues no ID tokens through an authorization endpoint; the document holds
-   * what a verifier of its short sessions reads.
+   * algorithm, and the members OpenID Connect Discovery 1.0 §3 requires of every provider. This server
+   * mints its tokens (the short sessions, ID-token-like JWTs) in the login widget's processes, not at an
+   * authorization endpoint: like other issuers that only mint tokens (the Kubernetes API server's
+   * service-account issuer, Google's STS), it names `response_types_supported: ["id_token"]` (so no
+   * token endpoint is required: only the implicit flow's shape), and its `authorization_endpoint` is a real
+   * URL under the issuer that refuses every request (below). `id_token_signing_alg_values_supported`
+   * stays `["ES256"]`, though the spec asks RS256 to be listed: verifiers that take their algorithms from
+   * this document would then accept RS256 tokens, which this server never signs (server README, "OpenID
+   * discovery").
    */
   app.get('/.well-known/openid-configuration', (c) => {
     const issuer = resolve.frontendApiUrl(c);
     return c.json({
       issuer,
+      authorization_endpoint: `${issuer}${AUTHORIZATION_PATH}`,
       jwks_uri: `${issuer}/.well-known/jwks`,
-      id_token_signing_alg_values_supported: [ALGORITHM],
+      response_types_supported: ['id_token'],
+      grant_types_supported: ['implicit'],
       subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: [ALGORITHM],
       claims_supported: ['iss', 'aud', 'sub', 'iat', 'nbf', 'exp', 'jti', 'name', 'email', 'email_verified', 'phone_number', 'phone_number_verified', 'orig'],
     });
+  });
+
+  /**
+   * The authorization endpoint discovery names. No OAuth client is registered with this server, so
+   * every request is refused here with a 400, never redirected (RFC 6749 §4.1.2.1: a request of an
+   * unknown client is answered to the person, not sent to its `redirect_uri`).
+   */
+  app.get(AUTHORIZATION_PATH, () => {
+    throw ApiError.invalidRequest('This server has no OAuth clients: its sessions come from the login widget, not from an authorization request.');
   });
 }

@@ -1,5 +1,5 @@
-// Small server-rendered pages (the OAuth simulator, the social callback's error page): escaping and a
-// common document frame with strict security headers.
+// Small server-rendered pages (the social callback's error page; in development the OAuth simulator's in
+// server/dev/): escaping and a common document frame with strict security headers.
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 

@@ -4,6 +4,7 @@
 // keys discovery names, iss, aud, exp, nonce); and each provider's own rule for whether it vouches for
 // the e-mail address it names.
 import { createHash } from 'node:crypto';
+import { decodeJwt } from 'jose';
 import * as oidc from 'openid-client';
 import type { SocialProvider } from '../config/projectConfig.ts';
 import type { Logger } from '../senders/Messenger.ts';
@@ -53,6 +54,10 @@ export interface SocialProvidersOptions {
 /** How long a discovered configuration is used before the provider is asked again. */
 const CONFIGURATION_LIFETIME_MS = 60 * 60_000;
 const GITHUB_API_HEADERS = { accept: 'application/vnd.github+json', 'x-github-api-version': '2022-11-28' };
+/** What Microsoft's multi-tenant discovery puts in its issuer where each token names its own tenant. */
+const TENANT_TEMPLATE = '{tenantid}';
+/** A Microsoft Entra tenant id (`tid`). */
+const TENANT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Google and Microsoft speak OpenID Connect; GitHub plain OAuth 2.0 with a REST API for the profile. */
 export function isOpenIdProvider(provider: SocialProvider): boolean {
@@ -60,7 +65,7 @@ export function isOpenIdProvider(provider: SocialProvider): boolean {
 }
 
 export class SocialProviders {
-  private readonly configurations = new Map<string, { at: number; configuration: Promise<oidc.Configuration> }>();
+  private readonly configurations = new Map<string, { at: number; configuration: Promise<ProviderClient> }>();
   private readonly fetchImpl: oidc.CustomFetch;
   private readonly timeoutSeconds: number;
 
@@ -107,42 +112,27 @@ export class SocialProviders {
     return { clientId: clientId ?? projectId, clientSecret: clientSecret ?? SIMULATOR_CLIENT_SECRET };
   }
 
-  private async configure(provider: SocialProvider, urls: ProviderSettings, credentials: ClientCredentials): Promise<oidc.Configuration> {
+  private async configure(provider: SocialProvider, urls: ProviderSettings, credentials: ClientCredentials): Promise<ProviderClient> {
     const insecure = Object.values(urls).some((v) => typeof v === 'string' && v.startsWith('http:'));
-    const customFetch = this.providerFetch(provider, urls);
-    const extras = (configuration: oidc.Configuration) => {
-      configuration.timeout = this.timeoutSeconds;
-      configuration[oidc.customFetch] = customFetch;
-      // plain http only where an operator configured it (the simulator, a test double); production refuses it
-      if (insecure) oidc.allowInsecureRequests(configuration);
-      return configuration;
-    };
+    const client = new ProviderClient(provider, credentials, this.providerFetch(provider, urls), this.timeoutSeconds, insecure);
     try {
       if (!isOpenIdProvider(provider)) {
-        const server = { issuer: new URL(urls.authorizeUrl!).origin, authorization_endpoint: urls.authorizeUrl!, token_endpoint: urls.tokenUrl! };
-        return extras(new oidc.Configuration(server, credentials.clientId, credentials.clientSecret));
+        client.use({ issuer: new URL(urls.authorizeUrl!).origin, authorization_endpoint: urls.authorizeUrl!, token_endpoint: urls.tokenUrl! });
+        return client;
       }
-      let configuration = await oidc.discovery(new URL(urls.issuer!), credentials.clientId, credentials.clientSecret, undefined, {
+      const discovered: oidc.ServerMetadata = (await oidc.discovery(discoveryUrl(provider, urls.issuer!), credentials.clientId, credentials.clientSecret, undefined, {
         timeout: this.timeoutSeconds,
-        [oidc.customFetch]: customFetch,
+        [oidc.customFetch]: client.fetch,
         ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
+      })).serverMetadata();
+      if (provider === 'microsoft') acceptMicrosoftIssuer(urls.issuer!, discovered.issuer);
+      client.use({
+        ...discovered,
+        ...(urls.authorizeUrl ? { authorization_endpoint: urls.authorizeUrl } : {}),
+        ...(urls.tokenUrl ? { token_endpoint: urls.tokenUrl } : {}),
+        ...(urls.userinfoUrl ? { userinfo_endpoint: urls.userinfoUrl } : {}),
       });
-      if (urls.authorizeUrl || urls.tokenUrl || urls.userinfoUrl) {
-        const discovered: oidc.ServerMetadata = { ...configuration.serverMetadata() };
-        configuration = new oidc.Configuration(
-          {
-            ...discovered,
-            ...(urls.authorizeUrl ? { authorization_endpoint: urls.authorizeUrl } : {}),
-            ...(urls.tokenUrl ? { token_endpoint: urls.tokenUrl } : {}),
-            ...(urls.userinfoUrl ? { userinfo_endpoint: urls.userinfoUrl } : {}),
-          },
-          credentials.clientId,
-          credentials.clientSecret,
-        );
-      }
-      // the ID token's signature too, with the keys of the discovered jwks_uri (not only TLS to the token endpoint)
-      oidc.enableNonRepudiationChecks(configuration);
-      return extras(configuration);
+      return client;
     } catch (error) {
       throw providerError(`${provider}: configuration from ${urls.issuer ?? urls.authorizeUrl}`, error);
     }
@@ -164,14 +154,162 @@ export class SocialProviders {
   }
 }
 
+type Tokens = Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+type GrantChecks = Parameters<typeof oidc.authorizationCodeGrant>[2];
+
+/**
+ * One provider with one client, over openid-client: the provider's metadata (discovered, with the
+ * configured endpoints in place of the discovered ones) and the code exchange. Every openid-client
+ * Configuration made here gets the same settings: the time limit, the fetch, plain http only where an
+ * operator configured it (the simulator, a test double; production refuses it), and for OpenID Connect
+ * providers the ID token's signature checked with the keys of the discovered `jwks_uri`.
+ */
+class ProviderClient {
+  configuration!: oidc.Configuration;
+  private jwks: oidc.ExportedJWKSCache | undefined;
+
+  constructor(
+    private readonly provider: SocialProvider,
+    private readonly credentials: ClientCredentials,
+    readonly fetch: oidc.CustomFetch,
+    private readonly timeoutSeconds: number,
+    private readonly insecure: boolean,
+  ) {}
+
+  use(server: oidc.ServerMetadata): void {
+    this.configuration = this.make(server, this.fetch);
+  }
+
+  private make(server: oidc.ServerMetadata, fetch: oidc.CustomFetch): oidc.Configuration {
+    const configuration = new oidc.Configuration(server, this.credentials.clientId, this.credentials.clientSecret);
+    configuration.timeout = this.timeoutSeconds;
+    configuration[oidc.customFetch] = fetch;
+    if (this.insecure) oidc.allowInsecureRequests(configuration);
+    if (isOpenIdProvider(this.provider)) oidc.enableNonRepudiationChecks(configuration);
+    return configuration;
+  }
+
+  /**
+   * The code exchanged at the token endpoint, the answer (and its ID token) validated by openid-client.
+   *
+   * An issuer that names `{tenantid}` (Microsoft's `common` and `organizations`) has no single value a
+   * token could carry: each ID token must carry the template with its own `tid`. openid-client does that
+   * only for discovery on the host login.microsoftonline.com; here it is done wherever discovery
+   * publishes the template (a national cloud, a stand-in, a proxy, and login.microsoftonline.com itself,
+   * through the same path): the exchange runs once up to the provider's answer, which is kept and not
+   * yet trusted; the answer's `tid` names the issuer to expect; then openid-client validates that same
+   * answer (state, signature, iss, aud, exp, nonce) with a Configuration whose issuer is the template
+   * with that `tid`. The code goes to the provider once; a token whose `iss` names another tenant than
+   * its `tid` fails the issuer check, and one whose `tid` is no tenant id is refused before it.
+   */
+  async codeGrant(current: URL, checks: GrantChecks): Promise<Tokens> {
+    const server: oidc.ServerMetadata = this.configuration.serverMetadata();
+    if (!server.issuer.includes(TENANT_TEMPLATE)) return oidc.authorizationCodeGrant(this.configuration, current, checks);
+    const tokenEndpoint = new URL(server.token_endpoint!).href;
+    let kept: { body: string; init: ResponseInit } | undefined;
+    const keep: oidc.CustomFetch = async (url, init) => {
+      const response = await this.fetch(url, init);
+      if (url !== tokenEndpoint) return response;
+      kept = { body: await response.text(), init: { status: response.status, statusText: response.statusText, headers: answerHeaders(response.headers) } };
+      throw new ProviderError('the token answer is kept for validation');
+    };
+    try {
+      await oidc.authorizationCodeGrant(this.make(server, keep), current, checks);
+    } catch (error) {
+      if (!kept) throw error;
+    }
+    const answer = kept!;
+    const replay: oidc.CustomFetch = async (url, init) => (url === tokenEndpoint ? new Response(answer.body, answer.init) : this.fetch(url, init));
+    const validating = this.make({ ...server, issuer: tenantIssuer(server.issuer, answer) }, replay);
+    if (this.jwks) oidc.setJwksCache(validating, this.jwks);
+    try {
+      return await oidc.authorizationCodeGrant(validating, current, checks);
+    } finally {
+      this.jwks = oidc.getJwksCache(validating) ?? this.jwks;
+    }
+  }
+}
+
+/**
+ * Where discovery is asked. Microsoft's multi-tenant names (`common`, `organizations`, `consumers`)
+ * publish another issuer than the one asked for (the template, or the consumer tenant's id), which
+ * openid-client accepts only on login.microsoftonline.com; asked at the document's own URL,
+ * openid-client leaves the issuer to acceptMicrosoftIssuer. Every other provider's issuer must be the
+ * one configured, which openid-client checks.
+ */
+function discoveryUrl(provider: SocialProvider, issuer: string): URL {
+  return new URL(provider === 'microsoft' ? `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration` : issuer);
+}
+
+/**
+ * Which issuer Microsoft's discovery at `<authority>/<tenant>/v2.0` may name
+ * (learn.microsoft.com/entra/identity-platform/v2-protocols-oidc): that same issuer; for a tenant
+ * given by name (`common`, `organizations`, `consumers`, a domain), the template
+ * `<authority>/{tenantid}/v2.0` (`common`, `organizations`) or `<authority>/<tenant id>/v2.0` (`consumers`
+ * names the consumer tenant, a domain its tenant). Nothing else: not another host or path, and never the
+ * template for a tenant given by its id, which would let every other tenant in.
+ */
+export function acceptMicrosoftIssuer(configured: string, discovered: string): void {
+  if (sameUrl(configured, discovered)) return;
+  const named = /^(.+\/)([^/]+)\/v2\.0\/?$/.exec(configured);
+  if (named && !TENANT_ID.test(named[2]!)) {
+    const authority = named[1]!;
+    const tenant = discovered.startsWith(authority) && discovered.endsWith('/v2.0') ? discovered.slice(authority.length, -'/v2.0'.length) : undefined;
+    if (tenant !== undefined && (tenant === TENANT_TEMPLATE || TENANT_ID.test(tenant))) return;
+  }
+  throw new ProviderError(`microsoft: discovery for ${configured} names the issuer ${discovered}`);
+}
+
+/**
+ * The issuer a kept token answer's ID token must carry: the template with the token's own `tid`. An
+ * answer without an ID token (a refusal, a missing token) is left to openid-client to report; an ID
+ * token without a tenant id is refused here, so that the template itself is never expected of a token.
+ */
+function tenantIssuer(template: string, answer: { body: string; init: ResponseInit }): string {
+  let idToken: unknown;
+  try {
+    idToken = answer.init.status === 200 ? (JSON.parse(answer.body) as { id_token?: unknown }).id_token : undefined;
+  } catch {
+    idToken = undefined;
+  }
+  if (typeof idToken !== 'string') return template;
+  let tid: unknown;
+  try {
+    tid = decodeJwt(idToken).tid;
+  } catch {
+    throw new ProviderError('microsoft: the ID token cannot be read');
+  }
+  if (typeof tid !== 'string' || !TENANT_ID.test(tid)) throw new ProviderError('microsoft: the ID token names no tenant id (tid)');
+  return template.replace(TENANT_TEMPLATE, tid);
+}
+
+/** A kept answer's headers, without those that described the bytes on the wire. */
+function answerHeaders(headers: Headers): Headers {
+  const copy = new Headers(headers);
+  for (const name of ['content-encoding', 'content-length', 'transfer-encoding']) copy.delete(name);
+  return copy;
+}
+
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch {
+    return false;
+  }
+}
+
 /** One provider with one project's client: the authorization URL, and the callback's exchange. */
 export class PreparedProvider {
   constructor(
     readonly provider: SocialProvider,
     private readonly urls: ProviderSettings,
-    private readonly configuration: oidc.Configuration,
+    private readonly client: ProviderClient,
     private readonly log: Logger | undefined,
   ) {}
+
+  private get configuration(): oidc.Configuration {
+    return this.client.configuration;
+  }
 
   get clientId(): string {
     return this.configuration.clientMetadata().client_id;
@@ -202,9 +340,9 @@ export class PreparedProvider {
     current.searchParams.set('state', callback.state);
     if (callback.iss) current.searchParams.set('iss', callback.iss);
     const openId = isOpenIdProvider(this.provider);
-    let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+    let tokens: Tokens;
     try {
-      tokens = await oidc.authorizationCodeGrant(this.configuration, current, {
+      tokens = await this.client.codeGrant(current, {
         pkceCodeVerifier: attempt.codeVerifier,
         expectedState: callback.state,
         ...(openId ? { expectedNonce: attempt.nonce, idTokenExpected: true } : {}),

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAdmin } from '../admin.ts';
-import { microsoftPairwiseSubject, MICROSOFT_CONSUMER_TENANT, simulatedIds } from '../social/simulator.ts';
+import { microsoftPairwiseSubject, MICROSOFT_CONSUMER_TENANT, simulatedIds } from '../dev/simulator.ts';
 import { SIMULATOR_CLIENT_SECRET, SIMULATOR_MICROSOFT_TENANT, socialOverridesFromEnv, socialSettings } from '../social/providerSettings.ts';
 import { SocialProviders } from '../social/SocialProviders.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
@@ -652,9 +652,12 @@ describe('the simulators', () => {
     expect((await fetch(discovery.userinfo_endpoint, { headers: { Authorization: `Bearer ${granted.access_token}` } })).status).toBe(401);
   });
 
-  it('Microsoft: v2.0 endpoints per tenant, a templated issuer for common, tid/oid, pairwise sub, no email_verified', async () => {
+  it('Microsoft: v2.0 endpoints per tenant, a templated issuer for common and organizations, tid/oid, pairwise sub, no email_verified', async () => {
     const common = (await (await fetch(`${server.url}/_dev/oauth/microsoft/common/v2.0/.well-known/openid-configuration`)).json()) as any;
     expect(common.issuer).toBe(`${server.url}/_dev/oauth/microsoft/{tenantid}/v2.0`);
+    // consumers names the consumer tenant (socialMicrosoftTenants.test.ts signs in at all three)
+    const consumers = (await (await fetch(`${server.url}/_dev/oauth/microsoft/consumers/v2.0/.well-known/openid-configuration`)).json()) as any;
+    expect(consumers.issuer).toBe(`${server.url}/_dev/oauth/microsoft/${MICROSOFT_CONSUMER_TENANT}/v2.0`);
     expect(common.token_endpoint).toBe(`${server.url}/_dev/oauth/microsoft/common/oauth2/v2.0/token`);
     expect(common.subject_types_supported).toEqual(['pairwise']);
     expect((await fetch(`${server.url}/_dev/oauth/microsoft/not-a-tenant/v2.0/.well-known/openid-configuration`)).status).toBe(400);

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { startApi, type RunningApi, type StartOptions } from '../../app.ts';
 import type { Logger } from '../../senders/Messenger.ts';
-import type { OutboxWireMessage } from '../../http/devRoutes.ts';
+import type { OutboxWireMessage } from '../../dev/outboxRoutes.ts';
 
 export const DEMO_ORIGIN = 'http://localhost:5173';
 

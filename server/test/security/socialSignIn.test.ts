@@ -2,7 +2,8 @@
 // Attacks on social sign-in, over plain HTTP against the provider simulators:
 // - the OAuth round trip carried to another browser (a provider URL or a callback URL sent to a victim,
 //   or replayed), which must log nobody in;
-// - an ID token that does not check out (changed after signing, another nonce, client or issuer, expired);
+// - an ID token that does not check out (changed after signing, another nonce, client or issuer, expired,
+//   an issuer of another tenant than its tid);
 // - account pre-hijacking with a provider that does not vouch for the address it names (server README,
 //   "Who owns an address"): such an address links to nobody's account without a code, blocks nobody's
 //   sign-up, and the owner's proof takes the account over with everything the attacker made;
@@ -92,7 +93,8 @@ describe('the OAuth state belongs to the process and the browser that started it
 
 describe('an ID token that does not check out is refused', () => {
   const faults = ['id-token-tampered', 'id-token-nonce', 'id-token-audience', 'id-token-issuer', 'id-token-expired'];
-  it.each((['google', 'microsoft'] as const).flatMap((p) => faults.map((f) => [p, f] as const)))('%s: %s', async (provider, fault) => {
+  const cases = [...(['google', 'microsoft'] as const).flatMap((p) => faults.map((f) => [p, f] as const)), ['microsoft', 'id-token-tenant'] as const];
+  it.each(cases)('%s: %s', async (provider, fault) => {
     const email = uniqueEmail(`idtoken-${fault}`);
     const client = new SocialBrowser(server.url, 'pro-1');
     await client.init(WITHOUT_PASSKEYS, 'signup-init');

@@ -156,6 +156,10 @@ describe('a short session names its project', () => {
     }
     expect(await (await fetch(`${server.url}/.well-known/openid-configuration`)).json()).toEqual({
       issuer: server.url,
+      // what OpenID Connect Discovery requires besides (../openidDiscovery.test.ts reads it with openid-client)
+      authorization_endpoint: `${server.url}/oauth2/authorize`,
+      response_types_supported: ['id_token'],
+      grant_types_supported: ['implicit'],
       jwks_uri: `${server.url}/.well-known/jwks`,
       id_token_signing_alg_values_supported: ['ES256'],
       subject_types_supported: ['public'],

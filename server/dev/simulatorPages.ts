@@ -54,7 +54,7 @@ button{border-radius:20px;border:0}.primary{background:#0b57d0;color:#fff}.secon
     sample: { email: 'grace.hopper@example.com', name: 'Grace Hopper' },
     // only where the app registration asks for the optional claim and the tenant verified the domain
     vouch: { label: 'The tenant owns and verified this address’s domain (xms_edov: true)', checked: false },
-    faults: ID_TOKEN_FAULTS,
+    faults: { ...ID_TOKEN_FAULTS, 'id-token-tenant': 'An ID token whose issuer names another tenant than its tid' },
     css: `body{background:#f2f2f2;font-family:"Segoe UI",Tahoma,sans-serif;color:#1b1b1b}main{background:#fff;border-radius:0;box-shadow:0 2px 6px rgba(0,0,0,.2)}
 .sim{background:#fff4ce;color:#6b4f00}.brand{color:#5e5e5e}input,select{border:0;border-bottom:1px solid #666;border-radius:0}input:focus,select:focus{outline:none;border-bottom:2px solid #0067b8}
 button{border-radius:0;border:0}.primary{background:#0067b8;color:#fff}.secondary{background:#ccc;color:#000}

@@ -27,14 +27,16 @@ import type { SocialProvider } from '../config/projectConfig.ts';
 import type { AppEnv } from '../http/AppEnv.ts';
 import { sendRedirect } from '../http/html.ts';
 import { readForm } from '../http/requestBody.ts';
-import { SIMULATOR_CLIENT_SECRET } from './providerSettings.ts';
+import { SIMULATOR_CLIENT_SECRET } from '../social/providerSettings.ts';
 import { consentPage, LOOKS, simulatorErrorPage, type ConsentValues } from './simulatorPages.ts';
 
 export const CODE_LIFETIME_MS = 5 * 60_000;
 export const TOKEN_LIFETIME_SECONDS = 3599;
 /** Microsoft's tenant of personal accounts (id-token-claims-reference, `tid`). */
 export const MICROSOFT_CONSUMER_TENANT = '9188040d-6c67-4c5b-b112-36a304b66dad';
-const MICROSOFT_ORGANIZATIONS_TENANT = '4b1c8e3a-2d6f-4e0b-9a75-3c5f2e8d1a90';
+export const MICROSOFT_ORGANIZATIONS_TENANT = '4b1c8e3a-2d6f-4e0b-9a75-3c5f2e8d1a90';
+/** A tenant no simulated person belongs to: the `iss` of a token that names another tenant than its `tid`. */
+const OTHER_TENANT = '0f0e0d0c-0b0a-4908-8706-050403020100';
 const MICROSOFT_MULTI_TENANT = new Set(['common', 'organizations', 'consumers']);
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -103,6 +105,16 @@ export function microsoftPairwiseSubject(clientId: string, objectId: string): st
 function tenantOf(path: string): string {
   if (path === 'organizations') return MICROSOFT_ORGANIZATIONS_TENANT;
   return MICROSOFT_MULTI_TENANT.has(path) ? MICROSOFT_CONSUMER_TENANT : path.toLowerCase();
+}
+
+/**
+ * The tenant in the issuer a tenant path's discovery publishes: `common` and `organizations` a template
+ * (each token names its own tenant, `…/{tenantid}/v2.0`), `consumers` the consumer tenant's id, a tenant
+ * id itself.
+ */
+function discoveredTenant(path: string): string {
+  if (path === 'common' || path === 'organizations') return '{tenantid}';
+  return path === 'consumers' ? MICROSOFT_CONSUMER_TENANT : path;
 }
 
 /** Checks an authorization request as the provider does before it would ever redirect. */
@@ -402,9 +414,11 @@ export function registerOAuthSimulator(app: Hono<AppEnv>, options: SimulatorOpti
           ? { aud: 'another-client-id', azp: 'another-client-id' }
           : fault === 'id-token-issuer'
             ? { iss: 'https://issuer.invalid/' }
-            : fault === 'id-token-expired'
-              ? { iat: (claims.iat as number) - 7200, exp: (claims.iat as number) - 3600, nbf: (claims.iat as number) - 7200 }
-              : {};
+            : fault === 'id-token-tenant'
+              ? { iss: String(claims.iss).replace(String(claims.tid), OTHER_TENANT) }
+              : fault === 'id-token-expired'
+                ? { iat: (claims.iat as number) - 7200, exp: (claims.iat as number) - 3600, nbf: (claims.iat as number) - 7200 }
+                : {};
     const signed = sign({ ...claims, ...wrong }, key().privateKey, key().kid);
     if (fault !== 'id-token-tampered') return signed;
     // someone changed the claims on the way and kept the signature
@@ -486,8 +500,7 @@ export function registerOAuthSimulator(app: Hono<AppEnv>, options: SimulatorOpti
       id_token_signing_alg_values_supported: ['RS256'],
       response_types_supported: ['code', 'id_token', 'code id_token', 'id_token token'],
       scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
-      // the multi-tenant names publish a template; each token names its own tenant
-      issuer: `${b}/${MICROSOFT_MULTI_TENANT.has(tenant) ? '{tenantid}' : tenant}/v2.0`,
+      issuer: `${b}/${discoveredTenant(tenant)}/v2.0`,
       authorization_endpoint: `${b}/${tenant}/oauth2/v2.0/authorize`,
       userinfo_endpoint: `${b}/graph/oidc/userinfo`,
       claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'acr', 'nonce', 'preferred_username', 'name', 'tid', 'ver', 'at_hash', 'c_hash', 'email'],

@@ -1,13 +1,14 @@
 // /_dev/*: the dev outbox (codes and links that would have been sent) and project creation for tests.
+// Development only (server/dev/index.ts mounts it).
 import type { Hono } from 'hono';
 import { projectBuilder } from '../config/projectConfig.ts';
 import { normalizedRecipient } from '../flow/identifierRules.ts';
 import type { OutboxMessage } from '../store/OutboxRepo.ts';
 import type { Store } from '../store/Store.ts';
-import type { AppEnv } from './AppEnv.ts';
+import type { AppEnv } from '../http/AppEnv.ts';
 import { ApiError } from '../ApiError.ts';
-import { escapeHtml } from './html.ts';
-import { readJson } from './requestContext.ts';
+import { escapeHtml } from '../http/html.ts';
+import { readJson } from '../http/requestContext.ts';
 
 const OUTBOX_REFRESH_MS = 3_000;
 
