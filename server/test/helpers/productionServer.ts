@@ -7,6 +7,7 @@ import { startSmtpSink, waitForMessages, type SmtpSink } from './smtpSink.ts';
 import { startTestServer, type TestServer } from './testServer.ts';
 
 export const SHOP = 'https://shop.example';
+export const KEY_ENCRYPTION_SECRET = 'a-key-encryption-secret-of-forty-characters';
 
 export interface ProductionServer {
   server: TestServer;
@@ -26,7 +27,7 @@ export async function startProductionServer(publicUrl: string, api: Partial<Star
       publicUrl,
       smtp: { host: '127.0.0.1', port: smtp.port, from: 'Shop <no-reply@shop.example>' },
       sms: new CommandSmsSender('/bin/true'),
-      keyEncryptionSecret: 'a-key-encryption-secret-of-forty-characters',
+      keyEncryptionSecret: KEY_ENCRYPTION_SECRET,
       ...api,
     },
   });
