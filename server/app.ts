@@ -286,6 +286,9 @@ export interface RunningApi {
   /** the base URL of the Backend API, when it has a listener */
   backendApiUrl?: string;
   store: Store;
+  /** the Frontend API's and the Backend API's apps: their `routes` list what each answers (tests go through them all) */
+  app: Hono<AppEnv>;
+  backendApp: Hono<AppEnv>;
   close(): Promise<void>;
 }
 
@@ -386,6 +389,8 @@ export async function startApi(options: StartOptions): Promise<RunningApi> {
       ...(metricsUrl ? { metricsUrl } : {}),
       ...(backendApiUrl ? { backendApiUrl } : {}),
       store: api.store,
+      app: api.app,
+      backendApp: api.backendApp,
       close() {
         closing ??= stopAll().then(() => api.close());
         return closing;
