@@ -15,6 +15,7 @@ import { Reauthentication } from './account/Reauthentication.ts';
 import { DEFAULT_SERVER_RATE_LIMITS, type ServerRateLimits } from './config/rateLimits.ts';
 import { DEFAULT_SEED_FILE, loadSeedProjects } from './config/seedProjects.ts';
 import { WebhookEvents, type WebhookSettings } from './events/WebhookEvents.ts';
+import type { Resolver } from './events/webhookTargets.ts';
 import { FlowEngine } from './flow/FlowEngine.ts';
 import { registerAccountRoutes } from './http/accountRoutes.ts';
 import type { AppEnv } from './http/AppEnv.ts';
@@ -75,6 +76,8 @@ export interface ApiOptions {
   webhooks?: Partial<WebhookSettings>;
   /** called with the outcome of each webhook attempt; `channel` is the endpoint's id */
   onWebhookDelivery?: (event: DeliveryEvent<string>) => void;
+  /** how webhook endpoints' host names are resolved at each attempt (default: the system's resolver; tests hand in their own) */
+  webhookResolver?: Resolver;
   /** proxies in front that append to X-Forwarded-For (default 0: the socket address is the client) */
   trustedProxies?: number;
   /** the limits across all projects (default DEFAULT_SERVER_RATE_LIMITS; each one given replaces its default) */
@@ -168,6 +171,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       production,
       ...(options.webhooks ? { settings: options.webhooks } : {}),
       ...(options.onWebhookDelivery ? { onDelivery: options.onWebhookDelivery } : {}),
+      ...(options.webhookResolver ? { resolver: options.webhookResolver } : {}),
     });
     metrics.webhookBacklog(() => events.backlog());
     const sealedSecrets = await events.sealStoredSecrets(options.keyEncryptionSecret !== undefined);
@@ -283,6 +287,9 @@ export interface RunningApi {
   /** the base URL of the Backend API, when it has a listener */
   backendApiUrl?: string;
   store: Store;
+  /** the Frontend API's and the Backend API's apps: their `routes` list what each answers (tests go through them all) */
+  app: Hono<AppEnv>;
+  backendApp: Hono<AppEnv>;
   close(): Promise<void>;
 }
 
@@ -383,6 +390,8 @@ export async function startApi(options: StartOptions): Promise<RunningApi> {
       ...(metricsUrl ? { metricsUrl } : {}),
       ...(backendApiUrl ? { backendApiUrl } : {}),
       store: api.store,
+      app: api.app,
+      backendApp: api.backendApp,
       close() {
         closing ??= stopAll().then(() => api.close());
         return closing;

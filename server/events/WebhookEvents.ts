@@ -14,7 +14,7 @@ import type { Logger } from '../senders/Messenger.ts';
 import { PREFIX as SEALED_PREFIX } from '../session/KeyStore.ts';
 import type { Store } from '../store/Store.ts';
 import type { EventData, EventType, WebhookEvent } from './eventTypes.ts';
-import type { TargetRules } from './webhookTargets.ts';
+import type { Resolver, TargetRules } from './webhookTargets.ts';
 import { WebhookSender } from './WebhookSender.ts';
 
 export interface WebhookSettings extends DeliverySettings {
@@ -46,6 +46,8 @@ export interface WebhookEventsOptions {
   settings?: Partial<WebhookSettings>;
   /** called with each attempt's outcome (tests count them) */
   onDelivery?: (event: DeliveryEvent<string>) => void;
+  /** how endpoints' host names are resolved (the system's resolver; tests hand in their own) */
+  resolver?: Resolver;
 }
 
 /** What the parts of the server that change users need of webhooks: recording an event (tests may hand in their own). */
@@ -64,7 +66,7 @@ export class WebhookEvents {
   constructor(private readonly options: WebhookEventsOptions) {
     const settings = (this.settings = { ...DEFAULT_WEBHOOK_SETTINGS, ...options.settings });
     const rules: TargetRules = { production: options.production, allowPrivateNetworks: settings.allowPrivateNetworks };
-    const sender = new WebhookSender(rules, settings.sendTimeoutMs);
+    const sender = new WebhookSender(rules, settings.sendTimeoutMs, options.resolver);
     const { store, keys } = options;
     this.worker = new DeliveryWorker<WebhookEvent, string>({
       queue: store.webhookDeliveries,

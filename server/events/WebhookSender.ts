@@ -5,14 +5,14 @@
 // endpoint cannot send the server elsewhere) fails the attempt, as does no answer within the timeout.
 // The host name is resolved here, and the address connected to is the one checked (webhookTargets.ts),
 // so a name cannot pass the check and then point elsewhere (DNS rebinding).
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { Undeliverable } from '../senders/DeliveryWorker.ts';
-import { addressProblem, hostOf, webhookUrlProblem, type TargetRules } from './webhookTargets.ts';
+import { addressProblem, hostOf, systemResolver, webhookUrlProblem, type Resolver, type TargetRules } from './webhookTargets.ts';
 
 export const USER_AGENT = 'corbado-widget-server-webhooks/1';
 
@@ -38,17 +38,24 @@ export function signedHeaders(request: Omit<SignedRequest, 'url'>): Record<strin
   };
 }
 
-/** A resolver that refuses (as Undeliverable) when any address the name resolves to is refused by the rules. */
-function checkedLookup(protocol: string, rules: TargetRules): LookupFunction {
+/**
+ * The socket's lookup: resolves the name once and hands the connection exactly the addresses it checked,
+ * refusing (as Undeliverable) when any of them is refused by the rules.
+ */
+function checkedLookup(protocol: string, rules: TargetRules, resolve: Resolver): LookupFunction {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, '', 0);
-      const problem = addresses.map((a) => addressProblem(a.address, protocol, rules)).find((p) => p !== undefined);
-      if (problem) return callback(new Undeliverable(problem), '', 0);
-      if (options.all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, addresses);
-      const [first] = addresses;
-      return callback(null, first!.address, first!.family);
-    });
+    const { all, ...rest } = options;
+    void resolve(hostname, rest).then(
+      (addresses) => {
+        const problem = addresses.map((a) => addressProblem(a.address, protocol, rules)).find((p) => p !== undefined);
+        if (problem) return callback(new Undeliverable(problem), '', 0);
+        const [first] = addresses;
+        if (!first) return callback(new Undeliverable(`${hostname} resolved to no address`), '', 0);
+        if (all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, addresses);
+        return callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
   };
 }
 
@@ -57,6 +64,8 @@ export class WebhookSender {
     private readonly rules: TargetRules,
     /** bound on one attempt, from connecting to the answer's status */
     private readonly timeoutMs: number,
+    /** how host names are resolved (the system's resolver; tests hand in their own) */
+    private readonly resolve: Resolver = systemResolver,
   ) {}
 
   /** Resolves when the endpoint answered 2xx; rejects otherwise (Undeliverable when it can never succeed). */
@@ -72,7 +81,7 @@ export class WebhookSender {
     const headers = { ...signedHeaders(request), 'content-length': String(body.length), 'user-agent': USER_AGENT };
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<void>((resolve, reject) => {
-      const outgoing = send(url, { method: 'POST', headers, agent: false, lookup: checkedLookup(url.protocol, this.rules) }, (response: IncomingMessage) => {
+      const outgoing = send(url, { method: 'POST', headers, agent: false, lookup: checkedLookup(url.protocol, this.rules, this.resolve) }, (response: IncomingMessage) => {
         const status = response.statusCode ?? 0;
         // the answer's body is not read: only its status counts
         response.destroy();

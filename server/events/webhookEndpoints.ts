@@ -7,7 +7,7 @@ import { newId } from '../randomValues.ts';
 import type { Sealer } from '../senders/DeliveryWorker.ts';
 import type { Store } from '../store/Store.ts';
 import type { EventType } from './eventTypes.ts';
-import { resolvedProblem, type TargetRules } from './webhookTargets.ts';
+import { resolvedProblem, type Resolver, type TargetRules } from './webhookTargets.ts';
 
 export interface AddedEndpoint {
   id: string;
@@ -29,8 +29,10 @@ export async function addWebhookEndpoint(
   keys: Sealer,
   input: { projectId: string; url: string; events: EventType[] | null; rules: TargetRules },
   now: number,
+  /** how the URL's host name is resolved for the check (the system's resolver by default) */
+  resolve?: Resolver,
 ): Promise<AddedEndpoint> {
-  const problem = await resolvedProblem(input.url, input.rules);
+  const problem = await resolvedProblem(input.url, input.rules, resolve);
   if (problem) throw new Error(problem);
   if (!(await store.projects.get(input.projectId))) throw new Error(`there is no project ${input.projectId}`);
   const secret = newWebhookSecret();

@@ -4,8 +4,14 @@
 // such as a cloud's metadata service at 169.254.169.254, unique-local, CGNAT) would turn the server into
 // a way in there (server-side request forgery). WEBHOOK_ALLOW_PRIVATE_NETWORKS=on lets production reach
 // receivers on the private network. Development also allows plain http, to the local machine only.
+import type { LookupAddress, LookupOptions } from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+
+/** Resolves a host name to all its addresses: the system's resolver (dns.lookup), or a test's own. */
+export type Resolver = (hostname: string, options: Omit<LookupOptions, 'all'>) => Promise<LookupAddress[]>;
+
+export const systemResolver: Resolver = (hostname, options) => lookup(hostname, { ...options, all: true });
 
 const NOT_PUBLIC = new BlockList();
 for (const [network, prefix] of [
@@ -107,7 +113,7 @@ const RESOLVE_WAIT_MS = 3_000;
  * The URL's problem, or that of any address its host name resolves to now (the admin command's check
  * when an endpoint is added; a name that does not resolve yet is checked at each attempt).
  */
-export async function resolvedProblem(value: string, rules: TargetRules): Promise<string | undefined> {
+export async function resolvedProblem(value: string, rules: TargetRules, resolve: Resolver = systemResolver): Promise<string | undefined> {
   const problem = webhookUrlProblem(value, rules);
   if (problem) return problem;
   const url = new URL(value);
@@ -116,7 +122,7 @@ export async function resolvedProblem(value: string, rules: TargetRules): Promis
   // bounded: a resolver that does not answer leaves the check to the attempts
   let timer: NodeJS.Timeout | undefined;
   const gaveUp = new Promise<[]>((resolve) => (timer = setTimeout(() => resolve([]), RESOLVE_WAIT_MS)));
-  const addresses = await Promise.race([lookup(host, { all: true }).catch(() => [] as []), gaveUp]).finally(() => clearTimeout(timer));
+  const addresses = await Promise.race([resolve(host, {}).catch(() => [] as []), gaveUp]).finally(() => clearTimeout(timer));
   for (const { address } of addresses) {
     const refused = addressProblem(address, url.protocol, rules);
     if (refused) return `${url.host}: ${refused}`;

@@ -6,6 +6,7 @@
 // the process token in its storage, or the browser cookie it started with) continues by itself.
 import { describe, expect, it } from 'vitest';
 import { resolveProjectConfig, storedProjectConfig, type ProjectConfig } from '../../config/projectConfig.ts';
+import { askForLink, type AskedLink } from '../helpers/emailLink.ts';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.ts';
 import { Client, createProject, jwtPayload, latestLink, PASSKEY_DEVICE, postProject, serverForThisFile, uniqueEmail } from '../helpers/testServer.ts';
 
@@ -20,29 +21,15 @@ function browserCookie(res: { headers: Headers }): string {
   return cookie.split(';')[0]!;
 }
 
-interface Asked {
-  /** the browser that asked (the attacker's, in the attacks) */
-  asker: Client;
+/** The asking browser is the attacker's, in the attacks; with the browser cookie it started with. */
+interface Asked extends AskedLink {
   askerCookie: string;
-  /** what the asking tab shows while it waits */
-  waiting: any;
-  /** the link's process (its id) and token */
-  process: string;
-  token: string;
 }
 
 /** A log-in or sign-up that waits for an e-mail link to `email`, asked for by a browser of its own. */
 async function ask(project: string, authType: 'login' | 'signup', email: string, client: Record<string, boolean> = {}): Promise<Asked> {
-  const asker = new Client(server.url, project);
-  const init = await asker.init(client, `${authType}-init`);
-  const waiting =
-    authType === 'login'
-      ? await asker.step('/v2/auth/login/init', { identifierValue: email, isPhone: false })
-      : await asker.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }] });
-  expect(waiting.block).toBe('email-verify');
-  const link = await latestLink(server.url, email);
-  const payload = JSON.parse(Buffer.from(link.searchParams.get('corbadoEmailLinkID')!, 'base64').toString());
-  return { asker, askerCookie: browserCookie(init), waiting, process: payload.process.id, token: link.searchParams.get('corbadoToken')! };
+  const asked = await askForLink(server.url, project, authType, email, client);
+  return { ...asked, askerCookie: browserCookie(asked.init) };
 }
 
 /** A link-login project with an account for a fresh address. */

@@ -9,10 +9,8 @@ import { Config, SDK } from '@corbado/node-sdk';
 import { createHmac } from 'node:crypto';
 import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CommandSmsSender } from '../../senders/SmsSender.ts';
-import { projectBuilder } from '../../config/projectConfig.ts';
-import { startSmtpSink, waitForMessages, type SmtpSink } from '../helpers/smtpSink.ts';
-import { Client, createProject, jwtPayload, latestCode, serverForThisFile, startTestServer, uniqueEmail, uniquePhone, uniqueUsername, type TestServer } from '../helpers/testServer.ts';
+import { SHOP, startProductionServer, type ProductionServer } from '../helpers/productionServer.ts';
+import { Client, createProject, jwtPayload, latestCode, serverForThisFile, uniqueEmail, uniquePhone, uniqueUsername, type TestServer } from '../helpers/testServer.ts';
 
 const server = serverForThisFile();
 
@@ -294,37 +292,23 @@ describe('e-mail and phone claims are proven ones', () => {
 });
 
 describe('session cookies in production', () => {
-  let smtp: SmtpSink;
+  let started: ProductionServer;
   let production: TestServer;
   let projectId: string;
-  const SHOP = 'https://shop.example';
   beforeAll(async () => {
-    smtp = await startSmtpSink();
     // served as http://localhost (behind a TLS proxy, or on a developer's machine): the URL alone would
     // not make the cookie Secure, production mode does
-    production = await startTestServer({
-      api: {
-        mode: 'production',
-        publicUrl: 'http://localhost:3999',
-        smtp: { host: '127.0.0.1', port: smtp.port, from: 'Shop <no-reply@shop.example>' },
-        sms: new CommandSmsSender('/bin/true'),
-        keyEncryptionSecret: 'a-key-encryption-secret-of-forty-characters',
-      },
-    });
-    projectId = (await production.api.store.projects.create(projectBuilder({ appName: 'Shop', allowedOrigins: [SHOP], passkeys: false }, undefined), production.clock.now)).id;
+    started = await startProductionServer('http://localhost:3999');
+    ({ server: production, projectId } = started);
   });
-  afterAll(async () => {
-    await production.stop();
-    smtp.close();
-  });
+  afterAll(() => started.stop());
 
   it('sets the long-session cookie Secure, clears it Secure, and tells the client to write the short-session cookie Secure', async () => {
     const client = new Client(production.url, projectId, SHOP);
     await client.init({}, 'signup-init');
     const email = uniqueEmail('prod');
-    const before = smtp.received.length;
     await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }] });
-    const code = /code for Shop is: (\d{6})/.exec((await waitForMessages(smtp, before + 1)).at(-1)!)?.[1];
+    const code = await started.code(1);
     const done = await client.request('POST', '/v2/auth/identifier/verify/finish', { code, identifierType: 'email', verificationType: 'email-otp' });
     expect(done.body.blockBody.block).toBe('completed');
     const cookie = done.headers.get('set-cookie') ?? '';

@@ -17,10 +17,13 @@ import type { AddedEndpoint } from '../../events/webhookEndpoints.ts';
 import { webhookUrlProblem } from '../../events/webhookTargets.ts';
 import { WebhookSender } from '../../events/WebhookSender.ts';
 import { Undeliverable } from '../../senders/DeliveryWorker.ts';
+import type { Resolver } from '../../events/webhookTargets.ts';
+import type { DeliveryEvent } from '../../senders/DeliveryWorker.ts';
 import { CommandSmsSender } from '../../senders/SmsSender.ts';
 import { userWithPasskey } from '../helpers/passkeyUser.ts';
+import { startProductionServer, SHOP } from '../helpers/productionServer.ts';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.ts';
-import { databaseEnv, dropTestDatabase, startTestServer } from '../helpers/testServer.ts';
+import { Client, databaseEnv, dropTestDatabase, startTestServer, uniqueEmail } from '../helpers/testServer.ts';
 
 const SECRET = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
 const KEY_ENCRYPTION_SECRET = 'a-key-encryption-secret-of-forty-characters';
@@ -55,6 +58,26 @@ async function answering(status: number, location?: string): Promise<{ url: stri
   cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => count };
 }
+
+/**
+ * A name's DNS as an attacker runs it (DNS rebinding): a public address (TEST-NET-3) at the first
+ * question, this machine (127.0.0.1) at every later one. The first answer comes only after `delayMs`,
+ * longer than an attempt may take: a sender that connects to the address it checked has given the
+ * attempt up by then and never connects to the public address (nothing leaves this machine), while one
+ * that checks and then resolves again to connect gets 127.0.0.1 the second time.
+ */
+function rebindingResolver(delayMs: number): { resolve: Resolver; calls: () => number } {
+  let calls = 0;
+  const resolve: Resolver = async () => {
+    calls += 1;
+    if (calls > 1) return [{ address: '127.0.0.1', family: 4 }];
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    return [{ address: '203.0.113.7', family: 4 }];
+  };
+  return { resolve, calls: () => calls };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function attempt(sender: WebhookSender, url: string): Promise<void> {
   return sender.send({ url, secret: SECRET, id: 'evt-1', body: '{"type":"user.deleted"}', now: Date.now() });
@@ -108,6 +131,30 @@ describe('where a webhook may go', () => {
     const allowed = new WebhookSender({ production: true, allowPrivateNetworks: true }, 2_000);
     await expect(attempt(allowed, `https://localhost:${listener.port}/hook`)).rejects.not.toBeInstanceOf(Undeliverable);
     expect(listener.connections()).toBe(1);
+  });
+
+  it('DNS rebinding: the name is resolved once per attempt, and only the addresses checked are connected to', async () => {
+    const listener = await connectionCounter();
+    const rebinding = rebindingResolver(600);
+    const sender = new WebhookSender(PRODUCTION, 200, rebinding.resolve);
+    // "localhost": a sender that connected by name through the system's resolver would reach this
+    // machine too, without asking any DNS server outside it
+    const url = `https://localhost:${listener.port}/hook`;
+    await expect(attempt(sender, url)).rejects.toThrow('no answer within 200 ms');
+    await sleep(800); // the public answer has come by now
+    expect(rebinding.calls()).toBe(1);
+    expect(listener.connections()).toBe(0);
+    // the next attempt asks again: the name points at this machine now, refused before connecting
+    await expect(attempt(sender, url)).rejects.toThrow(/resolved to 127\.0\.0\.1, not a public address/);
+    expect(rebinding.calls()).toBe(2);
+    expect(listener.connections()).toBe(0);
+    // a name that answers a public address and this machine at once is refused as a whole
+    const mixed = new WebhookSender(PRODUCTION, 2_000, async () => [
+      { address: '203.0.113.7', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ]);
+    await expect(attempt(mixed, url)).rejects.toBeInstanceOf(Undeliverable);
+    expect(listener.connections()).toBe(0);
   });
 
   it('never follows a redirect: the attempt fails and the target of the redirect hears nothing', async () => {
@@ -205,6 +252,41 @@ describe('production', () => {
     await runAdmin(['webhooks', 'add', id, 'https://hooks.shop.example/corbado'], { ...env, CORBADO_ENV: 'production' });
     const started = await startTestServer({ dir, api: production });
     await started.stop(true);
+  });
+});
+
+describe('delivery from a production server', () => {
+  it('an endpoint whose name rebinds to this machine after the check hears nothing: the attempt fails, the next is refused', async () => {
+    const listener = await connectionCounter();
+    const rebinding = rebindingResolver(600);
+    const outcomes: DeliveryEvent<string>[] = [];
+    const production = await startProductionServer('https://auth.shop.example', {
+      webhookResolver: rebinding.resolve,
+      webhooks: { sendTimeoutMs: 200, pollMs: 50, retryBaseMs: 1_000, retryMaxMs: 1_000 },
+      onWebhookDelivery: (event) => outcomes.push(event),
+    });
+    cleanups.push(() => production.stop());
+    // registered by the admin command: "localhost" resolves to this machine, allowed outside production
+    const env = { ...databaseEnv(production.server.dir), KEY_ENCRYPTION_SECRET };
+    await runAdmin(['webhooks', 'add', production.projectId, `https://localhost:${listener.port}/hook`, '--events', 'user.created'], env);
+
+    const client = new Client(production.server.url, production.projectId, SHOP);
+    await client.init({}, 'signup-init');
+    await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: uniqueEmail('hook') }], fullName: 'Rebecca Rebind' });
+    const done = await client.step('/v2/auth/identifier/verify/finish', { code: await production.code(1), identifierType: 'email', verificationType: 'email-otp' });
+    expect(done.block).toBe('completed');
+
+    // the first attempt: the answer (public) came after the attempt's time, so it connected nowhere
+    await vi.waitFor(() => expect(outcomes.map((o) => o.outcome)).toEqual(['retry']), { timeout: 5_000 });
+    await sleep(800);
+    expect(rebinding.calls()).toBe(1);
+    expect(listener.connections()).toBe(0);
+    // the retry (the test's clock moved past its backoff): the name now resolves to this machine, and
+    // production gives the event up without connecting
+    production.server.clock.advance(2_000);
+    await vi.waitFor(() => expect(outcomes.map((o) => o.outcome)).toEqual(['retry', 'failed']), { timeout: 5_000 });
+    expect(rebinding.calls()).toBe(2);
+    expect(listener.connections()).toBe(0);
   });
 });
 

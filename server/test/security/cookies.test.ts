@@ -1,0 +1,99 @@
+// The cookies the API sets, attribute by attribute, as a browser reads them: the browser cookie
+// (http/browserCookie.ts) that lets an e-mail link continue in the browser that asked for it, and the
+// long session (session/Sessions.ts). Over https (a production server whose PUBLIC_URL is https) the
+// browser cookie carries the __Host- prefix, so that no sibling subdomain can plant one, and only the
+// prefixed one is read; both are HttpOnly (no script reads them), Secure, on Path=/ with no Domain
+// (this host only) and SameSite=Lax. On a development server over http they are the same without
+// Secure and without the prefix, which browsers would refuse there.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SHOP, startProductionServer, type ProductionServer } from '../helpers/productionServer.ts';
+import { Client, latestCode, serverForThisFile, uniqueEmail, type ApiResponse, type TestServer } from '../helpers/testServer.ts';
+
+const TOKEN = '[A-Za-z0-9_-]{43}';
+
+/** The one Set-Cookie line of an answer that sets `name`. */
+function cookieLine(res: ApiResponse, name: string): string {
+  const lines = res.headers.getSetCookie().filter((l) => l.startsWith(`${name}=`));
+  expect(lines, res.headers.getSetCookie().join('\n')).toHaveLength(1);
+  return lines[0]!;
+}
+
+/** The value of the cookie `name` an answer set. */
+function cookieValue(res: ApiResponse, name: string): string {
+  return cookieLine(res, name).split(';')[0]!.slice(name.length + 1);
+}
+
+/** Exactly these attributes, in Hono's order; anything else (Domain, Partitioned, another SameSite) fails. */
+function expectExactly(line: string, name: string, value: string, maxAge: number | string, secure: boolean): void {
+  expect(line).toMatch(new RegExp(`^${name}=${value}; Max-Age=${maxAge}; Path=/; HttpOnly;${secure ? ' Secure;' : ''} SameSite=Lax$`));
+  expect(line).not.toMatch(/domain=/i);
+}
+
+/** Signs a new user up by e-mail code; answers the completing response. */
+async function signUp(client: Client, code: (email: string) => Promise<string>): Promise<ApiResponse> {
+  const email = uniqueEmail('cookie');
+  await client.init({}, 'signup-init');
+  await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }], fullName: 'Cora Cookie' });
+  const done = await client.request('POST', '/v2/auth/identifier/verify/finish', { code: await code(email), identifierType: 'email', verificationType: 'email-otp' });
+  expect(done.body.blockBody.block).toBe('completed');
+  return done;
+}
+
+describe('over https (a production server)', () => {
+  let production: ProductionServer;
+  let server: TestServer;
+  let projectId: string;
+  beforeAll(async () => {
+    production = await startProductionServer('https://auth.shop.example');
+    ({ server, projectId } = production);
+  });
+  afterAll(() => production.stop());
+  // each sign-up here sends one mail
+  let mails = 0;
+  const code = () => production.code(++mails);
+
+  it('the browser cookie is __Host-cbo_browser, HttpOnly, Secure, Path=/, no Domain, SameSite=Lax; an unprefixed one is not read', async () => {
+    const client = new Client(server.url, projectId, SHOP);
+    const init = await client.init({}, 'signup-init');
+    expect(init.headers.getSetCookie().filter((l) => l.startsWith('cbo_browser='))).toEqual([]);
+    const line = cookieLine(init, '__Host-cbo_browser');
+    expectExactly(line, '__Host-cbo_browser', TOKEN, '\\d+', true);
+    const value = cookieValue(init, '__Host-cbo_browser');
+    // the browser sends it back: the same value is kept
+    const again = await new Client(server.url, projectId, SHOP).request('POST', '/v2/auth/process/init', { clientInformation: {} }, { Cookie: `__Host-cbo_browser=${value}` });
+    expect(cookieValue(again, '__Host-cbo_browser')).toBe(value);
+    // a value planted without the prefix (by a sibling subdomain, or over http) is ignored and replaced
+    const planted = await new Client(server.url, projectId, SHOP).request('POST', '/v2/auth/process/init', { clientInformation: {} }, { Cookie: `cbo_browser=${value}` });
+    expect(cookieValue(planted, '__Host-cbo_browser')).not.toBe(value);
+  });
+
+  it('the long session is cbo_long_session, HttpOnly, Secure, Path=/, no Domain, SameSite=Lax, at completion, refresh and logout', async () => {
+    const client = new Client(server.url, projectId, SHOP);
+    const done = await signUp(client, code);
+    expectExactly(cookieLine(done, 'cbo_long_session'), 'cbo_long_session', TOKEN, '\\d+', true);
+    const first = cookieValue(done, 'cbo_long_session');
+    const refreshed = await client.request('POST', '/v2/me/refresh', undefined, { Cookie: `cbo_long_session=${first}` });
+    expect(refreshed.status).toBe(200);
+    expectExactly(cookieLine(refreshed, 'cbo_long_session'), 'cbo_long_session', TOKEN, '\\d+', true);
+    const second = cookieValue(refreshed, 'cbo_long_session');
+    const logout = await client.request('POST', '/v2/me/logout', undefined, { Cookie: `cbo_long_session=${second}` });
+    expect(logout.status).toBe(204);
+    expect(cookieLine(logout, 'cbo_long_session')).toMatch(/^cbo_long_session=; Max-Age=0; Path=\/; Secure$/);
+  });
+});
+
+describe('over http (a development server)', () => {
+  const server = serverForThisFile();
+
+  it('the browser cookie is cbo_browser, HttpOnly, Path=/, no Domain, SameSite=Lax, not Secure', async () => {
+    const client = new Client(server.url, 'pro-1');
+    const init = await client.init({}, 'signup-init');
+    expect(init.headers.getSetCookie().filter((l) => l.startsWith('__Host-'))).toEqual([]);
+    expectExactly(cookieLine(init, 'cbo_browser'), 'cbo_browser', TOKEN, '\\d+', false);
+  });
+
+  it('the long session is cbo_long_session, HttpOnly, Path=/, no Domain, SameSite=Lax, not Secure', async () => {
+    const done = await signUp(new Client(server.url, 'pro-1'), (email) => latestCode(server.url, email));
+    expectExactly(cookieLine(done, 'cbo_long_session'), 'cbo_long_session', TOKEN, '\\d+', false);
+  });
+});
