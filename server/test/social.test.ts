@@ -343,7 +343,7 @@ describe('linking to an existing account', () => {
     await socialSignIn(projectId, { email, vouched: true }, { provider: 'github' });
     const [notice] = await outbox(server.url, email);
     expect(notice!.subject).toBe('GitHub ist jetzt mit deinem Konto bei Laden verknüpft');
-    expect(notice!.text).toContain('Ab jetzt kannst du dich bei Laden mit deinem GitHub-Konto');
+    expect(notice!.text).toContain('Hallo,\n\nab jetzt kannst du dich bei Laden mit deinem GitHub-Konto');
     expect(notice!.html).toContain('lang="de"');
   });
 
