@@ -23,7 +23,8 @@ export interface IdentifierQuery {
   values?: { type: IdentifierType; normalized: string }[];
   type?: IdentifierType;
   userId?: string;
-  status?: 'verified' | 'pending';
+  /** as the Backend API shows it: `primary` is a verified identifier that is the primary of its type, `verified` another verified one */
+  status?: 'verified' | 'pending' | 'primary';
   sort: { column: 'created_at' | 'normalized' | 'type' | 'user_id' | 'status'; descending: boolean };
   limit: number;
   offset: number;
@@ -170,8 +171,8 @@ export class UsersRepo {
       params.push(query.userId);
     }
     if (query.status) {
-      where.push('status = ?');
-      params.push(query.status);
+      where.push(query.status === 'pending' ? 'status = ?' : 'status = ? AND is_primary = ?');
+      params.push(...(query.status === 'pending' ? ['pending'] : ['verified', query.status === 'primary' ? 1 : 0]));
     }
     const condition = where.join(' AND ');
     const total = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM identifiers WHERE ${condition}`, params);
