@@ -52,7 +52,7 @@ test.describe('the host backend with @corbado/node-sdk', () => {
     const imported = uniqueEmail('imported');
     const file = join(tmpdir(), `e2e-import-${Date.now()}.jsonl`);
     writeFileSync(file, `${JSON.stringify({ externalID: `shop-${imported}`, fullName: 'Ivo Imported', identifiers: [{ type: 'email', value: imported, status: 'verified' }] })}\n`);
-    expect(admin('users', 'import', 'pro-1', file)).toMatchObject({ created: 1, failed: 0 });
+    expect(admin('users', 'import', 'pro-1', file)).toMatchObject({ created: 1, refused: 0 });
     const importedUser = (await sdk.identifiers().listByValueAndType(imported, 'email')).identifiers[0]!.userID;
     expect(await sdk.users().get(importedUser)).toMatchObject({ fullName: 'Ivo Imported', externalID: `shop-${imported}` });
 

@@ -11,7 +11,7 @@ import type { IdentifierType, ProjectConfig } from '../config/projectConfig.ts';
 import { signupFieldAnswers, timestamp } from '../account/Account.ts';
 import { normalizedIdentifier, canonicalIdentifier } from '../flow/identifierRules.ts';
 import { identifierData, passkeyData } from '../events/eventTypes.ts';
-import type { EventRecorder } from '../events/WebhookEvents.ts';
+import { recordSessionsEnded, type EventRecorder } from '../events/WebhookEvents.ts';
 import { claimIdentifier } from '../flow/ownership.ts';
 import { parseWith, type Issue } from '../schema.ts';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
@@ -153,7 +153,7 @@ export class BackendApi {
     invalid(issues);
     const user = await this.store.transaction(async () => {
       const created = await insertUser(this.store, project, { fullName, status: body.status, externalId }, this.deps.now());
-      await this.deps.events.record(project.id, 'user.created', { userId: created.id, fullName: created.fullName, identifiers: [], passkeys: [], socialProviders: [] });
+      await this.deps.events.record(project.id, 'user.created', { userId: created.id, fullName: created.fullName, identifiers: [], passkeys: [], socialProviders: [], source: 'backend-api' });
       return created;
     });
     return toWireUser(user);
@@ -174,12 +174,18 @@ export class BackendApi {
     invalid(issues);
     return this.store.transaction(async () => {
       const user = await this.user(project, userId);
-      if (fullName !== undefined) await this.store.users.updateFullName(user.id, fullName);
-      if (body.status !== undefined && body.status !== user.status) {
-        await this.store.users.updateStatus(user.id, body.status);
-        if (body.status === 'disabled') await this.store.sessions.revokeAllOfUser(user.id, this.deps.now());
+      const renamed = fullName !== undefined && fullName !== user.fullName;
+      const restated = body.status !== undefined && body.status !== user.status;
+      if (renamed) await this.store.users.updateFullName(user.id, fullName);
+      if (restated) {
+        await this.store.users.updateStatus(user.id, body.status!);
+        if (body.status === 'disabled') {
+          await recordSessionsEnded(this.deps.events, project.id, user.id, await this.store.sessions.revokeAllOfUser(user.id, this.deps.now()), 'user-disabled');
+        }
       }
-      return toWireUser((await this.store.users.get(user.id))!);
+      const changed = (await this.store.users.get(user.id))!;
+      if (renamed || restated) await this.deps.events.record(project.id, 'user.updated', { userId: user.id, fullName: changed.fullName, status: changed.status });
+      return toWireUser(changed);
     });
   }
 
@@ -345,7 +351,9 @@ export class BackendApi {
     return this.store.transaction(async () => {
       await this.user(project, userId);
       const session = await this.session(project, userId, longSessionId);
-      await this.store.sessions.revoke(session.id, this.deps.now());
+      if (await this.store.sessions.revoke(session.id, this.deps.now())) {
+        await recordSessionsEnded(this.deps.events, project.id, session.userId, [session.id], 'revoked-by-host');
+      }
       return this.toWireSession((await this.store.sessions.get(session.id))!);
     });
   }
