@@ -16,10 +16,11 @@ import type { DeliveryEvent } from '../senders/DeliveryWorker.ts';
 import { startOptionsFromEnv } from '../settings.ts';
 import { backendCall, corbadoSdk, newSecret } from './helpers/backendApiClient.ts';
 import { userWithPasskey } from './helpers/passkeyUser.ts';
-import { socialSignIn } from './helpers/socialBrowser.ts';
+import { consent, SocialBrowser, socialSignIn } from './helpers/socialBrowser.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
 import {
   Client,
+  createProject,
   databaseEnv,
   latestCode,
   latestLink,
@@ -625,6 +626,41 @@ describe('webhook events of a name change, a provider linked or unlinked, a sess
       [fifthId]: 'reuse',
       ...Object.fromEntries(live.map((id) => [id, 'user-disabled'])),
     });
+  });
+
+  it('a take-over of an unverified account tells session.ended (takeover) and social_account.unlinked', { timeout: 60_000 }, async () => {
+    const api = await server();
+    const to = await receiver();
+    const projectId = await createProject(api.url, {
+      appName: 'Verify later, GitHub',
+      identifiers: { email: { verification: 'email-otp', verifyAt: 'after-signup' } },
+      socialProviders: ['github'],
+    });
+    await addEndpoint(api, to, projectId);
+    // the attacker signs up with his GitHub account, puts the victim's address on it and verifies later
+    const victim = uniqueEmail('victim');
+    const attacker = new SocialBrowser(api.url, projectId);
+    await attacker.init(PASSKEY_DEVICE, 'signup-init');
+    const started = await attacker.startSocial('github', 'signup');
+    expect((await attacker.callback(await consent(started.data.socialData.oauthUrl, { email: uniqueEmail('mallory'), name: 'Mallory' }))).status).toBe(302);
+    expect((await attacker.step('/v2/auth/social/verify/finish', {})).block).toBe('passkey-append');
+    expect((await attacker.step('/v2/auth/identifier/update', { identifierType: 'email', value: victim })).block).toBe('passkey-append');
+    expect((await attacker.step('/v2/auth/block/skip')).block).toBe('post-signup-email-verify');
+    expect((await attacker.step('/v2/auth/process/complete')).block).toBe('completed');
+    const sessions = (await attacker.request('GET', '/v2/me/sessions')).body.sessions as any[];
+    expect(sessions).toHaveLength(1);
+    // the victim proves the address by logging in with a code
+    const login = new Client(api.url, projectId);
+    await login.init({}, 'login-init');
+    expect((await login.step('/v2/auth/login/init', { identifierValue: victim, isPhone: false })).block).toBe('email-verify');
+    expect((await codeFinish(login, await latestCode(api.url, victim))).block).toBe('completed');
+
+    const events = await eventsAt(to, `/${projectId}`, 5);
+    expect(types(events)).toEqual(['identifier.verified', 'session.ended', 'social_account.unlinked', 'user.created', 'user.logged_in']);
+    const userId = ofType(events, 'user.created')[0].data.userId as string;
+    expect(ofType(events, 'session.ended').map((e) => e.data)).toEqual([{ projectId, userId, sessionId: sessions[0].id, reason: 'takeover' }]);
+    expect(ofType(events, 'social_account.unlinked').map((e) => e.data)).toEqual([{ projectId, userId, provider: 'github' }]);
+    expectVerifiedOnce(to);
   });
 
   it('an import tells user.created with source import, a squatter its loss, and a rerun what it changed', { timeout: 60_000 }, async () => {
