@@ -1,5 +1,5 @@
 // Section 7: `npm run admin -- users import` of many users into a fresh database, as a site moving to
-// the widget would run it; then the same file again (every line is found existing). The admin command
+// the widget would run it; then the same file again (every line is found unchanged). The admin command
 // itself runs, in this process: it reads the JSONL file, checks each line and writes in batches.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
