@@ -11,6 +11,8 @@
 import { createHmac } from 'node:crypto';
 import { ApiError } from '../ApiError.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
+import type { SessionEndReason } from '../events/eventTypes.ts';
+import { recordSessionsEnded, type EventRecorder } from '../events/WebhookEvents.ts';
 import { userAgentSource } from '../flow/userAgentSource.ts';
 import { newId, newSecretToken, sha256Hex } from '../randomValues.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
@@ -53,9 +55,18 @@ export class Sessions {
     private readonly keys: KeyRing,
     /** the server secret successors are derived with */
     private readonly rotationSecret: string,
+    /** webhooks: `session.ended` when a session is ended here (a logout, a reuse) */
+    private readonly events: EventRecorder,
     /** told when a retired value came back and its session was ended */
     private readonly onReuse: (session: SessionRecord) => void = () => {},
   ) {}
+
+  /** Ends a session and tells `session.ended` with the reason, in one transaction (nothing when it had ended already). */
+  private async endWith(session: SessionRecord, reason: SessionEndReason, nowMs: number): Promise<void> {
+    await this.store.transaction(async () => {
+      if (await this.store.sessions.revoke(session.id, nowMs)) await recordSessionsEnded(this.events, session.projectId, session.userId, [session.id], reason);
+    });
+  }
 
   /**
    * A new long session and its first short session. `issuer`: this API's public URL (PUBLIC_URL, else
@@ -132,7 +143,7 @@ export class Sessions {
     const successor = this.#successor(token);
     if (sha256Hex(successor) === session.tokenHash && nowMs - retired.retiredAt <= ROTATION_GRACE_MS) return { session, token: successor, predecessor: true };
     if (detectReuse) {
-      await this.store.sessions.revoke(session.id, nowMs);
+      await this.endWith(session, 'reuse', nowMs);
       this.onReuse(session);
     }
     return undefined;
@@ -162,8 +173,9 @@ export class Sessions {
     };
   }
 
+  /** The person logged out in this session. */
   async end(session: SessionRecord, nowMs: number): Promise<void> {
-    await this.store.sessions.revoke(session.id, nowMs);
+    await this.endWith(session, 'logout', nowMs);
   }
 
   async #live(project: ProjectConfig, session: SessionRecord, nowMs: number): Promise<boolean> {
