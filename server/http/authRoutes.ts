@@ -7,7 +7,7 @@ import type { FlowEngine, FlowOutcome } from '../flow/FlowEngine.ts';
 import { LINK_ANSWERS } from '../flow/linkApproval.ts';
 import { SOCIAL_STATE_LIFETIME_MS } from '../flow/social.ts';
 import { newSecretToken } from '../randomValues.ts';
-import { LONG_SESSION_COOKIE, longSessionCookie } from '../session/Sessions.ts';
+import { LONG_SESSION_COOKIE } from '../session/Sessions.ts';
 import type { AppEnv } from './AppEnv.ts';
 import { giveBrowserCookie } from './browserCookie.ts';
 import { escapeHtml, htmlDocument, sendHtml, sendRedirect } from './html.ts';
@@ -73,7 +73,7 @@ const schemas = {
 export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolve: RequestResolver): void {
   function reply(c: Context<AppEnv>, outcome: FlowOutcome) {
     if (outcome.longSession) {
-      setCookie(c, LONG_SESSION_COOKIE, outcome.longSession.token, longSessionCookie(resolve.secureCookies(c), outcome.longSession.maxAgeSeconds));
+      setCookie(c, LONG_SESSION_COOKIE, outcome.longSession.token, resolve.cookie(c, outcome.longSession.maxAgeSeconds));
     }
     return c.json(outcome.response);
   }
@@ -88,7 +88,7 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
         userAgent: c.req.header('user-agent'),
         clientIp: resolve.clientIp(c),
         language: resolve.language(c, project),
-        browserCookie: giveBrowserCookie(c, resolve.secureCookies(c), project.processLifetimeSeconds),
+        browserCookie: giveBrowserCookie(c, resolve.cookie(c, project.processLifetimeSeconds)),
       },
       body,
     );
@@ -203,13 +203,7 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
     // the browser's own secret, kept as long as a round trip may take: its callback must bring it back
     const browser = socialBrowser(c) ?? newSecretToken();
     const outcome = await engine.socialStart(call, body, browser);
-    setCookie(c, SOCIAL_BROWSER_COOKIE, browser, {
-      httpOnly: true,
-      sameSite: 'Lax',
-      path: SOCIAL_COOKIE_PATH,
-      maxAge: SOCIAL_STATE_LIFETIME_MS / 1000,
-      secure: resolve.secureCookies(c),
-    });
+    setCookie(c, SOCIAL_BROWSER_COOKIE, browser, resolve.cookie(c, SOCIAL_STATE_LIFETIME_MS / 1000, SOCIAL_COOKIE_PATH));
     return reply(c, outcome);
   });
 
