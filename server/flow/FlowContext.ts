@@ -48,7 +48,7 @@ export interface FlowRequest {
   fromEmailLink?: boolean;
   /** the browser cookie (BROWSER_COOKIE): a process started with it knows its e-mail link's page by it */
   browserCookie?: string;
-  /** the page is on another site than this API (http/crossSite.ts): its cookies may be refused */
+  /** the page is on another site than this API served over https (http/crossSite.ts): its cookies may be refused */
   crossSite?: boolean;
 }
 

@@ -117,7 +117,8 @@ export function requestResolver(store: Store, sessions: Sessions, now: () => num
         ...(c.req.header('origin') !== undefined ? { origin: c.req.header('origin') } : {}),
         ...(process || !token ? {} : { fromEmailLink: true }),
         ...(browserCookie ? { browserCookie } : {}),
-        ...(resolver.crossSite(c) ? { crossSite: true } : {}),
+        // over http nothing holds across sites (browsers refuse SameSite=None without Secure): only https counts
+        ...(resolver.crossSite(c) && resolver.secureCookies(c) ? { crossSite: true } : {}),
       };
     },
 
