@@ -229,6 +229,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
         ...(options.oauthSimulator !== undefined ? { oauthSimulator: options.oauthSimulator } : {}),
         ...(options.simulatorClientSecret ? { simulatorClientSecret: options.simulatorClientSecret } : {}),
         ...(options.simulatorClients ? { simulatorClients: options.simulatorClients } : {}),
+        ...(publicUrl ? { publicUrl } : {}),
       });
     }
 
