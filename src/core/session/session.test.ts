@@ -488,6 +488,19 @@ describe('Session: a page on another site than the Frontend API', () => {
     warn.mockRestore();
   });
 
+  it('a session signed in before the widget knew: the first refresh by cookie says cookie, one with a stored long session says storage', async () => {
+    localStorage.setItem(storageKeys.shortSession, session(30));
+    const { session: s } = start();
+    expect(s.$persistence.get()).toBeUndefined();
+    await s.refresh();
+    expect(s.$persistence.get()).toBe('cookie');
+    localStorage.clear();
+    signedIn(30);
+    const second = start();
+    await second.session.refresh();
+    expect(second.session.$persistence.get()).toBe('storage');
+  });
+
   it("the API on the page's site: no warning, no question, cookie", async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { api, session: s } = start();

@@ -298,8 +298,11 @@ export class Session {
         const answer = await this.#api.refresh();
         this.#failures = 0;
         // a rotated long session (dev projects keep it here; prod ones get it as the server's cookie)
-        if (answer?.shortSession) this.setSession(answer.shortSession, answer.longSession);
-        else console.warn('[corbado] refresh answered without a short session');
+        if (answer?.shortSession) {
+          this.setSession(answer.shortSession, answer.longSession);
+          // a refresh that worked without a long session of its own came by the API's cookie
+          if (this.$persistence.get() === undefined) this.#persist(answer.longSession !== undefined || longSession !== undefined ? 'storage' : 'cookie');
+        } else console.warn('[corbado] refresh answered without a short session');
       } catch (error) {
         if (isRefusal(error)) this.#refused(stored, longSession);
         else this.#retryLater();
