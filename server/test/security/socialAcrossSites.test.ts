@@ -4,11 +4,13 @@
 // partitioned by the page's site and never reaches the callback, so the round trip starts with a
 // top-level navigation to the API (GO_PATH), which sets it first-party; the callback returns to the page
 // with a result secret that finish requires. SECURITY.md 39 across sites: a callback carried to another
-// browser is refused, and a start URL carried to another browser gets nobody in.
+// browser is refused, and a start URL carried to another browser gets nobody in. And an e-mail link
+// across sites: the link's page, in the browser that asked, continues by the Partitioned browser cookie.
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consent, get, SocialBrowser, WITHOUT_PASSKEYS } from '../helpers/socialBrowser.ts';
-import { startTestServer, uniqueEmail, type TestServer } from '../helpers/testServer.ts';
+import { askForLink } from '../helpers/emailLink.ts';
+import { Client, createProject, startTestServer, uniqueEmail, type TestServer } from '../helpers/testServer.ts';
 
 const API = 'https://authsite.example';
 let server: TestServer;
@@ -120,5 +122,19 @@ describe('a provider sign-in begun on another site', () => {
     expect(refused.status).toBe(403);
     expect(attacker.longSession).toBeUndefined();
     expect(victim.longSession).toBeUndefined();
+  });
+});
+
+describe('an e-mail link opened on the page of another site', () => {
+  it("continues by itself in the browser that asked: its Partitioned browser cookie comes back with the link page's calls", async () => {
+    const project = await createProject(server.url, { identifiers: { email: { verification: 'email-link' } }, passkeys: false });
+    const asked = await askForLink(server.url, project, 'signup', uniqueEmail('cross-site-link'));
+    const line = asked.init.headers.getSetCookie().find((l) => l.startsWith('__Host-cbo_browser='))!;
+    expect(line).toMatch(/; SameSite=None; Partitioned$/);
+    // the link opens the shop's page in the same browser: a tab of its own, no process token, the same partition's cookie
+    const linkTab = new Client(server.url, project);
+    const opened = await linkTab.request('POST', '/v2/auth/email-link/open', { process: asked.process, token: asked.token }, { Cookie: line.split(';')[0]! });
+    expect(opened.body.blockBody.continueOnOtherDevice).toEqual({ reason: 'email-link-verified' });
+    expect((await asked.asker.getStep('/v2/auth/identifier/verify/status')).block).toBe('completed');
   });
 });
