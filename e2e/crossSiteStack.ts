@@ -3,8 +3,8 @@
 // at https://shop.test, its Frontend API on the same site (https://auth.shop.test) or on another site
 // (https://authsite.test). Made here: a throw-away certificate for the three names (openssl) and its SPKI
 // hash, a TLS front on a loopback port that serves the shop's pages and relays each API name to an API
-// process of its own (`server/main.ts`, with a prod project for the shop: 10 s short sessions, e-mail
-// codes, the GitHub stand-in). The browser maps the three names to the front (loopback only); every URL
+// process of its own (`server/main.ts`, with two prod projects for the shop, crossSiteSessions
+// "short-only" and "storage": 10 s short sessions, e-mail codes, the GitHub stand-in). The browser maps the three names to the front (loopback only); every URL
 // carries the front's port, which changes nothing about sites.
 import { execFileSync } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
@@ -23,11 +23,17 @@ export const NAMES = [SHOP, SAME_SITE, OTHER_SITE];
 export const SHORT_SESSION_SECONDS = 10;
 
 interface Deployment {
-  /** the path of the shop's page that talks to this API */
-  page: string;
   api: ApiInstance;
   /** the API's own http address (the outbox is read there) */
   direct: string;
+}
+
+/** The project's setting for browsers that keep no cookie of the API across sites. */
+export type Sessions = 'short-only' | 'storage';
+
+/** A page of the shop: the API it talks to and the project there. */
+interface ShopPage {
+  apiName: string;
   projectId: string;
 }
 
@@ -38,8 +44,8 @@ export interface CrossSiteStack {
   spki: string;
   /** a folder for browser profiles, removed with the stack */
   tmp: string;
-  /** the shop's page for the API under `apiName` */
-  pageUrl(apiName: string): string;
+  /** the shop's page for the API under `apiName`, with a project of that crossSiteSessions (default short-only) */
+  pageUrl(apiName: string, sessions?: Sessions): string;
   /** the API's own http address under `apiName` */
   direct(apiName: string): string;
   close(): Promise<void>;
@@ -81,6 +87,8 @@ export async function startCrossSiteStack(): Promise<CrossSiteStack> {
   const tls = makeCertificate(tmp);
   const bundle = readFileSync(new URL('../dist/corbado.js', import.meta.url));
   const deployments = new Map<string, Deployment>();
+  const pages = new Map<string, ShopPage>();
+  const pagePath = (apiName: string, sessions: Sessions) => `/${apiName}-${sessions}.html`;
   let port = 0;
   const origin = (name: string) => `https://${name}:${port}`;
 
@@ -88,13 +96,13 @@ export async function startCrossSiteStack(): Promise<CrossSiteStack> {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
     const path = new URL(req.url ?? '/', 'https://x').pathname;
     if (host === SHOP) {
-      const deployment = [...deployments.entries()].find(([, d]) => d.page === path);
+      const page = pages.get(path);
       if (path === '/corbado.js') {
         res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
         res.end(bundle);
-      } else if (deployment) {
+      } else if (page) {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-        res.end(shopPage(deployment[1].projectId, origin(deployment[0])));
+        res.end(shopPage(page.projectId, origin(page.apiName)));
       } else {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end('<!doctype html><title>Elsewhere on the shop</title>');
@@ -128,8 +136,8 @@ export async function startCrossSiteStack(): Promise<CrossSiteStack> {
   });
   port = await new Promise<number>((resolve) => front.listen(0, '127.0.0.1', () => resolve((front.address() as AddressInfo).port)));
 
-  /** One API process under `name` (its PUBLIC_URL), with a prod project for the shop. */
-  async function deploy(name: string, page: string): Promise<void> {
+  /** One API process under `name` (its PUBLIC_URL), with a prod project for the shop per crossSiteSessions. */
+  async function deploy(name: string): Promise<void> {
     const apiPort = await freePort();
     const direct = `http://127.0.0.1:${apiPort}`;
     const sim = `${direct}/_dev/oauth/github`;
@@ -145,20 +153,24 @@ export async function startCrossSiteStack(): Promise<CrossSiteStack> {
       SOCIAL_GITHUB_USERINFO_URL: `${sim}/api/user`,
       SOCIAL_GITHUB_EMAILS_URL: `${sim}/api/user/emails`,
     });
-    const created = await fetch(`${direct}/_dev/projects`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        appName: 'Shop',
-        allowedOrigins: [origin(SHOP)],
-        environment: 'prod',
-        passkeys: false,
-        socialProviders: ['github'],
-        shortSessionLifetimeSeconds: SHORT_SESSION_SECONDS,
-      }),
-    });
-    if (created.status !== 201) throw new Error(`creating the shop's project on ${name} failed: ${created.status} ${await created.text()}`);
-    deployments.set(name, { page, api, direct, projectId: ((await created.json()) as { id: string }).id });
+    deployments.set(name, { api, direct });
+    for (const sessions of ['short-only', 'storage'] as const) {
+      const created = await fetch(`${direct}/_dev/projects`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          appName: 'Shop',
+          allowedOrigins: [origin(SHOP)],
+          environment: 'prod',
+          passkeys: false,
+          socialProviders: ['github'],
+          shortSessionLifetimeSeconds: SHORT_SESSION_SECONDS,
+          crossSiteSessions: sessions,
+        }),
+      });
+      if (created.status !== 201) throw new Error(`creating the shop's project on ${name} failed: ${created.status} ${await created.text()}`);
+      pages.set(pagePath(name, sessions), { apiName: name, projectId: ((await created.json()) as { id: string }).id });
+    }
   }
 
   const close = async () => {
@@ -169,7 +181,7 @@ export async function startCrossSiteStack(): Promise<CrossSiteStack> {
     rmSync(tmp, { recursive: true, force: true });
   };
   try {
-    await Promise.all([deploy(SAME_SITE, '/same-site.html'), deploy(OTHER_SITE, '/other-site.html')]);
+    await Promise.all([deploy(SAME_SITE), deploy(OTHER_SITE)]);
   } catch (error) {
     await close();
     throw error;
@@ -178,7 +190,7 @@ export async function startCrossSiteStack(): Promise<CrossSiteStack> {
     port,
     spki: tls.spki,
     tmp,
-    pageUrl: (apiName) => `${origin(SHOP)}${deployments.get(apiName)!.page}`,
+    pageUrl: (apiName, sessions = 'short-only') => `${origin(SHOP)}${pagePath(apiName, sessions)}`,
     direct: (apiName) => deployments.get(apiName)!.direct,
     close,
   };
