@@ -9,9 +9,9 @@
 import { execFileSync } from 'node:child_process';
 import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApiInstance, type ApiInstance } from './apiInstances';
@@ -40,6 +40,8 @@ interface ShopPage {
 export interface CrossSiteStack {
   /** the front's port: every name is served there */
   port: number;
+  /** an HTTP proxy (CONNECT only) on a loopback port that tunnels the three names to the front, for browsers that cannot map names themselves */
+  proxyPort: number;
   /** the SPKI hash (base64 SHA-256) of the front's certificate, for Chromium's --ignore-certificate-errors-spki-list */
   spki: string;
   /** a folder for browser profiles, removed with the stack */
@@ -136,6 +138,34 @@ export async function startCrossSiteStack(): Promise<CrossSiteStack> {
   });
   port = await new Promise<number>((resolve) => front.listen(0, '127.0.0.1', () => resolve((front.address() as AddressInfo).port)));
 
+  // CONNECT to one of the three names (at the front's port) is tunnelled to the front; anything else is refused
+  const proxy = createHttpServer((_, res) => {
+    res.writeHead(405);
+    res.end();
+  });
+  // tunnels are no longer the server's connections: they are ended with the stack
+  const tunnels = new Set<import('node:stream').Duplex>();
+  proxy.on('connect', (req, client: import('node:stream').Duplex, head: Buffer) => {
+    tunnels.add(client);
+    client.on('close', () => tunnels.delete(client));
+    const [host, target] = (req.url ?? '').split(':');
+    if (!NAMES.includes(host ?? '') || Number(target) !== port) {
+      client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+      return;
+    }
+    const tunnel = connect(port, '127.0.0.1', () => {
+      tunnels.add(tunnel);
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) tunnel.write(head);
+      tunnel.pipe(client);
+      client.pipe(tunnel);
+    });
+    tunnel.on('close', () => tunnels.delete(tunnel));
+    tunnel.on('error', () => client.destroy());
+    client.on('error', () => tunnel.destroy());
+  });
+  const proxyPort = await new Promise<number>((resolve) => proxy.listen(0, '127.0.0.1', () => resolve((proxy.address() as AddressInfo).port)));
+
   /** One API process under `name` (its PUBLIC_URL), with a prod project for the shop per crossSiteSessions. */
   async function deploy(name: string): Promise<void> {
     const apiPort = await freePort();
@@ -174,8 +204,10 @@ export async function startCrossSiteStack(): Promise<CrossSiteStack> {
   }
 
   const close = async () => {
-    const closed = new Promise<void>((resolve) => front.close(() => resolve()));
+    const closed = Promise.all([new Promise<void>((resolve) => front.close(() => resolve())), new Promise<void>((resolve) => proxy.close(() => resolve()))]);
     front.closeAllConnections();
+    proxy.closeAllConnections();
+    for (const socket of tunnels) socket.destroy();
     await closed;
     await Promise.all([...deployments.values()].map((d) => d.api.stop()));
     rmSync(tmp, { recursive: true, force: true });
@@ -188,6 +220,7 @@ export async function startCrossSiteStack(): Promise<CrossSiteStack> {
   }
   return {
     port,
+    proxyPort,
     spki: tls.spki,
     tmp,
     pageUrl: (apiName, sessions = 'short-only') => `${origin(SHOP)}${pagePath(apiName, sessions)}`,

@@ -1,13 +1,16 @@
-// README "Where to put the server" in Firefox ESR: the shapes of e2e/crossSiteStack.ts (the API on the
-// shop's site, or on another site), with Firefox's default cookie policy (Total Cookie Protection:
-// third-party cookies partitioned) and with third-party cookies blocked (network.cookie.cookieBehavior 1),
-// there also for a project with crossSiteSessions "storage".
+// README "Where to put the server" in Firefox ESR and WebKitGTK: the shapes of e2e/crossSiteStack.ts (the
+// API on the shop's site, or on another site), with third-party cookies kept (Firefox's default, Total
+// Cookie Protection: partitioned; the MiniBrowser's --cookies-policy=always) and blocked (Firefox's
+// network.cookie.cookieBehavior 1; the MiniBrowser's default, no-third-party, as Safari's), there also
+// for a project with crossSiteSessions "storage". Firefox maps the names itself
+// (network.dns.forceResolve); WebKitGTK reaches them through the stack's CONNECT proxy.
 // Measured per row: whether a prod visitor who signed up by e-mail code is still signed in after the
 // short session expired with no page open, and what Corbado.sessionPersistence said. A row fails only
 // on a silent sign-out: signed out without the widget having said "short-only".
 import { latestMessage, uniqueEmail } from '../kit/corbadoKit';
 import { OTHER_SITE, SAME_SITE, SHORT_SESSION_SECONDS, type CrossSiteStack, type Sessions } from '../crossSiteStack';
 import { launchFirefox } from './firefox';
+import { launchWebKit } from './webkit';
 import { present, waitFor, type EnginePage } from './page';
 
 export interface CrossSiteRow {
@@ -46,28 +49,33 @@ async function signUpAndComeBack(page: EnginePage, stack: CrossSiteStack, api: s
   return { before, after: (await page.evaluate<string | null>(persistence)) ?? undefined, stillSignedIn };
 }
 
-/** The rows in Firefox, one fresh browser each; logs each row as it is measured. */
-export async function crossSiteRowsInFirefox(stack: CrossSiteStack): Promise<{ rows: CrossSiteRow[]; silent: CrossSiteRow[] }> {
-  const partitioned = ['default (partitioned)', 5] as const;
-  const blocked = ['third-party cookies blocked', 1] as const;
+type Cookies = 'kept' | 'blocked';
+
+/** A fresh browser of the engine on the stack, third-party cookies kept or blocked. */
+function launch(engine: 'firefox' | 'webkit', stack: CrossSiteStack, url: string, cookies: Cookies): Promise<EnginePage> {
+  if (engine === 'firefox') {
+    return launchFirefox(url, { acceptInsecureCerts: true, prefs: { 'network.dns.forceResolve': '127.0.0.1', 'network.cookie.cookieBehavior': cookies === 'kept' ? 5 : 1 } });
+  }
+  return launchWebKit(url, { acceptInsecureCerts: true, proxy: `127.0.0.1:${stack.proxyPort}`, cookiesPolicy: cookies === 'kept' ? 'always' : 'no-third-party' });
+}
+
+/** The rows in one engine, one fresh browser each; logs each row as it is measured. */
+export async function crossSiteRows(engine: 'firefox' | 'webkit', stack: CrossSiteStack): Promise<{ rows: CrossSiteRow[]; silent: CrossSiteRow[] }> {
   const shapes = [
-    [partitioned, SAME_SITE, 'short-only'],
-    [partitioned, OTHER_SITE, 'short-only'],
-    [blocked, SAME_SITE, 'short-only'],
-    [blocked, OTHER_SITE, 'short-only'],
-    [blocked, OTHER_SITE, 'storage'],
+    ['kept', SAME_SITE, 'short-only'],
+    ['kept', OTHER_SITE, 'short-only'],
+    ['blocked', SAME_SITE, 'short-only'],
+    ['blocked', OTHER_SITE, 'short-only'],
+    ['blocked', OTHER_SITE, 'storage'],
   ] as const;
   const rows: CrossSiteRow[] = [];
-  for (const [[cookies, cookieBehavior], api, sessions] of shapes) {
-    const page = await launchFirefox(stack.pageUrl(api, sessions), {
-      acceptInsecureCerts: true,
-      prefs: { 'network.dns.forceResolve': '127.0.0.1', 'network.cookie.cookieBehavior': cookieBehavior },
-    });
+  for (const [cookies, api, sessions] of shapes) {
+    const page = await launch(engine, stack, stack.pageUrl(api, sessions), cookies);
     try {
-      const row = { api, cookies, sessions, ...(await signUpAndComeBack(page, stack, api, sessions)) };
+      const row = { api, cookies: `third-party cookies ${cookies}`, sessions, ...(await signUpAndComeBack(page, stack, api, sessions)) };
       rows.push(row);
       console.info(
-        `  ${row.stillSignedIn ? '✓' : '·'} ${api}, ${cookies}, crossSiteSessions ${sessions}: ${row.stillSignedIn ? 'still signed in' : 'signed out'} after the short session (sessionPersistence ${row.before} → ${row.after})`,
+        `  ${row.stillSignedIn ? '✓' : '·'} ${api}, ${row.cookies}, crossSiteSessions ${sessions}: ${row.stillSignedIn ? 'still signed in' : 'signed out'} after the short session (sessionPersistence ${row.before} → ${row.after})`,
       );
     } finally {
       await page.close();

@@ -501,13 +501,18 @@ describe('Session: a page on another site than the Frontend API', () => {
     expect(second.session.$persistence.get()).toBe('storage');
   });
 
-  it("the API on the page's site: no warning, no question, cookie", async () => {
+  it("the API on the page's site: no warning; the cookie is asked after too (WebKitGTK refuses a sibling's), and kept: cookie", async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    const { api, session: s } = start();
+    const { api, session: s, endedElsewhere } = start();
     await s.signedIn(session(300));
-    expect(api.sessions).not.toHaveBeenCalled();
+    expect(api.sessions).toHaveBeenCalledTimes(1);
     expect(s.$persistence.get()).toBe('cookie');
     expect(warn).not.toHaveBeenCalled();
+    // a browser that refuses it on the same site: short-only, told
+    endedElsewhere(failure(401));
+    await s.signedIn(session(300));
+    expect(s.$persistence.get()).toBe('short-only');
+    endedElsewhere(undefined);
     // log-out forgets it
     await s.logout();
     expect(s.$persistence.get()).toBeUndefined();

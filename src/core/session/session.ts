@@ -111,7 +111,6 @@ export class Session {
   readonly #window: Window | undefined;
   readonly #ended = new Set<() => void>();
   #cookieConfig: ShortSessionCookieConfig | undefined;
-  #crossSite: SessionConfig['crossSite'];
   #useCookie: boolean;
   #timer: ReturnType<typeof setInterval> | undefined;
   #retry: ReturnType<typeof setTimeout> | undefined;
@@ -125,7 +124,6 @@ export class Session {
     this.#config = config.then((value) => {
       if (value?.frontendApiUrl) api.sessionBaseUrl = value.frontendApiUrl;
       this.#cookieConfig = value?.shortSessionCookieConfig;
-      this.#crossSite = value?.crossSite;
       if (value?.crossSite) warnCrossSite(value.frontendApiUrl ?? api.sessionBaseUrl ?? 'of this widget', value.crossSite.sessions);
       if (this.#useCookie && this.$shortSession.get()) this.#writeCookie(this.$shortSession.get());
       return value;
@@ -230,10 +228,10 @@ export class Session {
   }
 
   /**
-   * A completed sign-in: keeps the sessions, then learns where the long session is kept. On a page of
-   * another site than the API without one in the answer, it asks (cookie only) whether the browser kept
-   * the API's cookie; refused, the session is short-only and the host is told, rather than a refresh
-   * signing the visitor out later without a word.
+   * A completed sign-in: keeps the sessions, then learns where the long session is kept. Without one in
+   * the answer it asks (cookie only) whether the browser kept the API's cookie; refused (another site, a
+   * browser that blocks the cookie), the session is short-only and the host is told, rather than a
+   * refresh signing the visitor out later without a word.
    */
   async signedIn(shortSession: string, longSession?: string): Promise<void> {
     // a long session of an earlier sign-in is not this one's (nor may it answer for the cookie below)
@@ -241,7 +239,7 @@ export class Session {
     this.setSession(shortSession, longSession);
     if (longSession !== undefined) return this.#persist('storage');
     await this.#config;
-    if (!this.#crossSite) return this.#persist('cookie');
+    // asked on the API's own site too: WebKitGTK's no-third-party policy refuses a sibling subdomain's cookie
     try {
       await this.#api.sessions('get', 'current');
       this.#persist('cookie');
@@ -249,7 +247,7 @@ export class Session {
       if (!isRefusal(error)) return this.#persist('cookie'); // trouble: the refresh will tell
       this.#persist('short-only');
       console.warn(
-        `[corbado] This browser refused the Frontend API's session cookie on this page's site: the visitor stays signed in until the short session expires (Corbado.sessionPersistence is "short-only").`,
+        `[corbado] This browser refused the Frontend API's session cookie on this page: the visitor stays signed in until the short session expires (Corbado.sessionPersistence is "short-only").`,
       );
     }
   }
