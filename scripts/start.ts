@@ -1,23 +1,14 @@
 // `npm start`: the local Frontend API and the demo pages, on two origins on purpose.
 // Ports: API_PORT (default 3001), BACKEND_API_PORT (default 3002) and DEMO_PORT (default 5173); DATABASE_PATH
-// (SQLite) or DATABASE_URL (PostgreSQL) picks the database.
+// (SQLite) or DATABASE_URL (PostgreSQL) picks the database. Every other server variable counts as for
+// `npm run start:server` (scripts/startOptions.ts).
 import { startApi } from '../server/app.ts';
 import { createApiSecret } from '../server/backend/ApiSecrets.ts';
-import { backendApiFromEnv, databaseFromEnv } from '../server/settings.ts';
 import { startDemo } from '../demo/demoServer.ts';
+import { demoPortFromEnv, npmStartOptions } from './startOptions.ts';
 
-const apiPort = Number(process.env.API_PORT ?? 3001);
-const demoPort = Number(process.env.DEMO_PORT ?? 5173);
-const demoOrigin = `http://localhost:${demoPort}`;
-
-const api = await startApi({
-  port: apiPort,
-  database: databaseFromEnv(process.env),
-  publicUrl: process.env.PUBLIC_URL,
-  demoOrigin,
-  ...backendApiFromEnv({ BACKEND_API_PORT: '3002', ...process.env }),
-  ...(process.env.AAGUID_CATALOGUE ? { aaguidCatalogue: process.env.AAGUID_CATALOGUE } : {}),
-});
+const demoPort = demoPortFromEnv(process.env);
+const api = await startApi(npmStartOptions(process.env, process.argv.slice(2)));
 // the demo's host backend checks the issuer the API writes: its PUBLIC_URL when it has one
 const demo = await startDemo({ port: demoPort, apiUrl: api.url, ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}) });
 

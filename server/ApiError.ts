@@ -33,6 +33,8 @@ export type ErrorType =
   | 'user_disabled'
   // an e-mail link opened in another browser of a project that lets it continue only where it was asked for
   | 'email_link_approval_refused'
+  // a social sign-in begun on another site, finished without the result secret its callback returned to the page with
+  | 'social_result_mismatch'
   | 'invalid_challenge_solution_email-otp'
   | 'invalid_challenge_solution_phone-otp';
 

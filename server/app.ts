@@ -33,7 +33,7 @@ import { requestResolver } from './http/requestContext.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
 import { RateLimiter } from './limits/RateLimiter.ts';
 import { Metrics } from './metrics/Metrics.ts';
-import { checkProductionReadiness } from './productionReadiness.ts';
+import { checkProductionReadiness, crossSiteNotice, crossSiteProjects } from './productionReadiness.ts';
 import { newId } from './randomValues.ts';
 import type { DeliveryEvent, DeliverySettings } from './senders/DeliveryWorker.ts';
 import { Messenger, type Logger, type SmtpSettings } from './senders/Messenger.ts';
@@ -137,8 +137,11 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     ...(options.databaseTimeouts ? { timeouts: options.databaseTimeouts } : {}),
   });
   try {
-    if (production) await checkProductionReadiness(options, store);
-    else {
+    if (production) {
+      await checkProductionReadiness(options, store);
+      const projects = (await store.projects.list()).map((p) => p.config);
+      for (const line of crossSiteNotice(crossSiteProjects(projects, publicUrl!), publicUrl!)) log.info(line);
+    } else {
       const seeds = loadSeedProjects(options.seedFile ?? DEFAULT_SEED_FILE, demoOrigin);
       await store.transaction(async () => {
         for (const project of seeds) await store.projects.upsertSeed(project, now());
@@ -210,7 +213,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     if (options.metricsEnabled) registerMetricsRoute(app, metrics, options.metricsToken);
     app.use('*', cors(store, await store.projects.allAllowedOrigins()));
     app.use('*', declaredLengthLimit());
-    registerHealthRoutes(app, store, keyRing);
+    registerHealthRoutes(app, store, keyRing, publicUrl);
     registerConfigRoutes(app, resolve, keyRing, store);
     registerAuthRoutes(app, engine, resolve);
     registerMeRoutes(app, account, resolve);
@@ -226,6 +229,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
         ...(options.oauthSimulator !== undefined ? { oauthSimulator: options.oauthSimulator } : {}),
         ...(options.simulatorClientSecret ? { simulatorClientSecret: options.simulatorClientSecret } : {}),
         ...(options.simulatorClients ? { simulatorClients: options.simulatorClients } : {}),
+        ...(publicUrl ? { publicUrl } : {}),
       });
     }
 

@@ -7,6 +7,7 @@ import { SOCIAL_PROVIDERS, type ProjectConfig } from './config/projectConfig.ts'
 import { webhookUrlProblem } from './events/webhookTargets.ts';
 import { settingVariable, socialSettings, URL_SETTINGS, type SocialSettings } from './social/providerSettings.ts';
 import type { Store } from './store/Store.ts';
+import { onAnotherSite } from './http/crossSite.ts';
 
 /** Hosts where plain http stays on the machine itself (a TLS proxy in front, or a developer's test). */
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -119,4 +120,48 @@ export async function checkProductionReadiness(options: ApiOptions, store: Store
     ...(unsafe.length > 0 ? [`Production mode refuses to start: ${unsafe.join('; ')}`] : []),
   ];
   if (reasons.length > 0) throw new Error(reasons.join('. '));
+}
+
+/** A project whose pages are (partly) on another site than this API, and what their visitors get. */
+export interface CrossSiteProject {
+  project: string;
+  /** the allowed origins on another site than PUBLIC_URL */
+  origins: string[];
+  crossSiteSessions: ProjectConfig['crossSiteSessions'];
+  /** in words, for the log and the readiness answer */
+  visitors: string;
+}
+
+/**
+ * The projects whose allowed origins are on another site than `publicUrl` (http/crossSite.ts), with
+ * what their visitors get there: the long session as a Partitioned cookie where the browser keeps one
+ * (Chromium, also with third-party cookies blocked; Firefox), and where it refuses it (Safari, WebKit)
+ * what the project's crossSiteSessions says.
+ */
+export function crossSiteProjects(projects: ProjectConfig[], publicUrl: string): CrossSiteProject[] {
+  const found: CrossSiteProject[] = [];
+  for (const config of projects) {
+    const origins = config.allowedOrigins.filter((origin) => onAnotherSite(origin, publicUrl));
+    if (origins.length === 0) continue;
+    const refused =
+      config.environment === 'dev' || config.crossSiteSessions === 'storage'
+        ? 'the widget keeps the long session in the page\'s storage, where script on the page can read it'
+        : `they stay signed in only for the short session (${config.shortSessionLifetimeSeconds} s) and the widget tells the host (Corbado.sessionPersistence "short-only")`;
+    found.push({
+      project: config.id,
+      origins,
+      crossSiteSessions: config.crossSiteSessions,
+      visitors: `the long session is a Partitioned cookie where the browser keeps one (Chromium, Firefox); where it refuses it (Safari/WebKit) ${refused}`,
+    });
+  }
+  return found;
+}
+
+/** One line per such project, for the log of a production start. */
+export function crossSiteNotice(found: CrossSiteProject[], publicUrl: string): string[] {
+  return found.map(
+    (p) =>
+      `Project ${p.project}: ${p.origins.join(', ')} ${p.origins.length > 1 ? 'are' : 'is'} on another site than PUBLIC_URL ${publicUrl} (crossSiteSessions "${p.crossSiteSessions}"): ${p.visitors}. ` +
+      'Serving the API on the pages\' site avoids it (README, "Where to put the server").',
+  );
 }

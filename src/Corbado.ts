@@ -7,7 +7,7 @@ import { CorbadoApp, type CorbadoOptions } from './core/app';
 import type { LoginMethod, ShownError } from './core/process/flow';
 import { CorbadoError, unhandledFrontendError } from './core/errors';
 import { addLanguage } from './core/i18n/i18n';
-import type { AuthState, SessionUser } from './core/session/session';
+import type { AuthState, SessionPersistence, SessionUser } from './core/session/session';
 import { mountView, unmountView } from './ui/mount';
 import { accountView } from './ui/components/ErrorBoundary';
 import { AuthView } from './ui/views/AuthView';
@@ -17,7 +17,7 @@ import { SignUpView } from './ui/views/SignUpView';
 import { UserDetailsView } from './ui/views/UserDetailsView';
 import { createElement, type FunctionComponent } from 'react';
 
-export type { CorbadoOptions, AuthState, SessionUser, CorbadoError, MeResponse, PasskeyListResponse, ShownError, LoginMethod };
+export type { CorbadoOptions, AuthState, SessionPersistence, SessionUser, CorbadoError, MeResponse, PasskeyListResponse, ShownError, LoginMethod };
 
 /** What a view tells its host besides the completion (README, "Events"); onError for the auth views. */
 export interface ViewCallbacks {
@@ -63,6 +63,7 @@ function loaded(call: string): CorbadoApp {
 const $user = atom<SessionUser | undefined>(undefined);
 const $shortSession = atom<string | undefined>(undefined);
 const $authState = atom<AuthState>(0);
+const $persistence = atom<SessionPersistence | undefined>(undefined);
 let unmirror: (() => void)[] = [];
 
 function mirror(next: CorbadoApp): void {
@@ -71,6 +72,7 @@ function mirror(next: CorbadoApp): void {
     next.session.$user.subscribe((value) => $user.set(value)),
     next.session.$shortSession.subscribe((value) => $shortSession.set(value)),
     next.session.$authState.subscribe((value) => $authState.set(value)),
+    next.session.$persistence.subscribe((value) => $persistence.set(value)),
     // a session that ends with no view of this widget mounted is told to the document (README, "Events")
     endedSessions(next, (user) => {
       if (!bubbler(next, 'logout')) document.dispatchEvent(new CustomEvent('corbado:logout', { bubbles: true, composed: true, detail: { user } }));
@@ -237,9 +239,19 @@ const Corbado = {
     return $authState.get() === 1;
   },
 
+  /**
+   * Where the long session of the current (or last) sign-in is kept: "cookie", "storage", or
+   * "short-only" when the page is on another site than the Frontend API and the browser refused its
+   * cookie: the visitor is signed out when the short session expires (README, "Where to put the server").
+   */
+  get sessionPersistence(): SessionPersistence | undefined {
+    return $persistence.get();
+  },
+
   userChanges: stream($user),
   shortSessionChanges: stream($shortSession),
   authStateChanges: stream($authState),
+  sessionPersistenceChanges: stream($persistence),
 
   // --- web-js 3 names ----------------------------------------------------------------------------
 

@@ -16,15 +16,23 @@ export function firefoxMissing(): string | undefined {
 
 const inPage = (expression: string) => `(function () {${PAGE_HELPERS}\nreturn (${expression});\n})()`;
 
-export async function launchFirefox(baseUrl: string): Promise<EnginePage> {
+export interface FirefoxOptions {
+  /** more preferences (e2e/crossSiteStack.ts: every name to the loopback front, a cookie policy) */
+  prefs?: Record<string, unknown>;
+  /** accept the throw-away certificate of a TLS front made by the test */
+  acceptInsecureCerts?: boolean;
+}
+
+export async function launchFirefox(baseUrl: string, options: FirefoxOptions = {}): Promise<EnginePage> {
   let browser: Browser | undefined = await puppeteer.launch({
     browser: 'firefox',
     executablePath: firefoxPath(),
     headless: true,
     timeout: 60_000,
     protocolTimeout: 30_000,
+    ...(options.acceptInsecureCerts ? { acceptInsecureCerts: true } : {}),
     // no update checks, telemetry or first-run pages while the journeys run
-    extraPrefsFirefox: { 'app.update.enabled': false, 'datareporting.policy.dataSubmissionEnabled': false },
+    extraPrefsFirefox: { 'app.update.enabled': false, 'datareporting.policy.dataSubmissionEnabled': false, ...options.prefs },
   });
   const close = async () => {
     const closing = browser;

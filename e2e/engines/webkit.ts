@@ -103,7 +103,16 @@ async function waitForDriver(url: string, driver: ChildProcess): Promise<void> {
 
 const inPage = (expression: string) => `${PAGE_HELPERS}\nreturn (${expression});`;
 
-export async function launchWebKit(baseUrl: string): Promise<EnginePage> {
+export interface WebKitOptions {
+  /** `host:port` of an HTTP proxy for every request (e2e/crossSiteStack.ts: the names of its TLS front) */
+  proxy?: string;
+  /** accept the throw-away certificate of a TLS front made by the test */
+  acceptInsecureCerts?: boolean;
+  /** the MiniBrowser's cookie policy (its own default: no-third-party, as Safari's) */
+  cookiesPolicy?: 'always' | 'no-third-party';
+}
+
+export async function launchWebKit(baseUrl: string, options: WebKitOptions = {}): Promise<EnginePage> {
   let xvfb: ChildProcess | undefined;
   let driverProcess: ChildProcess | undefined;
   let driver: WebDriver | undefined;
@@ -132,7 +141,16 @@ export async function launchWebKit(baseUrl: string): Promise<EnginePage> {
         .disableEnvironmentOverrides()
         .withCapabilities({
           browserName: 'MiniBrowser',
-          'webkitgtk:browserOptions': { binary: miniBrowserPath(), args: ['--automation'] },
+          'webkitgtk:browserOptions': {
+            binary: miniBrowserPath(),
+            args: [
+              '--automation',
+              ...(options.proxy ? [`--proxy=http://${options.proxy}`] : []),
+              ...(options.acceptInsecureCerts ? ['--ignore-tls-errors'] : []),
+              ...(options.cookiesPolicy ? [`--cookies-policy=${options.cookiesPolicy}`] : []),
+            ],
+          },
+          ...(options.acceptInsecureCerts ? { acceptInsecureCerts: true } : {}),
         })
         .build(),
       60_000,

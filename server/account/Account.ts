@@ -2,7 +2,7 @@
 // read, add and delete passkeys, refresh the short session, see and end their sessions, and log out.
 // (Identifiers: AccountIdentifiers.)
 import type { MeResponse, MeSignupField, Passkey, PasskeyListResponse, RefreshResponse, UserSessionsResponse } from '../../src/core/api/types.ts';
-import type { ProjectConfig } from '../config/projectConfig.ts';
+import { handsOutLongSession, type ProjectConfig } from '../config/projectConfig.ts';
 import type { AaguidCatalogue } from '../aaguids/AaguidCatalogue.ts';
 import {
   parseRegistrationResponse,
@@ -213,12 +213,13 @@ export class Account {
     presented: PresentedSession,
     rotate: boolean,
     issuer: string,
+    crossSite = false,
   ): Promise<{ answer: RefreshResponse; longSession?: { token: string; maxAgeSeconds: number } }> {
     const refreshed = await this.deps.sessions.refresh(project, presented, rotate, issuer, this.deps.now());
     if (!refreshed) throw ApiError.unauthorized();
     const answer: RefreshResponse = { shortSession: refreshed.shortSession, sessionToken: refreshed.shortSession };
-    // a prod project's long session travels only as the HttpOnly cookie
-    if (refreshed.longSession && project.environment === 'dev') answer.longSession = refreshed.longSession.token;
+    // a prod project's long session travels only as the HttpOnly cookie (crossSiteSessions: "storage" aside)
+    if (refreshed.longSession && handsOutLongSession(project, crossSite)) answer.longSession = refreshed.longSession.token;
     return { answer, ...(refreshed.longSession ? { longSession: refreshed.longSession } : {}) };
   }
 

@@ -70,11 +70,28 @@ export interface ProjectConfig {
    * to continue there. Either way opening it changes nothing.
    */
   emailLinkOtherDevice: 'confirm' | 'refuse';
+  /**
+   * A page on another site than this API, in a browser that keeps no cookie of the API there (Safari,
+   * strict privacy settings): `storage` hands the long session to the widget too, which keeps it in the
+   * page's storage (as dev projects do: script on the page can read it); `short-only` keeps only the
+   * short session there, and the widget tells the host (Corbado.sessionPersistence). Browsers that keep
+   * the Partitioned cookie (http/crossSite.ts) get it either way.
+   */
+  crossSiteSessions: 'storage' | 'short-only';
   processLifetimeSeconds: number;
   /** abuse limits (config/rateLimits.ts): every limit, defaults filled in */
   limits: RateLimits;
   /** the project's own sign-up fields (config/signupFields.ts) */
   signupFields: SignupField[];
+}
+
+/**
+ * Whether the long session also travels in the answer's body, for the widget to keep in the page's
+ * storage: for a dev project, and from a page on another site for a project with
+ * `crossSiteSessions: "storage"`; else only as the HttpOnly cookie.
+ */
+export function handsOutLongSession(project: ProjectConfig, crossSite: boolean | undefined): boolean {
+  return project.environment === 'dev' || (crossSite === true && project.crossSiteSessions === 'storage');
 }
 
 /** Whether users log in with identifiers of this type. */
@@ -131,6 +148,7 @@ const SETTING_DEFAULTS = {
   language: 'en',
   hideBadge: false,
   emailLinkOtherDevice: 'confirm',
+  crossSiteSessions: 'short-only',
   processLifetimeSeconds: 3600,
   signupFields: [],
 } as const satisfies Partial<ProjectConfig>;
@@ -207,6 +225,7 @@ const partialSchema = obj({
   hideBadge: optional(bool()),
   emailLinkUrl: optional(str({ min: 1, max: 500 })),
   emailLinkOtherDevice: optional(oneOf(['confirm', 'refuse'] as const)),
+  crossSiteSessions: optional(oneOf(['storage', 'short-only'] as const)),
   processLifetimeSeconds: optional(int({ min: 60, max: 7 * 86_400 })),
   limits: optional(rateLimitsSchema),
 });
@@ -330,6 +349,7 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
     hideBadge: partial.hideBadge ?? d.hideBadge,
     emailLinkUrl,
     emailLinkOtherDevice: partial.emailLinkOtherDevice ?? d.emailLinkOtherDevice,
+    crossSiteSessions: partial.crossSiteSessions ?? d.crossSiteSessions,
     processLifetimeSeconds: partial.processLifetimeSeconds ?? d.processLifetimeSeconds,
     limits: resolveRateLimits(partial.limits),
     signupFields,

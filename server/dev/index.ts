@@ -22,6 +22,8 @@ export interface DevelopmentRoomOptions {
   simulatorClientSecret?: string;
   /** client ids the stand-ins know with a secret of their own (tests of per-project clients) */
   simulatorClients?: Record<string, string>;
+  /** PUBLIC_URL: where the stand-ins say they are */
+  publicUrl?: string;
 }
 
 /** Mounts the outbox pages, /_dev/projects and (unless turned off) the provider stand-ins. */
@@ -32,5 +34,6 @@ export function mountDevelopmentRoom(app: Hono<AppEnv>, options: DevelopmentRoom
     now: options.now,
     ...(options.simulatorClientSecret ? { clientSecret: options.simulatorClientSecret } : {}),
     ...(options.simulatorClients ? { clients: options.simulatorClients } : {}),
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
   });
 }

@@ -180,6 +180,12 @@ export interface SimulatorOptions {
   clientSecret?: string;
   /** client ids with a secret of their own (tests of per-project credentials) */
   clients?: Record<string, string>;
+  /**
+   * The API's public URL (PUBLIC_URL): the stand-ins announce their issuer and endpoints under it, as
+   * the API resolves their paths, rather than under the address a request came to (behind a TLS proxy
+   * that is http://… and discovery fails with "issuer does not match").
+   */
+  publicUrl?: string;
 }
 
 export function registerOAuthSimulator(app: Hono<AppEnv>, options: SimulatorOptions): void {
@@ -210,7 +216,7 @@ export function registerOAuthSimulator(app: Hono<AppEnv>, options: SimulatorOpti
     return createHmac('sha256', consentKey).update(JSON.stringify([provider, tenant, r])).digest('base64url');
   }
 
-  const originOf = (c: Context<AppEnv>) => new URL(c.req.url).origin;
+  const originOf = (c: Context<AppEnv>) => options.publicUrl ?? new URL(c.req.url).origin;
   const base = (c: Context<AppEnv>, provider: SocialProvider) => `${originOf(c)}/_dev/oauth/${provider}`;
 
   // --- authorization: the consent page and its answer --------------------------------------------

@@ -48,6 +48,8 @@ export interface FlowRequest {
   fromEmailLink?: boolean;
   /** the browser cookie (BROWSER_COOKIE): a process started with it knows its e-mail link's page by it */
   browserCookie?: string;
+  /** the page is on another site than this API served over https (http/crossSite.ts): its cookies may be refused */
+  crossSite?: boolean;
 }
 
 export interface FlowOutcome {

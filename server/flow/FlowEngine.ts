@@ -14,7 +14,7 @@ import { answerLink, declined, openLink, type LinkAnswer } from './linkApproval.
 import { loginInit, type LoginInitBody } from './login.ts';
 import { mediationFinish, passkeyAppendFinish, passkeyAppendStart, passkeyLoginFinish, passkeyLoginStart } from './passkeys.ts';
 import { collect, signupInit, updateIdentifier, type IdentifierUpdateBody, type SignupInitBody } from './signup.ts';
-import { socialCallback, socialFinish, socialStart, type SocialCallbackOutcome, type SocialCallbackQuery, type SocialStartBody } from './social.ts';
+import { socialCallback, socialFinish, socialGo, socialStart, type SocialCallbackOutcome, type SocialCallbackQuery, type SocialStartBody } from './social.ts';
 import { alreadyCompleted, respond } from './transitions.ts';
 import { linkExpired, verifyFinish, verifyStart, type VerifyFinishBody, type VerifyStartBody } from './verification.ts';
 
@@ -147,8 +147,14 @@ export class FlowEngine {
     return socialCallback(this.deps, query, browser);
   }
 
-  socialFinish(request: FlowRequest): Promise<FlowOutcome> {
-    return this.run(request, socialFinish);
+  /** `result`: across sites, the result secret the callback returned to the page with */
+  socialFinish(request: FlowRequest, result?: string): Promise<FlowOutcome> {
+    return this.run(request, (ctx) => socialFinish(ctx, result));
+  }
+
+  /** The first-party start of a round trip begun on another site (flow/social.ts). */
+  socialGo(processId: string | undefined, browser: string | undefined): Promise<{ redirect: string; browser: string } | undefined> {
+    return socialGo(this.deps, processId, browser);
   }
 
   private perClient(request: { project: ProjectConfig; clientIp: string }, limit: 'processInitsPerIp' | 'loginInitsPerIp' | 'passkeyStartsPerIp') {

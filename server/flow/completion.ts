@@ -2,7 +2,7 @@
 // transaction, log-in confirms what it verified, and the completed block hands out the sessions once.
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../ApiError.ts';
-import { IDENTIFIER_TYPES, type ProjectConfig } from '../config/projectConfig.ts';
+import { handsOutLongSession, IDENTIFIER_TYPES, type ProjectConfig } from '../config/projectConfig.ts';
 import { SignupFieldsMissing } from '../config/signupFields.ts';
 import { identifierData, passkeyData, type IdentifierData } from '../events/eventTypes.ts';
 import type { EventRecorder } from '../events/WebhookEvents.ts';
@@ -43,7 +43,7 @@ export async function deliverCompleted(ctx: FlowContext): Promise<FlowOutcome> {
     s.authType,
     {
       shortSession: session.shortSession,
-      ...(ctx.project.environment === 'dev' ? { longSession: session.longSession } : {}),
+      ...(handsOutLongSession(ctx.project, ctx.request.crossSite) ? { longSession: session.longSession } : {}),
     },
     s.passkeyOperation,
   );

@@ -79,6 +79,12 @@ export interface SocialRoundTrip {
   /** status failed: the in-band error code shown once on the init block */
   errorCode?: string;
   startedAt: number;
+  /**
+   * Started from a page on another site than the API (flow/social.ts, "across sites"): the provider URL
+   * the first-party start (GO_PATH) sends the browser on to, the hash of that start's one-time secret
+   * (cleared once used), and after the callback the hash of the result secret the page must show to finish.
+   */
+  crossSite?: { oauthUrl: string; goHash: string | null; resultHash?: string };
 }
 
 export interface ProcessState {

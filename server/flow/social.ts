@@ -2,6 +2,16 @@
 // attempt to the browser that asked; the provider's callback (a plain browser navigation, in that same
 // browser only) exchanges the code for the profile; finish logs in, links or signs up, by whether the
 // provider vouches for the address (README, "Social sign-in").
+//
+// Across sites (the page on another site than the API) the binding cookie a fetch sets is partitioned
+// by the page's site, and the callback (a top-level navigation to the API) never sees it. There the
+// start hands out a first-party start on the API (GO_PATH) instead of the provider URL: the widget
+// navigates the whole page to it, it sets the binding cookie first-party (one time) and sends the
+// browser on to the provider, so that the callback finds the same browser. The callback then returns
+// to the page with a one-time result secret in its address, and finish requires it: only the page that
+// came back from the provider in this browser and holds the process (its token, in the page's storage)
+// finishes it. A start URL carried to another browser gets that browser through the callback, but its
+// page holds no process, and the page that does never sees the result secret.
 import { ApiError } from '../ApiError.ts';
 import type { IdentifierType, ProjectConfig, SocialProvider } from '../config/projectConfig.ts';
 import { missingSignupFields, type SignupFieldAnswer } from '../config/signupFields.ts';
@@ -13,6 +23,11 @@ import { verifyStep } from './nextStep.ts';
 import { isInitBlock, type AuthType, type SocialIdentity, type SocialRoundTrip } from './processState.ts';
 import { checkAnswers } from './signup.ts';
 import { advance, enter, respond } from './transitions.ts';
+
+/** The first-party start of a round trip begun on another site (GET, a top-level navigation). */
+export const GO_PATH = '/v2/auth/social/verify/go';
+/** The query parameter that carries the result secret back to the page, across sites. */
+export const RESULT_PARAM = 'cbo_social_result';
 
 /** how long a provider round trip may take (the OAuth state's lifetime) */
 export const SOCIAL_STATE_LIFETIME_MS = 15 * 60_000;
@@ -87,8 +102,35 @@ export async function socialStart(ctx: FlowContext, body: SocialStartBody, start
   const apiBase = ctx.request.frontendApiUrl;
   const { url, attempt } = await start.prepared.authorization(apiBase + CALLBACK_PATH, state);
   s.social = { provider: body.providerType, redirectUrl, authType: s.authType, stateHash, apiBase, attempt, status: 'started', startedAt: now };
+  if (ctx.request.crossSite) {
+    // the page navigates to the API first; the binding secret travels in that address, once
+    s.social.crossSite = { oauthUrl: url, goHash: sha256Hex(start.browser) };
+    await ctx.save();
+    const go = new URL(apiBase + GO_PATH);
+    go.searchParams.set('process', ctx.process.id);
+    go.searchParams.set('browser', start.browser);
+    return respond(ctx, { oauthUrl: go.toString() });
+  }
   await ctx.save();
   return respond(ctx, { oauthUrl: url });
+}
+
+/**
+ * GO_PATH: the first-party start of a round trip begun on another site. Answers the provider URL to
+ * send the browser on to, with the binding secret for the first-party cookie; once per start.
+ */
+export async function socialGo(deps: FlowDeps, processId: string | undefined, browser: string | undefined): Promise<{ redirect: string; browser: string } | undefined> {
+  if (!processId || !browser || processId.length > 64 || browser.length > 64) return undefined;
+  const { store } = deps;
+  return store.transaction(async () => {
+    const record = await store.processes.lock(processId);
+    const trip = record?.state.social;
+    if (!record || !trip?.crossSite?.goHash || trip.status !== 'started' || record.endedAt !== null || record.expiresAt <= deps.now()) return undefined;
+    if (sha256Hex(browser) !== trip.crossSite.goHash || deps.now() - trip.startedAt > SOCIAL_STATE_LIFETIME_MS) return undefined;
+    record.state.social = { ...trip, crossSite: { ...trip.crossSite, goHash: null } };
+    await store.processes.saveState(record.id, record.state);
+    return { redirect: trip.crossSite.oauthUrl, browser };
+  });
 }
 
 /**
@@ -116,16 +158,27 @@ export async function socialCallback(deps: FlowDeps, query: SocialCallbackQuery,
     return invalid('This sign-in has expired. Please start it again.', trip.redirectUrl);
   }
   const back = { redirect: trip.redirectUrl };
-  /** Ends the round trip on the process as it is now; a newer start meanwhile wins and this answer is dropped. */
+  /**
+   * Ends the round trip on the process as it is now; a newer start meanwhile wins and this answer is
+   * dropped. Across sites a finished trip returns with the result secret that finish requires.
+   */
   const end = (update: Partial<SocialRoundTrip>): Promise<SocialCallbackOutcome> =>
     store.transaction(async () => {
       const fresh = await store.processes.lock(record.id);
       if (!fresh || fresh.state.social?.stateHash !== trip.stateHash || fresh.state.social.status !== 'started' || fresh.state.deliveredAt !== null) {
         return back;
       }
+      let redirect = trip.redirectUrl;
+      if (trip.crossSite && update.status === 'finished') {
+        const result = newSecretToken();
+        update = { ...update, crossSite: { ...trip.crossSite, resultHash: sha256Hex(result) } };
+        const url = new URL(trip.redirectUrl);
+        url.searchParams.set(RESULT_PARAM, result);
+        redirect = url.toString();
+      }
       fresh.state.social = { ...trip, ...update };
       await store.processes.saveState(fresh.id, fresh.state);
-      return back;
+      return { redirect };
     });
   if (!stored.browserHash || !browser || sha256Hex(browser) !== stored.browserHash) {
     // carried to another browser (sent to someone, or replayed elsewhere): neither that browser nor the
@@ -168,13 +221,18 @@ export async function socialCallback(deps: FlowDeps, query: SocialCallbackQuery,
  * (a log-in by code, the link at its end). Anything else signs up, with the address verified when the
  * provider vouches for it, else pending with a code asked for right after the account is made.
  */
-export async function socialFinish(ctx: FlowContext): Promise<FlowOutcome> {
+export async function socialFinish(ctx: FlowContext, result?: string): Promise<FlowOutcome> {
   const s = ctx.state;
   const isInit = isInitBlock(s.block);
   const identity = s.social?.status === 'finished' ? s.social.identity : undefined;
   if (!isInit || !identity) {
     const error = ctx.error('unexpected_step');
     return respond(ctx, isInit ? { dataError: error } : { error });
+  }
+  // across sites: only the page the callback returned to (with the result secret) finishes; nothing changes otherwise
+  const resultHash = s.social?.crossSite?.resultHash;
+  if (resultHash && (!result || sha256Hex(result) !== resultHash)) {
+    throw new ApiError(403, 'social_result_mismatch', 'Forbidden', 'This sign-in finishes only on the page its provider returned to');
   }
   const { project, store } = ctx;
   const vouched = identity.emailVerified !== false;

@@ -2,12 +2,10 @@
 // change, remove, verify identifiers) and /v2/me/social-account (unlink a provider account), authorised by the long session like every /v2/me call. Each
 // answers genericRsp; what cannot be done is an error envelope with a type the widget translates.
 import type { Hono } from 'hono';
-import { deleteCookie } from 'hono/cookie';
 import type { Account } from '../account/Account.ts';
 import type { AccountIdentifiers } from '../account/AccountIdentifiers.ts';
 import { IDENTIFIER_TYPES } from '../config/projectConfig.ts';
 import { anyObject, bool, obj, oneOf, optional, parseWith, str } from '../schema.ts';
-import { LONG_SESSION_COOKIE } from '../session/Sessions.ts';
 import type { AppEnv } from './AppEnv.ts';
 import { genericOk } from './errorEnvelope.ts';
 import { readJson, type RequestResolver } from './requestContext.ts';
@@ -34,7 +32,7 @@ export function registerAccountRoutes(app: Hono<AppEnv>, account: Account, ident
   app.delete('/v2/me', async (c) => {
     const { project, session } = await resolve.session(c);
     await account.deleteAccount(project, session);
-    deleteCookie(c, LONG_SESSION_COOKIE, { path: '/', secure: resolve.secureCookies(c) });
+    resolve.removeLongSessionCookie(c);
     return c.json(genericOk(c));
   });
 

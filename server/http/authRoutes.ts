@@ -5,9 +5,9 @@ import { getCookie, setCookie } from 'hono/cookie';
 import { IDENTIFIER_TYPES, SOCIAL_PROVIDERS, VERIFICATIONS } from '../config/projectConfig.ts';
 import type { FlowEngine, FlowOutcome } from '../flow/FlowEngine.ts';
 import { LINK_ANSWERS } from '../flow/linkApproval.ts';
-import { SOCIAL_STATE_LIFETIME_MS } from '../flow/social.ts';
+import { GO_PATH, SOCIAL_STATE_LIFETIME_MS } from '../flow/social.ts';
 import { newSecretToken } from '../randomValues.ts';
-import { LONG_SESSION_COOKIE, longSessionCookie } from '../session/Sessions.ts';
+import { LONG_SESSION_COOKIE } from '../session/Sessions.ts';
 import type { AppEnv } from './AppEnv.ts';
 import { giveBrowserCookie } from './browserCookie.ts';
 import { escapeHtml, htmlDocument, sendHtml, sendRedirect } from './html.ts';
@@ -65,6 +65,8 @@ const schemas = {
     authType: oneOf(['signup', 'login'] as const),
     signupFields,
   }),
+  // across sites: the result secret the callback returned to the page with (flow/social.ts)
+  socialFinish: obj({ result: optional(str({ max: 100 })) }),
   // an e-mail link's page: the process the link names (its id) and the link's token
   emailLink: obj({ process: str({ min: 1, max: 64 }), token: str({ min: 1, max: 512 }) }),
   anyBody: anyObject(),
@@ -73,7 +75,7 @@ const schemas = {
 export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolve: RequestResolver): void {
   function reply(c: Context<AppEnv>, outcome: FlowOutcome) {
     if (outcome.longSession) {
-      setCookie(c, LONG_SESSION_COOKIE, outcome.longSession.token, longSessionCookie(resolve.secureCookies(c), outcome.longSession.maxAgeSeconds));
+      setCookie(c, LONG_SESSION_COOKIE, outcome.longSession.token, resolve.cookie(c, outcome.longSession.maxAgeSeconds));
     }
     return c.json(outcome.response);
   }
@@ -88,7 +90,7 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
         userAgent: c.req.header('user-agent'),
         clientIp: resolve.clientIp(c),
         language: resolve.language(c, project),
-        browserCookie: giveBrowserCookie(c, resolve.secureCookies(c), project.processLifetimeSeconds),
+        browserCookie: giveBrowserCookie(c, resolve.cookie(c, project.processLifetimeSeconds)),
       },
       body,
     );
@@ -203,13 +205,7 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
     // the browser's own secret, kept as long as a round trip may take: its callback must bring it back
     const browser = socialBrowser(c) ?? newSecretToken();
     const outcome = await engine.socialStart(call, body, browser);
-    setCookie(c, SOCIAL_BROWSER_COOKIE, browser, {
-      httpOnly: true,
-      sameSite: 'Lax',
-      path: SOCIAL_COOKIE_PATH,
-      maxAge: SOCIAL_STATE_LIFETIME_MS / 1000,
-      secure: resolve.secureCookies(c),
-    });
+    setCookie(c, SOCIAL_BROWSER_COOKIE, browser, resolve.cookie(c, SOCIAL_STATE_LIFETIME_MS / 1000, SOCIAL_COOKIE_PATH));
     return reply(c, outcome);
   });
 
@@ -227,10 +223,22 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
     return sendHtml(c, callbackErrorPage(outcome.page), 400);
   });
 
+  // across sites: the page navigates here first, so that the binding cookie is the API's own (flow/social.ts)
+  app.get(GO_PATH, async (c) => {
+    const go = await engine.socialGo(c.req.query('process'), c.req.query('browser'));
+    if (!go) {
+      const page = { title: 'This sign-in cannot continue', message: 'This sign-in is unknown, has expired or was already started. Please start it again.' };
+      return sendHtml(c, callbackErrorPage(page), 400);
+    }
+    // first-party (a top-level navigation): Lax suffices, and the provider's redirect to the callback brings it back
+    setCookie(c, SOCIAL_BROWSER_COOKIE, go.browser, { httpOnly: true, sameSite: 'Lax', path: SOCIAL_COOKIE_PATH, maxAge: SOCIAL_STATE_LIFETIME_MS / 1000, secure: resolve.secureCookies(c) });
+    return sendRedirect(c, go.redirect);
+  });
+
   app.post('/v2/auth/social/verify/finish', async (c) => {
     const call = await resolve.flowRequest(c);
-    parseWith(schemas.anyBody, await readJson(c));
-    return reply(c, await engine.socialFinish(call));
+    const body = parseWith(schemas.socialFinish, await readJson(c));
+    return reply(c, await engine.socialFinish(call, body.result));
   });
 }
 

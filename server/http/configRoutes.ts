@@ -23,6 +23,8 @@ export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver
       shortSessionCookieConfig: cookie,
       sessionTokenCookieConfig: cookie,
       frontendApiUrl: resolve.frontendApiUrl(c),
+      // the page is on another site than this API: what the widget keeps where the browser refuses the API's cookie
+      ...(resolve.crossSite(c) ? { crossSite: { sessions: project.environment === 'dev' ? 'storage' : project.crossSiteSessions } } : {}),
     } satisfies SessionConfig);
   });
 

@@ -3,6 +3,7 @@
 // an instance because its database is away only adds load); readiness says whether this instance can
 // serve calls now, and why not, so that a load balancer sends traffic elsewhere meanwhile.
 import type { Hono } from 'hono';
+import { crossSiteProjects, type CrossSiteProject } from '../productionReadiness.ts';
 import type { KeyRing } from '../session/KeyRing.ts';
 import { DatabaseUnavailable } from '../store/DatabaseUnavailable.ts';
 import { SCHEMA_VERSION } from '../store/migrations.ts';
@@ -14,7 +15,12 @@ export const READINESS_TIMEOUT_MS = 2_000;
 
 type Check = 'ok' | string;
 
-export function registerHealthRoutes(app: Hono<AppEnv>, store: Store, keys: KeyRing): void {
+/**
+ * `publicUrl`: with it, readiness also lists the projects whose allowed origins are on another site
+ * (`crossSite`, productionReadiness.ts: what their visitors get). It is information, not a check: such
+ * an instance is ready.
+ */
+export function registerHealthRoutes(app: Hono<AppEnv>, store: Store, keys: KeyRing, publicUrl?: string): void {
   app.get('/health/alive', (c) => {
     c.header('Cache-Control', 'no-store');
     return c.json({ status: 'ok' });
@@ -37,8 +43,18 @@ export function registerHealthRoutes(app: Hono<AppEnv>, store: Store, keys: KeyR
     }
     const ready = Object.values(checks).every((check) => check === 'ok');
     if (!ready) c.header('Retry-After', '5');
-    return c.json({ status: ready ? 'ok' : 'unavailable', checks }, ready ? 200 : 503);
+    const crossSite = ready && publicUrl ? await crossSiteAnswer(store, publicUrl) : undefined;
+    return c.json({ status: ready ? 'ok' : 'unavailable', checks, ...(crossSite?.length ? { crossSite } : {}) }, ready ? 200 : 503);
   });
+}
+
+async function crossSiteAnswer(store: Store, publicUrl: string): Promise<CrossSiteProject[] | undefined> {
+  try {
+    const projects = await bounded(store.projects.list(), READINESS_TIMEOUT_MS);
+    return crossSiteProjects(projects.map((p) => p.config), publicUrl);
+  } catch {
+    return undefined; // the database just answered; a hiccup here says nothing about readiness
+  }
 }
 
 /** The keys were opened at start-up; a token one of them signs must verify with its public key. */

@@ -1,8 +1,8 @@
 // /v2/me*: the logged-in user's own data, authorised by the long session (bearer or cookie).
 import type { Hono } from 'hono';
-import { deleteCookie, setCookie } from 'hono/cookie';
+import { setCookie } from 'hono/cookie';
 import type { Account } from '../account/Account.ts';
-import { LONG_SESSION_COOKIE, longSessionCookie } from '../session/Sessions.ts';
+import { LONG_SESSION_COOKIE } from '../session/Sessions.ts';
 import { newSecretToken } from '../randomValues.ts';
 import type { AppEnv } from './AppEnv.ts';
 import { genericOk } from './errorEnvelope.ts';
@@ -53,8 +53,8 @@ export function registerMeRoutes(app: Hono<AppEnv>, account: Account, resolve: R
     // the body first: a refusal changes nothing
     const wantsRotation = /json/i.test(c.req.header('content-type') ?? '') && parseWith(refreshBody, await readJson(c)).rotate === true;
     const { project, presented, viaCookie } = await resolve.session(c);
-    const { answer, longSession } = await account.refresh(project, presented, viaCookie || wantsRotation, resolve.frontendApiUrl(c));
-    if (longSession) setCookie(c, LONG_SESSION_COOKIE, longSession.token, longSessionCookie(resolve.secureCookies(c), longSession.maxAgeSeconds));
+    const { answer, longSession } = await account.refresh(project, presented, viaCookie || wantsRotation, resolve.frontendApiUrl(c), resolve.crossSite(c));
+    if (longSession) setCookie(c, LONG_SESSION_COOKIE, longSession.token, resolve.cookie(c, longSession.maxAgeSeconds));
     return c.json(answer, 200);
   });
 
@@ -78,7 +78,7 @@ export function registerMeRoutes(app: Hono<AppEnv>, account: Account, resolve: R
     // a bearer and a cookie naming different sessions (a stale tab, a second sign-in) both end here
     const { sessions } = await resolve.liveSessions(c);
     for (const session of sessions) await account.logout(session);
-    deleteCookie(c, LONG_SESSION_COOKIE, { path: '/', secure: resolve.secureCookies(c) });
+    resolve.removeLongSessionCookie(c);
     return c.body(null, 204);
   });
 }

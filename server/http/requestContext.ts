@@ -2,7 +2,7 @@
 // (bearer or cookie), its body (JSON), the client's address and the public URL of this API.
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context } from 'hono';
-import { getCookie } from 'hono/cookie';
+import { deleteCookie, getCookie } from 'hono/cookie';
 import { ApiError } from '../ApiError.ts';
 import { PROJECT_ID_PATTERN, type Language, type ProjectConfig } from '../config/projectConfig.ts';
 import type { FlowRequest } from '../flow/FlowContext.ts';
@@ -12,6 +12,7 @@ import type { SessionRecord } from '../store/SessionsRepo.ts';
 import type { Store } from '../store/Store.ts';
 import type { AppEnv } from './AppEnv.ts';
 import { readBrowserCookie } from './browserCookie.ts';
+import { cookieAttributes, removalAttributes, requestIsCrossSite, type CookieAttributes } from './crossSite.ts';
 
 // the routes take their bodies from here with the rest of what a request refers to
 export { readJson } from './requestBody.ts';
@@ -37,6 +38,12 @@ export interface RequestResolver {
   frontendApiUrl(c: Context<AppEnv>): string;
   /** whether session cookies carry `Secure`: always in production, else when this API is served over https */
   secureCookies(c: Context<AppEnv>): boolean;
+  /** the request comes from a page on another site than this API (http/crossSite.ts) */
+  crossSite(c: Context<AppEnv>): boolean;
+  /** the attributes of a cookie this answer sets: SameSite=Lax on the API's own site, SameSite=None; Partitioned from another site over https */
+  cookie(c: Context<AppEnv>, maxAgeSeconds: number, path?: string): CookieAttributes;
+  /** removes the long-session cookie (log-out, a deleted account) in the partition it was set in */
+  removeLongSessionCookie(c: Context<AppEnv>): void;
   clientIp(c: Context<AppEnv>): string;
   /** the language of the visitor's e-mails and SMS: the request's Accept-Language where the server has texts for it, else the project's */
   language(c: Context<AppEnv>, project: ProjectConfig): Language;
@@ -110,6 +117,8 @@ export function requestResolver(store: Store, sessions: Sessions, now: () => num
         ...(c.req.header('origin') !== undefined ? { origin: c.req.header('origin') } : {}),
         ...(process || !token ? {} : { fromEmailLink: true }),
         ...(browserCookie ? { browserCookie } : {}),
+        // over http nothing holds across sites (browsers refuse SameSite=None without Secure): only https counts
+        ...(resolver.crossSite(c) && resolver.secureCookies(c) ? { crossSite: true } : {}),
       };
     },
 
@@ -135,6 +144,18 @@ export function requestResolver(store: Store, sessions: Sessions, now: () => num
 
     secureCookies(c) {
       return options.production === true || resolver.frontendApiUrl(c).startsWith('https:');
+    },
+
+    crossSite(c) {
+      return requestIsCrossSite(c.req.header('origin'), c.req.header('sec-fetch-site'), resolver.frontendApiUrl(c));
+    },
+
+    cookie(c, maxAgeSeconds, path) {
+      return cookieAttributes(resolver.secureCookies(c), resolver.crossSite(c), maxAgeSeconds, path);
+    },
+
+    removeLongSessionCookie(c) {
+      deleteCookie(c, LONG_SESSION_COOKIE, removalAttributes(resolver.secureCookies(c), resolver.crossSite(c)));
     },
 
     language(c, project) {

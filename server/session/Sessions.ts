@@ -21,10 +21,6 @@ import type { KeyRing } from './KeyRing.ts';
 
 export const LONG_SESSION_COOKIE = 'cbo_long_session';
 
-/** The attributes of the long-session cookie: HttpOnly, on the whole API, for the session's remaining life. */
-export function longSessionCookie(secure: boolean, maxAgeSeconds: number) {
-  return { httpOnly: true, sameSite: 'Lax', path: '/', maxAge: maxAgeSeconds, secure } as const;
-}
 /** How long the value a rotation replaced still counts as the session's (concurrent refreshes, a lost answer). */
 export const ROTATION_GRACE_MS = 60_000;
 

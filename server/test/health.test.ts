@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CommandSmsSender } from '../senders/SmsSender.ts';
 import { SCHEMA_VERSION } from '../store/migrations.ts';
+import { projectBuilder } from '../config/projectConfig.ts';
 import { startTestServer, type TestServer } from './helpers/testServer.ts';
 
 describe('health endpoints (development)', () => {
@@ -55,18 +56,19 @@ describe('health endpoints (development)', () => {
   });
 });
 
+/** A production server's required settings, under `publicUrl`. */
+const productionApi = (publicUrl: string) => ({
+  mode: 'production' as const,
+  publicUrl,
+  smtp: { host: '127.0.0.1' },
+  sms: new CommandSmsSender('/bin/true'),
+  keyEncryptionSecret: 'a-secret-of-at-least-thirty-two-characters',
+});
+
 describe('health endpoints (production)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({
-      api: {
-        mode: 'production',
-        publicUrl: 'https://api.example',
-        smtp: { host: '127.0.0.1' },
-        sms: new CommandSmsSender('/bin/true'),
-        keyEncryptionSecret: 'a-secret-of-at-least-thirty-two-characters',
-      },
-    });
+    server = await startTestServer({ api: productionApi('https://api.example') });
   });
   afterAll(async () => {
     await server.stop();
@@ -80,6 +82,38 @@ describe('health endpoints (production)', () => {
       expect(res.headers.get('Strict-Transport-Security'), path).toContain('max-age=');
       expect(res.headers.get('X-Content-Type-Options'), path).toBe('nosniff');
       expect(res.headers.get('Cross-Origin-Opener-Policy'), path).toBe('same-origin');
+    }
+  });
+});
+
+describe('projects whose pages are on another site than PUBLIC_URL (production)', () => {
+  const api = productionApi('https://authsite.example');
+
+  it('the start says which and what their visitors get, and readiness lists them while it stays ready', async () => {
+    const first = await startTestServer({ api });
+    const { store } = first.api;
+    await store.projects.create(projectBuilder({ appName: 'Shop', allowedOrigins: ['https://shop.example', 'https://auth.authsite.example'], shortSessionLifetimeSeconds: 120 }, undefined), Date.now());
+    await store.projects.create(projectBuilder({ appName: 'Blog', allowedOrigins: ['https://blog.example'], crossSiteSessions: 'storage' }, undefined), Date.now());
+    await store.projects.create(projectBuilder({ appName: 'Own site', allowedOrigins: ['https://www.authsite.example'] }, undefined), Date.now());
+    await first.stop(true);
+    const lines: string[] = [];
+    const server = await startTestServer({ dir: first.dir, api, logger: { info: (line) => lines.push(line), error: () => {} } });
+    try {
+      const notices = lines.filter((l) => l.includes('on another site than PUBLIC_URL'));
+      expect(notices).toHaveLength(2);
+      expect(notices[0]).toMatch(/^Project pro-\d+: https:\/\/shop\.example is on another site than PUBLIC_URL https:\/\/authsite\.example \(crossSiteSessions "short-only"\): .*Partitioned cookie.*\(Safari\/WebKit\) they stay signed in only for the short session \(120 s\)/);
+      expect(notices[1]).toMatch(/https:\/\/blog\.example .*crossSiteSessions "storage".*page's storage/);
+      const ready = await fetch(`${server.url}/health/ready`);
+      expect(ready.status).toBe(200);
+      const body = (await ready.json()) as { status: string; crossSite: { origins: string[]; crossSiteSessions: string; visitors: string }[] };
+      expect(body.status).toBe('ok');
+      expect(body.crossSite.map((p) => [p.origins, p.crossSiteSessions])).toEqual([
+        [['https://shop.example'], 'short-only'],
+        [['https://blog.example'], 'storage'],
+      ]);
+      expect(body.crossSite[0]!.visitors).toContain('short session (120 s)');
+    } finally {
+      await server.stop();
     }
   });
 });

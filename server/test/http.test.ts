@@ -167,6 +167,8 @@ describe('session-config and process basics', () => {
       shortSessionCookieConfig: { domain: '', secure: false, sameSite: 'lax', path: '/', lifetimeSeconds: 300 },
       sessionTokenCookieConfig: { domain: '', secure: false, sameSite: 'lax', path: '/', lifetimeSeconds: 300 },
       frontendApiUrl: server.url,
+      // the test server listens on 127.0.0.1, the demo page is on localhost: another site (a dev project keeps its long session in storage)
+      crossSite: { sessions: 'storage' },
     });
   });
 

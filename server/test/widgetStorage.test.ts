@@ -106,8 +106,10 @@ describe('local storage', () => {
     expect(app.session.$shortSession.get()).toBe(shortSession);
     expect(localStorage.getItem(storageKeys.longSession)).toMatch(/.{20,}/);
     const keys = Object.keys(localStorage).filter((key) => key !== storageKeys.clientCapabilities).sort();
-    // and the account logged in, for the welcome-back screen of the next visit (process/lastUser.ts)
-    expect(keys).toEqual(['cbo_client_handle', 'cbo_last_user-pro-1', 'cbo_long_session', 'cbo_short_session']);
+    // and the account logged in, for the welcome-back screen of the next visit (process/lastUser.ts), and
+    // where the long session is kept (session/session.ts: sessionPersistence)
+    expect(keys).toEqual(['cbo_client_handle', 'cbo_last_user-pro-1', 'cbo_long_session', 'cbo_session_persistence', 'cbo_short_session']);
+    expect(localStorage.getItem(storageKeys.sessionPersistence)).toBe('storage');
     expect(storageKeys).toMatchObject({
       clientHandle: 'cbo_client_handle',
       passkeyAppendShown: 'cbo_passkey_append_shown',

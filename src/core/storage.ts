@@ -16,6 +16,8 @@ export const storageKeys = {
   passkeyAppendShown: 'cbo_passkey_append_shown',
   shortSession: 'cbo_short_session',
   longSession: 'cbo_long_session',
+  /** where this browser keeps the long session of its sign-in (session/session.ts: SessionPersistence) */
+  sessionPersistence: 'cbo_session_persistence',
   socialLogin: 'socialLogin',
   /** the account last logged in, per project (process/lastUser.ts) */
   lastUser: (projectId: string) => `cbo_last_user-${projectId}`,

@@ -19,7 +19,8 @@ export interface ProductionServer {
   stop(): Promise<void>;
 }
 
-export async function startProductionServer(publicUrl: string, api: Partial<StartOptions> = {}): Promise<ProductionServer> {
+/** `project`: more settings of the shop's project (`crossSiteSessions`, lifetimes). */
+export async function startProductionServer(publicUrl: string, api: Partial<StartOptions> = {}, project: Record<string, unknown> = {}): Promise<ProductionServer> {
   const smtp = await startSmtpSink();
   const server = await startTestServer({
     api: {
@@ -31,8 +32,8 @@ export async function startProductionServer(publicUrl: string, api: Partial<Star
       ...api,
     },
   });
-  const project = projectBuilder({ appName: 'Shop', allowedOrigins: [SHOP], passkeys: false }, undefined);
-  const projectId = (await server.api.store.projects.create(project, server.clock.now)).id;
+  const build = projectBuilder({ appName: 'Shop', allowedOrigins: [SHOP], passkeys: false, ...project }, undefined);
+  const projectId = (await server.api.store.projects.create(build, server.clock.now)).id;
   return {
     server,
     smtp,

@@ -4,7 +4,10 @@
 // browser cookie carries the __Host- prefix, so that no sibling subdomain can plant one, and only the
 // prefixed one is read; both are HttpOnly (no script reads them), Secure, on Path=/ with no Domain
 // (this host only) and SameSite=Lax. On a development server over http they are the same without
-// Secure and without the prefix, which browsers would refuse there.
+// Secure and without the prefix, which browsers would refuse there. From a page on another site than the
+// API (http/crossSite.ts) a browser refuses SameSite=Lax cookies set on its fetches: there both are
+// SameSite=None; Secure; Partitioned (CHIPS), so that the browser keeps them in the page's partition, and
+// the social sign-in's binding cookie too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOP, startProductionServer, type ProductionServer } from '../helpers/productionServer.ts';
 import { Client, latestCode, serverForThisFile, uniqueEmail, type ApiResponse, type TestServer } from '../helpers/testServer.ts';
@@ -27,6 +30,11 @@ function cookieValue(res: ApiResponse, name: string): string {
 function expectExactly(line: string, name: string, value: string, maxAge: number | string, secure: boolean): void {
   expect(line).toMatch(new RegExp(`^${name}=${value}; Max-Age=${maxAge}; Path=/; HttpOnly;${secure ? ' Secure;' : ''} SameSite=Lax$`));
   expect(line).not.toMatch(/domain=/i);
+}
+
+/** The cross-site attributes, exactly: HttpOnly, Secure, SameSite=None, Partitioned, no Domain. */
+function expectPartitioned(line: string, name: string, path = '/'): void {
+  expect(line).toMatch(new RegExp(`^${name}=${TOKEN}; Max-Age=\\d+; Path=${path}; HttpOnly; Secure; SameSite=None; Partitioned$`));
 }
 
 /** Signs a new user up by e-mail code; answers the completing response. */
@@ -95,5 +103,96 @@ describe('over http (a development server)', () => {
   it('the long session is cbo_long_session, HttpOnly, Path=/, no Domain, SameSite=Lax, not Secure', async () => {
     const done = await signUp(new Client(server.url, 'pro-1'), (email) => latestCode(server.url, email));
     expectExactly(cookieLine(done, 'cbo_long_session'), 'cbo_long_session', TOKEN, '\\d+', false);
+  });
+});
+
+describe('from a page on another site than the API (https://shop.example calling https://authsite.example)', () => {
+  let production: ProductionServer;
+  let server: TestServer;
+  let projectId: string;
+  beforeAll(async () => {
+    production = await startProductionServer('https://authsite.example');
+    ({ server, projectId } = production);
+  });
+  afterAll(() => production.stop());
+  let mails = 0;
+  const code = () => production.code(++mails);
+
+  it('the browser cookie is __Host-cbo_browser, HttpOnly, Secure, SameSite=None, Partitioned', async () => {
+    const init = await new Client(server.url, projectId, SHOP).init({}, 'signup-init');
+    expectPartitioned(cookieLine(init, '__Host-cbo_browser'), '__Host-cbo_browser');
+  });
+
+  it('the long session is HttpOnly, Secure, SameSite=None, Partitioned at completion and refresh, and removed in its partition at logout; not in the body', async () => {
+    const client = new Client(server.url, projectId, SHOP);
+    const done = await signUp(client, code);
+    expectPartitioned(cookieLine(done, 'cbo_long_session'), 'cbo_long_session');
+    // crossSiteSessions "short-only" (the default): the long session is never readable by the page
+    expect(JSON.stringify(done.body)).not.toContain(cookieValue(done, 'cbo_long_session'));
+    const refreshed = await client.request('POST', '/v2/me/refresh', undefined, { Cookie: `cbo_long_session=${cookieValue(done, 'cbo_long_session')}` });
+    expect(refreshed.status).toBe(200);
+    expectPartitioned(cookieLine(refreshed, 'cbo_long_session'), 'cbo_long_session');
+    expect(refreshed.body.longSession).toBeUndefined();
+    const logout = await client.request('POST', '/v2/me/logout', undefined, { Cookie: `cbo_long_session=${cookieValue(refreshed, 'cbo_long_session')}` });
+    expect(logout.status).toBe(204);
+    expect(cookieLine(logout, 'cbo_long_session')).toBe('cbo_long_session=; Max-Age=0; Path=/; Secure; SameSite=None; Partitioned');
+  });
+
+  it('the social binding cookie is HttpOnly, Secure, SameSite=None, Partitioned on its path', async () => {
+    const social = await startProductionServer('https://authsite.example', {}, { socialProviders: ['github'] });
+    try {
+      const client = new Client(social.server.url, social.projectId, SHOP);
+      await client.init({}, 'signup-init');
+      const start = await client.request('POST', '/v2/auth/social/verify/start', { providerType: 'github', redirectUrl: `${SHOP}/login`, authType: 'signup' });
+      expect(start.status, JSON.stringify(start.body)).toBe(200);
+      expectPartitioned(cookieLine(start, 'cbo_social_browser'), 'cbo_social_browser', '/v2/auth/social/');
+    } finally {
+      await social.stop();
+    }
+  });
+
+  it('the session configuration tells the widget that the page is on another site, and what the project keeps there', async () => {
+    const config = await new Client(server.url, projectId, SHOP).request('GET', '/v2/session-config');
+    expect(config.body.crossSite).toEqual({ sessions: 'short-only' });
+    // the API's own site (a sibling subdomain of the page) is no other site
+    const sameSite = await startProductionServer('https://auth.shop.example');
+    try {
+      const own = await new Client(sameSite.server.url, sameSite.projectId, SHOP).request('GET', '/v2/session-config');
+      expect(own.body.crossSite).toBeUndefined();
+    } finally {
+      await sameSite.stop();
+    }
+  });
+});
+
+describe('crossSiteSessions: "storage" (a page on another site keeps the long session in its storage)', () => {
+  let production: ProductionServer;
+  beforeAll(async () => {
+    production = await startProductionServer('https://authsite.example', {}, { crossSiteSessions: 'storage' });
+  });
+  afterAll(() => production.stop());
+
+  it('the long session is in the body at completion and refresh (and the Partitioned cookie is set too); the session configuration says so', async () => {
+    const client = new Client(production.server.url, production.projectId, SHOP);
+    const done = await signUp(client, () => production.code(1));
+    const token = cookieValue(done, 'cbo_long_session');
+    expect(done.body.blockBody.data.longSession).toBe(token);
+    expectPartitioned(cookieLine(done, 'cbo_long_session'), 'cbo_long_session');
+    client.longSession = token;
+    const refreshed = await client.request('POST', '/v2/me/refresh', { rotate: true });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.longSession).toMatch(new RegExp(`^${TOKEN}$`));
+    expect((await client.request('GET', '/v2/session-config')).body.crossSite).toEqual({ sessions: 'storage' });
+  });
+
+  it("a page on the API's own site gets it only as the cookie", async () => {
+    const sameSite = await startProductionServer('https://auth.shop.example', {}, { crossSiteSessions: 'storage' });
+    try {
+      const done = await signUp(new Client(sameSite.server.url, sameSite.projectId, SHOP), () => sameSite.code(1));
+      expect(done.body.blockBody.data.longSession).toBeUndefined();
+      expectExactly(cookieLine(done, 'cbo_long_session'), 'cbo_long_session', TOKEN, '\\d+', true);
+    } finally {
+      await sameSite.stop();
+    }
   });
 });

@@ -288,8 +288,9 @@ export class ApiClient {
     return this.#process('post', 'v2/auth/social/verify/start', { json: { providerType, redirectUrl, authType, signupFields } });
   }
 
-  socialFinish() {
-    return this.#process('post', 'v2/auth/social/verify/finish', { json: {} });
+  /** `result`: a round trip begun on another site than the API returns with a result secret that finish needs */
+  socialFinish(result?: string) {
+    return this.#process('post', 'v2/auth/social/verify/finish', { json: result ? { result } : {} });
   }
 
   event(eventType: string, challenge?: string) {

@@ -242,6 +242,12 @@ export interface SessionConfig {
   /** the same cookie settings under the name version 3 of Corbado's client reads */
   sessionTokenCookieConfig?: ShortSessionCookieConfig;
   frontendApiUrl?: string;
+  /**
+   * Present when the page is on another site than the Frontend API (this widget's server): where the
+   * browser refuses the API's long-session cookie, `storage` means the long session is handed to the
+   * widget to keep in the page's storage, `short-only` that only the short session lasts.
+   */
+  crossSite?: { sessions: 'storage' | 'short-only' };
 }
 
 /** GET /v2/user-details-config: what the user details view may offer. */

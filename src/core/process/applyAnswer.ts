@@ -67,7 +67,7 @@ function complete(ctx: FlowContext, block: FlowBlock): void {
   const data = block.data as unknown as CompletedData;
   writeStoredProcess(ctx.projectId, undefined);
   ctx.api.processId = undefined;
-  if (data.shortSession) ctx.session.setSession(data.shortSession, data.longSession);
+  if (data.shortSession) void ctx.session.signedIn(data.shortSession, data.longSession);
   if (block.authType === 'login') writeItem(storageKeys.passkeyAppendShown, undefined);
   writeItem(storageKeys.socialLogin, undefined);
   const method = data.passkeyOperation ? 'passkey' : ctx.method;

@@ -491,6 +491,17 @@ describe('social sign-in', () => {
     flow.dispose();
   });
 
+  it('a round trip begun on another site than the API: finish carries the result secret of the address, which then leaves the address', async () => {
+    script['GET /v2/auth/process'] = [{ body: { blockBody: withSocial({ status: 'finished', error: undefined }), common } }];
+    storeProcess('proc-social-cross-site');
+    script['POST /v2/auth/social/verify/finish'] = [{ body: { blockBody: { block: 'completed', authType: 'login', data: { shortSession: 's.j.t' } }, common } }];
+    const flow = await pageLoad('/shop.html?item=7&cbo_social_result=secret-1');
+    await vi.waitFor(() => expect(flow.$block.get()?.type).toBe('completed'));
+    expect(sent['POST /v2/auth/social/verify/finish']).toEqual([{ result: 'secret-1' }]);
+    expect(window.location.pathname + window.location.search).toBe('/shop.html?item=7');
+    flow.dispose();
+  });
+
   it('[spec 4.social-finish] finishes a social log-in that came back finished without an error, and only then', async () => {
     script['GET /v2/auth/process'] = [{ body: { blockBody: withSocial({ status: 'finished', error: undefined }), common } }];
     storeProcess('proc-social');

@@ -34,12 +34,26 @@ export function startSocial(ctx: FlowContext, provider: SocialProvider, signupFi
   });
 }
 
+/** The query parameter of the result secret a round trip begun on another site returns with (server: flow/social.ts). */
+export const SOCIAL_RESULT_PARAM = 'cbo_social_result';
+
+/** Takes the result secret out of the page's address (it is spent by the finish that follows). */
+function takeSocialResult(ctx: FlowContext): string | undefined {
+  const url = new URL(ctx.window.location.href);
+  const result = url.searchParams.get(SOCIAL_RESULT_PARAM) ?? undefined;
+  if (result !== undefined) {
+    url.searchParams.delete(SOCIAL_RESULT_PARAM);
+    ctx.window.history.replaceState(ctx.window.history.state, '', url.toString());
+  }
+  return result;
+}
+
 export async function finishSocial(ctx: FlowContext): Promise<void> {
   ctx.socialFinishing = true;
   try {
     await runAction(ctx, async () => {
       ctx.$screen.set('social-verify');
-      applyAnswer(ctx, await ctx.api.socialFinish());
+      applyAnswer(ctx, await ctx.api.socialFinish(takeSocialResult(ctx)));
     });
   } finally {
     ctx.socialFinishing = false;

@@ -430,3 +430,92 @@ describe('Session: every tab follows', () => {
     expect(api.refresh).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('Session: a page on another site than the Frontend API', () => {
+  const crossSite = (sessions: 'storage' | 'short-only', url: string) =>
+    ({ shortSessionCookieConfig: cookieConfig, frontendApiUrl: url, crossSite: { sessions } }) as SessionConfig;
+
+  it('a browser that refused the cookie: short-only, told once; no refresh and no check sign the visitor out early; the end comes with the short session, and says why', async () => {
+    setVisibility('visible');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { api, session: s, ended, endedElsewhere } = start({ config: crossSite('short-only', 'https://authsite.test') });
+    await s.ready();
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toMatch(/authsite\.test is on another site.*crossSiteSessions is "short-only"/);
+    // the cookie-only question after the sign-in is refused: the browser kept no cookie of the API
+    endedElsewhere(failure(401));
+    await s.signedIn(session(150));
+    expect(api.sessions).toHaveBeenCalledTimes(1);
+    expect(s.$persistence.get()).toBe('short-only');
+    expect(localStorage.getItem(storageKeys.sessionPersistence)).toBe('short-only');
+    expect(warn).toHaveBeenCalledTimes(2);
+    // 140 s: the checks neither refresh (nothing to refresh with) nor ask (the answer would be a refusal)
+    await vi.advanceTimersByTimeAsync(140_000);
+    expect(api.refresh).not.toHaveBeenCalled();
+    expect(api.sessions).toHaveBeenCalledTimes(1);
+    expect(s.$authState.get()).toBe(1);
+    expect(ended).not.toHaveBeenCalled();
+    // expired: the session ends as any end is told, and sessionPersistence still says why
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(s.$authState.get()).toBe(0);
+    expect(ended).toHaveBeenCalledTimes(1);
+    expect(s.$persistence.get()).toBe('short-only');
+    warn.mockRestore();
+  });
+
+  it('a browser that kept the Partitioned cookie: cookie, and the refresh keeps the visitor signed in', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { api, session: s } = start({ config: crossSite('short-only', 'https://authsite-kept.test') });
+    await s.signedIn(session(65));
+    expect(s.$persistence.get()).toBe('cookie');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(api.refresh).toHaveBeenCalledTimes(1);
+    expect(s.$authState.get()).toBe(1);
+    warn.mockRestore();
+  });
+
+  it('crossSiteSessions "storage": the long session of the answer is kept in storage; one warning per page, whatever the loads', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { api, session: s } = start({ config: crossSite('storage', 'https://authsite-storage.test') });
+    const second = start({ config: crossSite('storage', 'https://authsite-storage.test') });
+    await Promise.all([s.ready(), second.session.ready()]);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]![0])).toMatch(/crossSiteSessions is "storage".*script on the page can read it/);
+    await s.signedIn(session(300), 'long-9');
+    expect(api.sessions).not.toHaveBeenCalled();
+    expect(s.$persistence.get()).toBe('storage');
+    expect(localStorage.getItem(storageKeys.longSession)).toBe('long-9');
+    warn.mockRestore();
+  });
+
+  it('a session signed in before the widget knew: the first refresh by cookie says cookie, one with a stored long session says storage', async () => {
+    localStorage.setItem(storageKeys.shortSession, session(30));
+    const { session: s } = start();
+    expect(s.$persistence.get()).toBeUndefined();
+    await s.refresh();
+    expect(s.$persistence.get()).toBe('cookie');
+    localStorage.clear();
+    signedIn(30);
+    const second = start();
+    await second.session.refresh();
+    expect(second.session.$persistence.get()).toBe('storage');
+  });
+
+  it("the API on the page's site: no warning; the cookie is asked after too (WebKitGTK refuses a sibling's), and kept: cookie", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { api, session: s, endedElsewhere } = start();
+    await s.signedIn(session(300));
+    expect(api.sessions).toHaveBeenCalledTimes(1);
+    expect(s.$persistence.get()).toBe('cookie');
+    expect(warn).not.toHaveBeenCalled();
+    // a browser that refuses it on the same site: short-only, told
+    endedElsewhere(failure(401));
+    await s.signedIn(session(300));
+    expect(s.$persistence.get()).toBe('short-only');
+    endedElsewhere(undefined);
+    // log-out forgets it
+    await s.logout();
+    expect(s.$persistence.get()).toBeUndefined();
+    warn.mockRestore();
+  });
+});

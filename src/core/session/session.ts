@@ -24,6 +24,37 @@ export interface SessionUser {
   [claim: string]: unknown;
 }
 
+/**
+ * Where this browser keeps the long session of its sign-in: `cookie` (the API's HttpOnly cookie),
+ * `storage` (the page's storage: dev projects, and a page on another site than the API for a project
+ * with crossSiteSessions "storage"), `short-only` (the page is on another site and the browser refused
+ * the API's cookie there: the visitor stays signed in only until the short session expires).
+ */
+export type SessionPersistence = 'cookie' | 'storage' | 'short-only';
+
+function storedPersistence(): SessionPersistence | undefined {
+  const value = readItem(storageKeys.sessionPersistence);
+  return value === 'cookie' || value === 'storage' || value === 'short-only' ? value : undefined;
+}
+
+/** the Frontend APIs a page was already warned about (one word per page, not one per refresh or load()) */
+const warnedAbout = new Set<string>();
+
+/** The one console warning of a page whose Frontend API is on another site. */
+function warnCrossSite(frontendApiUrl: string, sessions: 'storage' | 'short-only'): void {
+  if (warnedAbout.has(frontendApiUrl)) return;
+  warnedAbout.add(frontendApiUrl);
+  const page = globalThis.location?.origin ?? 'this page';
+  const kept =
+    sessions === 'storage'
+      ? 'the widget keeps the long session in this page\'s storage there, where script on the page can read it'
+      : 'visitors there stay signed in only until the short session expires (Corbado.sessionPersistence says "short-only")';
+  console.warn(
+    `[corbado] The Frontend API ${frontendApiUrl} is on another site than ${page}. Browsers refuse its SameSite=Lax cookies here and may refuse its Partitioned ones ` +
+      `(Safari, blocked third-party cookies): the project's crossSiteSessions is "${sessions}": ${kept}. Serve the API on this page's site to avoid it (README, "Where to put the server").`,
+  );
+}
+
 /** 1 logged in, 0 not (SPEC.md section 4, "Session"). */
 export type AuthState = 0 | 1;
 
@@ -73,6 +104,8 @@ export class Session {
   readonly $authState: ReadableAtom<AuthState> = computed(this.$user, (user) => (user ? 1 : 0));
   /** true while start-up refreshes an expired session: views wait rather than say "Please log in" */
   readonly $restoring = atom(false);
+  /** where the long session of the current (or last) sign-in is kept; undefined before any sign-in */
+  readonly $persistence = atom<SessionPersistence | undefined>(storedPersistence());
   readonly #api: ApiClient;
   readonly #config: Promise<SessionConfig | undefined>;
   readonly #window: Window | undefined;
@@ -91,6 +124,7 @@ export class Session {
     this.#config = config.then((value) => {
       if (value?.frontendApiUrl) api.sessionBaseUrl = value.frontendApiUrl;
       this.#cookieConfig = value?.shortSessionCookieConfig;
+      if (value?.crossSite) warnCrossSite(value.frontendApiUrl ?? api.sessionBaseUrl ?? 'of this widget', value.crossSite.sessions);
       if (this.#useCookie && this.$shortSession.get()) this.#writeCookie(this.$shortSession.get());
       return value;
     });
@@ -106,6 +140,8 @@ export class Session {
   start(): void {
     const stored = readItem(storageKeys.shortSession) ?? this.#readCookie();
     if (isShortSessionValid(stored)) this.$shortSession.set(stored);
+    // the browser kept no long session (short-only): there is nothing to refresh with, and it is known why
+    else if (this.$persistence.get() === 'short-only') writeItem(storageKeys.shortSession, undefined);
     else if (stored || readItem(storageKeys.longSession)) {
       this.$restoring.set(true);
       void this.refresh().finally(() => this.$restoring.set(false));
@@ -152,6 +188,12 @@ export class Session {
 
   #check(): void {
     const token = this.$shortSession.get();
+    // no long session anywhere (the browser refused the API's cookie): nothing to refresh or check; the
+    // session ends with its short session, and the host knows why (sessionPersistence "short-only")
+    if (token && this.$persistence.get() === 'short-only') {
+      if (!isShortSessionValid(token)) this.#shortOnlyExpired();
+      return;
+    }
     // signed out here once the short session has truly expired; the stored one stays as the hint that
     // the next refresh (a retry, the next visit) may bring the visitor back
     if (token && !isShortSessionValid(token)) this.$shortSession.set(undefined);
@@ -183,6 +225,43 @@ export class Session {
   /** Waits for the session configuration, so /v2/me calls go to the URL it names. */
   ready(): Promise<unknown> {
     return this.#config;
+  }
+
+  /**
+   * A completed sign-in: keeps the sessions, then learns where the long session is kept. Without one in
+   * the answer it asks (cookie only) whether the browser kept the API's cookie; refused (another site, a
+   * browser that blocks the cookie), the session is short-only and the host is told, rather than a
+   * refresh signing the visitor out later without a word.
+   */
+  async signedIn(shortSession: string, longSession?: string): Promise<void> {
+    // a long session of an earlier sign-in is not this one's (nor may it answer for the cookie below)
+    if (longSession === undefined) writeItem(storageKeys.longSession, undefined);
+    this.setSession(shortSession, longSession);
+    if (longSession !== undefined) return this.#persist('storage');
+    await this.#config;
+    // asked on the API's own site too: WebKitGTK's no-third-party policy refuses a sibling subdomain's cookie
+    try {
+      await this.#api.sessions('get', 'current');
+      this.#persist('cookie');
+    } catch (error) {
+      if (!isRefusal(error)) return this.#persist('cookie'); // trouble: the refresh will tell
+      this.#persist('short-only');
+      console.warn(
+        `[corbado] This browser refused the Frontend API's session cookie on this page: the visitor stays signed in until the short session expires (Corbado.sessionPersistence is "short-only").`,
+      );
+    }
+  }
+
+  #persist(persistence: SessionPersistence | undefined): void {
+    writeItem(storageKeys.sessionPersistence, persistence);
+    this.$persistence.set(persistence);
+  }
+
+  /** A short-only session ran out: it ends (the host hears it as any end), sessionPersistence still says why. */
+  #shortOnlyExpired(): void {
+    writeItem(storageKeys.shortSession, undefined);
+    this.#writeCookie(undefined);
+    this.#end();
   }
 
   setSession(shortSession: string, longSession?: string): void {
@@ -217,8 +296,11 @@ export class Session {
         const answer = await this.#api.refresh();
         this.#failures = 0;
         // a rotated long session (dev projects keep it here; prod ones get it as the server's cookie)
-        if (answer?.shortSession) this.setSession(answer.shortSession, answer.longSession);
-        else console.warn('[corbado] refresh answered without a short session');
+        if (answer?.shortSession) {
+          this.setSession(answer.shortSession, answer.longSession);
+          // a refresh that worked without a long session of its own came by the API's cookie
+          if (this.$persistence.get() === undefined) this.#persist(answer.longSession !== undefined || longSession !== undefined ? 'storage' : 'cookie');
+        } else console.warn('[corbado] refresh answered without a short session');
       } catch (error) {
         if (isRefusal(error)) this.#refused(stored, longSession);
         else this.#retryLater();
@@ -265,6 +347,7 @@ export class Session {
   #forget(): void {
     writeItem(storageKeys.shortSession, undefined);
     writeItem(storageKeys.longSession, undefined);
+    this.#persist(undefined);
     this.#writeCookie(undefined);
   }
 
