@@ -10,6 +10,7 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { AddressInfo } from 'node:net';
 import { AaguidCatalogue, DEFAULT_CATALOGUE } from './aaguids/AaguidCatalogue.ts';
 import { Account } from './account/Account.ts';
+import { AuditTrail, withAuditScope } from './audit/AuditTrail.ts';
 import { AccountIdentifiers } from './account/AccountIdentifiers.ts';
 import { Reauthentication } from './account/Reauthentication.ts';
 import { DEFAULT_SERVER_RATE_LIMITS, type ServerRateLimits } from './config/rateLimits.ts';
@@ -162,8 +163,10 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       ...(options.delivery ? { delivery: options.delivery } : {}),
       ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
     });
+    const trail = new AuditTrail(store, now);
     const events = new WebhookEvents({
       store,
+      trail,
       keys,
       log,
       now,
@@ -178,6 +181,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     if (sealedSecrets > 0) log.info(`Encrypted ${sealedSecrets} webhook secret(s) that were stored in the clear`);
     const sessions = new Sessions(store, keyRing, rotationSecret, (ended) =>
       log.error(`A retired long session of ${ended.id} (project ${ended.projectId}) was presented again: the session is ended`),
+      trail,
     );
     const social = new SocialProviders(socialSettings(options.socialProviders, production ? 'production' : 'development'), {
       production,
@@ -204,6 +208,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       c.set('startedAt', performance.now());
       await next();
     });
+    // who acts and from where, for the audit trail: the address as the abuse limits see it
+    app.use('*', (c, next) => withAuditScope({ requestId: c.get('requestId'), ip: resolve.clientIp(c), userAgent: c.req.header('user-agent') ?? '' }, next));
     app.use('*', observeRequests(metrics, (options.logRequests ?? production) ? (line) => log.info(line) : undefined));
     app.use('*', securityHeaders({ production, https: publicUrl?.startsWith('https:') ?? false }));
     // before CORS: no answer of /metrics carries CORS headers

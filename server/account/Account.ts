@@ -238,13 +238,22 @@ export class Account {
    * or check fails). Another user's session, an unknown or an ended one: 404, and nothing changes.
    */
   async endSession(session: SessionRecord, id: string): Promise<{ id: string }> {
-    if ((await this.deps.store.sessions.revokeOwned(id, session.userId, this.deps.now())) === 0) throw ApiError.notFound('No such session');
-    return { id };
+    const { store, events } = this.deps;
+    return store.transaction(async () => {
+      if ((await store.sessions.revokeOwned(id, session.userId, this.deps.now())) === 0) throw ApiError.notFound('No such session');
+      await events.audit(session.projectId, { event: 'session.ended', userId: session.userId, target: `session:${id}`, details: { by: 'user', from: session.id } });
+      return { id };
+    });
   }
 
   /** DELETE /v2/me/sessions: ends every live session of the user but the calling one ("sign out everywhere else"). */
   async endOtherSessions(session: SessionRecord): Promise<{ ended: number }> {
-    return { ended: await this.deps.store.sessions.revokeOthers(session.userId, session.id, this.deps.now()) };
+    const { store, events } = this.deps;
+    return store.transaction(async () => {
+      const ended = await store.sessions.revokeOthers(session.userId, session.id, this.deps.now());
+      if (ended > 0) await events.audit(session.projectId, { event: 'session.ended_others', userId: session.userId, target: `session:${session.id}`, details: { by: 'user', ended } });
+      return { ended };
+    });
   }
 
   async logout(session: SessionRecord | undefined): Promise<void> {

@@ -168,7 +168,9 @@ export class BackendApi {
       if (body.status !== undefined && body.status !== user.status) {
         await this.store.users.updateStatus(user.id, body.status);
         if (body.status === 'disabled') await this.store.sessions.revokeAllOfUser(user.id, this.deps.now());
+        await this.deps.events.audit(project.id, { event: body.status === 'disabled' ? 'user.disabled' : 'user.enabled', userId: user.id, target: `user:${user.id}` });
       }
+      if (fullName !== undefined) await this.deps.events.audit(project.id, { event: 'user.updated', userId: user.id, target: `user:${user.id}`, details: { field: 'fullName' } });
       return toWireUser((await this.store.users.get(user.id))!);
     });
   }
@@ -335,6 +337,7 @@ export class BackendApi {
       await this.user(project, userId);
       const session = await this.session(project, userId, longSessionId);
       await this.store.sessions.revoke(session.id, this.deps.now());
+      await this.deps.events.audit(project.id, { event: 'session.ended', userId, target: `session:${session.id}`, details: { by: 'host' } });
       return this.toWireSession((await this.store.sessions.get(session.id))!);
     });
   }

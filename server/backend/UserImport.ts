@@ -31,7 +31,7 @@ export const IMPORT_BATCH_SIZE = 1000;
  * holds verified, taken from other accounts as a proof would, go unannounced too (server/README.md,
  * "Webhooks").
  */
-const NO_EVENTS: EventRecorder = { record: async () => undefined };
+const NO_EVENTS: EventRecorder = { record: async () => undefined, audit: async () => undefined };
 
 const importLine = obj({
   externalID: optional(str({ max: 1000 })),
