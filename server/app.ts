@@ -10,6 +10,7 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { AddressInfo } from 'node:net';
 import { AaguidCatalogue, DEFAULT_CATALOGUE } from './aaguids/AaguidCatalogue.ts';
 import { Account } from './account/Account.ts';
+import { startRetention } from './audit/auditReader.ts';
 import { AuditTrail, withAuditScope } from './audit/AuditTrail.ts';
 import { AccountIdentifiers } from './account/AccountIdentifiers.ts';
 import { Reauthentication } from './account/Reauthentication.ts';
@@ -251,6 +252,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
 
     messenger.start();
     await events.start();
+    const stopRetention = startRetention(store, now, (error) => log.error('audit trail retention failed', error));
     let closed = false;
     return {
       app,
@@ -260,6 +262,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       async close() {
         if (closed) return;
         closed = true;
+        stopRetention();
         await Promise.all([messenger.close(), events.close()]);
         await store.close();
       },

@@ -96,7 +96,8 @@ export class AuditTrail {
       const day = dayOf(at);
       if (rollup.metrics.length > 0) await this.store.audit.countDaily(projectId, day, rollup.metrics);
       if (rollup.activeUser) {
-        const passkey = (await this.store.credentials.listByUser(rollup.activeUser)).length > 0;
+        // a log-in by passkey proves one; otherwise the user's stored passkeys say
+        const passkey = String(details.method).startsWith('passkey') || (await this.store.credentials.listByUser(rollup.activeUser)).length > 0;
         await this.store.audit.active(projectId, day, rollup.activeUser, passkey);
       }
     });

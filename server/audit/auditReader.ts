@@ -109,6 +109,30 @@ export async function applyRetention(store: Store, projectId: string, retentionD
   }
 }
 
+/**
+ * The server's retention job: every project's trail trimmed to its auditRetentionDays, once shortly
+ * after start-up and then every `everyMs` (hourly). Returns the stop function. Instances sharing a
+ * database may all run it: each batch is its own transaction under the project's trail lock.
+ */
+export function startRetention(store: Store, now: () => number, onError: (error: unknown) => void, everyMs = 3_600_000, firstAfterMs = 60_000): () => void {
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= (async () => {
+      for (const { config } of await store.projects.list()) await applyRetention(store, config.id, config.auditRetentionDays, now());
+    })()
+      .catch(onError)
+      .finally(() => (running = undefined));
+  };
+  const first = setTimeout(run, firstAfterMs);
+  const timer = setInterval(run, everyMs);
+  first.unref();
+  timer.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
+  };
+}
+
 export interface Stats {
   projectId: string;
   days: number;
