@@ -236,7 +236,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       });
     }
 
-    handleErrors(app, metrics, log);
+    handleErrors(app, metrics, log, trail);
 
     const backendApp = createBackendApp({
       store,

@@ -222,7 +222,10 @@ export class BackendApi {
       return;
     }
     if (identifier.status === 'pending' && !(await claimIdentifier(this.store, this.deps.events, project.id, identifier))) throw identifierInUse();
-    if (status === 'primary') await this.store.users.setPrimary(identifier);
+    if (status === 'primary') {
+      await this.store.users.setPrimary(identifier);
+      if (!identifier.primary) await this.deps.events.audit(project.id, { event: 'identifier.made_primary', userId: identifier.userId, target: `identifier:${identifier.id}`, details: { type: identifier.type } });
+    }
   }
 
   /** Removes an identifier (even the last: the host decides); another of its type becomes primary if it was. */

@@ -133,6 +133,6 @@ export function createBackendApp(deps: BackendAppDeps): Hono<AppEnv> {
   );
   app.get('/v2/stats', async (c) => c.json(await stats(deps.store, project(c), c.req.query('days'), deps.now())));
 
-  handleErrors(app, deps.metrics, deps.log);
+  handleErrors(app, deps.metrics, deps.log, { record: (projectId, event) => deps.events.audit(projectId, event) });
   return app;
 }

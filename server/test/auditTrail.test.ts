@@ -250,4 +250,47 @@ describe("the audit trail tells a visitor's story", () => {
     expect(JSON.stringify(foreign.body)).not.toContain(story.userId);
     expect((await backendCall(s, { projectId: OTHER, secret: story.secret }, 'GET', '/v2/auditEvents')).status).toBe(401);
   });
+
+  it("records the host's Backend API writes as done by its secret, and a disabled user's refused log-in", async () => {
+    const s = await server();
+    const secret = await newSecret(s, PROJECT);
+    const secretId = (await s.api.store.apiSecrets.listByProject(PROJECT))[0]!.id;
+    const authenticator = new SoftAuthenticator();
+    const phone = uniquePhone();
+    // a user with a passkey (sign-up by code; the e-mail address put off)
+    const tab = new Client(s.url, PROJECT);
+    await tab.init(PASSKEY_DEVICE, 'signup-init');
+    await tab.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: uniqueEmail('host') }, { type: 'phone', identifier: phone }] });
+    await tab.step('/v2/auth/identifier/verify/finish', { code: await latestCode(s.url, phone), identifierType: 'phone', verificationType: 'phone-otp' });
+    const started = await tab.step('/v2/auth/passkey/append/start', { clientInformation: {} });
+    await tab.step('/v2/auth/passkey/append/finish', { signedChallenge: authenticator.create(started.data.challenge) });
+    await tab.step('/v2/auth/block/skip');
+    const done = await tab.step('/v2/auth/block/skip');
+    const userId = jwtPayload(done.data.shortSession).sub as string;
+
+    // a passkey log-in under way on the phone when the host disables the user
+    const phoneTab = new Client(s.url, PROJECT);
+    await phoneTab.init(PASSKEY_DEVICE, 'login-init');
+    expect((await phoneTab.step('/v2/auth/login/init', { isPhone: true, identifierValue: phone })).block).toBe('passkey-verify');
+    const challenge = await phoneTab.step('/v2/auth/passkey/login/start', {});
+    const before = (await s.api.store.audit.head(PROJECT))!.seq;
+
+    const host = { projectId: PROJECT, secret };
+    expect((await backendCall(s, host, 'PATCH', `/v2/users/${userId}`, { status: 'disabled' })).status).toBe(200);
+    const created = await backendCall(s, host, 'POST', '/v2/users', { fullName: 'Made By Host', status: 'active' });
+    expect(created.status).toBe(200);
+
+    // the log-in is refused, and the refusal is on the trail
+    const finish = await phoneTab.request('POST', '/v2/auth/passkey/login/finish', { signedChallenge: authenticator.get(challenge.data.challenge) });
+    expect(finish.status).toBe(403);
+
+    const after = (await backendCall(s, host, 'GET', `/v2/auditEvents?pageSize=100`)).body.auditEvents.filter((e: any) => e.seq > before);
+    expect(after.map((e: any) => [e.event, e.outcome, e.reason, e.actor, e.userId])).toEqual([
+      ['user.disabled', 'done', null, `secret:${secretId}`, userId],
+      ['user.created', 'done', null, `secret:${secretId}`, created.body.userID],
+      ['request.refused', 'refused', 'user_disabled', 'visitor', null],
+    ]);
+    expect(after[2].details).toEqual({ route: 'POST /v2/auth/passkey/login/finish' });
+    expect(await runAdmin(['audit', 'verify', PROJECT], databaseEnv(s.dir))).toMatchObject({ whole: true });
+  });
 });
