@@ -81,6 +81,23 @@ describe('audit verify', () => {
   });
 });
 
+describe('the same transaction', () => {
+  it('a change rolled back leaves no record and no count; the next record goes on the chain', async () => {
+    const s = await server();
+    await record(s, 2);
+    await expect(
+      s.api.store.transaction(async () => {
+        await trail(s).record(PROJECT, { event: 'login.succeeded', userId: 'usr-x', details: { method: 'passkey' } });
+        throw new Error('the change failed after its record');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect((await s.api.store.audit.page({ projectId: PROJECT }, 0, 10)).map((r) => r.userId)).toEqual(['usr-0', 'usr-1']);
+    expect((await projectStats(s.api.store, PROJECT, 1, s.clock.now)).logins).toEqual({ 'email-otp': 2 });
+    await record(s, 1);
+    expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 3 });
+  });
+});
+
 describe('retention', () => {
   it('removes records older than auditRetentionDays in batches; verify still passes from the oldest kept one, and still finds an edit', async () => {
     const s = await server();
