@@ -105,6 +105,8 @@ export interface ApiOptions {
   simulatorClientSecret?: string;
   /** client ids the simulator knows with a secret of their own (tests of per-project clients) */
   simulatorClients?: Record<string, string>;
+  /** false: no audit trail at all. Only `npm run bench` sets it, to measure what recording costs; never a setting of a running server */
+  auditTrail?: boolean;
   /** the authenticators' names and icons by AAGUID, a JSON file (default aaguids/catalogue.json; README, "Authenticator names and icons") */
   aaguidCatalogue?: string | URL;
 }
@@ -164,7 +166,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       ...(options.delivery ? { delivery: options.delivery } : {}),
       ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
     });
-    const trail = new AuditTrail(store, now);
+    const trail: Pick<AuditTrail, 'record'> = options.auditTrail === false ? { record: () => Promise.resolve() } : new AuditTrail(store, now);
     const events = new WebhookEvents({
       store,
       trail,

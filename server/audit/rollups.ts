@@ -5,7 +5,7 @@
 //   login-failed:<reason>                    failed log-ins by reason
 //   funnel:<step>:<os>:<browser family>      the passkey funnel: offered, created, skipped, failed
 //   fallback                                 a log-in by code or link in a process that tried a passkey first
-// and sign-ups and log-ins note their user as active that day (audit_active_users), with whether the
+// and sign-ups and log-ins note their user as active that day (audit_user_activity), with whether the
 // user held a passkey, for the adoption share.
 import type { AuditRecord } from '../store/AuditRepo.ts';
 

@@ -50,7 +50,7 @@ export interface WebhookEventsOptions {
   /** how endpoints' host names are resolved (the system's resolver; tests hand in their own) */
   resolver?: Resolver;
   /** the audit trail: every event recorded here is recorded there too, in the same transaction */
-  trail: AuditTrail;
+  trail: Pick<AuditTrail, 'record'>;
 }
 
 /**

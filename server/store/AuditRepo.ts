@@ -1,6 +1,6 @@
 // The audit trail's tables (migration 18): audit_events, append-only and hash-chained per project,
 // audit_heads (each project's newest record and the oldest one kept), and the daily rollups the adoption
-// figures read (audit_daily, audit_active_users). What goes into a record is decided in server/audit/.
+// figures read (audit_daily, audit_user_activity). What goes into a record is decided in server/audit/.
 import { createHash } from 'node:crypto';
 import type { Database } from './Database.ts';
 
@@ -221,12 +221,13 @@ export class AuditRepo {
     }
   }
 
-  /** Notes a user active on a day; `passkey`: the user held one then (once true for the day, it stays). */
+  /** Notes a user active on a day (the newest day of their activity); `passkey`: the user held one then. */
   async active(projectId: string, day: string, userId: string, passkey: boolean): Promise<void> {
     await this.db.run(
-      `INSERT INTO audit_active_users (project_id, day, user_id, passkey) VALUES (?, ?, ?, ?)
-       ON CONFLICT (project_id, day, user_id) DO UPDATE SET passkey = CASE WHEN excluded.passkey > audit_active_users.passkey THEN excluded.passkey ELSE audit_active_users.passkey END`,
-      [projectId, day, userId, passkey ? 1 : 0],
+      `INSERT INTO audit_user_activity (project_id, user_id, last_active_day, last_passkey_day) VALUES (?, ?, ?, ?)
+       ON CONFLICT (project_id, user_id) DO UPDATE SET last_active_day = excluded.last_active_day,
+         last_passkey_day = COALESCE(excluded.last_passkey_day, audit_user_activity.last_passkey_day)`,
+      [projectId, userId, day, passkey ? day : null],
     );
   }
 
@@ -239,14 +240,13 @@ export class AuditRepo {
     return new Map(rows.map((r) => [r.metric, Number(r.total)]));
   }
 
-  /** The users active from `fromDay`, and of them those who held a passkey on a day they were active. */
+  /**
+   * The users active from `fromDay` to today, and of them those who held a passkey on a day they were
+   * active: each a range count of one index (the period always ends today).
+   */
   async activeUsers(projectId: string, fromDay: string): Promise<{ active: number; withPasskey: number }> {
-    const row = await this.db.get<{ active: number; with_passkey: number }>(
-      `SELECT COUNT(*) AS active, COALESCE(SUM(passkey), 0) AS with_passkey FROM (
-         SELECT user_id, MAX(passkey) AS passkey FROM audit_active_users WHERE project_id = ? AND day >= ? GROUP BY user_id
-       ) AS users`,
-      [projectId, fromDay],
-    );
-    return { active: Number(row?.active ?? 0), withPasskey: Number(row?.with_passkey ?? 0) };
+    const count = async (column: string) =>
+      Number((await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM audit_user_activity WHERE project_id = ? AND ${column} >= ?`, [projectId, fromDay]))?.n ?? 0);
+    return { active: await count('last_active_day'), withPasskey: await count('last_passkey_day') };
   }
 }

@@ -491,14 +491,17 @@ export const MIGRATIONS: Migration[] = [
         count       INTEGER NOT NULL,
         PRIMARY KEY (project_id, day, metric)
       );
-      -- the users active on each day, and whether they held a passkey then (adoption share)
-      CREATE TABLE audit_active_users (
-        project_id  TEXT NOT NULL,
-        day         TEXT NOT NULL,
-        user_id     TEXT NOT NULL,
-        passkey     INTEGER NOT NULL,
-        PRIMARY KEY (project_id, day, user_id)
+      -- each user's last day active (signed up or logged in) and last day active holding a passkey:
+      -- the users active in the last N days are a range of one index (the adoption share)
+      CREATE TABLE audit_user_activity (
+        project_id        TEXT NOT NULL,
+        user_id           TEXT NOT NULL,
+        last_active_day   TEXT NOT NULL,
+        last_passkey_day  TEXT,
+        PRIMARY KEY (project_id, user_id)
       );
+      CREATE INDEX audit_user_activity_active ON audit_user_activity(project_id, last_active_day);
+      CREATE INDEX audit_user_activity_passkey ON audit_user_activity(project_id, last_passkey_day);
     `,
   },
 ];
