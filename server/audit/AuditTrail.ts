@@ -9,6 +9,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { userAgentSource } from '../flow/userAgentSource.ts';
 import { maskedRecipient } from '../senders/DeliveryWorker.ts';
+import type { AuditEntry } from '../store/AuditRepo.ts';
 import type { Store } from '../store/Store.ts';
 import { rollupOf } from './rollups.ts';
 
@@ -60,15 +61,26 @@ export function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
+/** A record made, waiting for its transaction's commit. */
+interface Pending {
+  entry: AuditEntry;
+  metrics: string[];
+}
+
 export class AuditTrail {
+  /** the records of each open transaction, written together right before it commits */
+  private readonly pending = new WeakMap<object, Pending[]>();
+
   constructor(
     private readonly store: Store,
     private readonly now: () => number,
   ) {}
 
   /**
-   * Appends one record to the project's trail and counts it in the day's figures: inside the caller's
-   * transaction when there is one (both commit with the change, or neither), else in one of its own.
+   * Appends one record to the project's trail and counts it in the day's figures, in the caller's
+   * transaction (else in one of its own): the records of a transaction are written together right
+   * before it commits, so the project's chain and its counters are held locked from then to the commit
+   * only; a rollback (of the transaction, or of a savepoint the record was made in) takes them along.
    */
   record(projectId: string, e: AuditEvent): Promise<void> {
     const scope = scopes.getStore() ?? {};
@@ -76,30 +88,58 @@ export class AuditTrail {
     const ua = scope.userAgent === undefined ? undefined : userAgentSource(scope.userAgent);
     const actor = e.actor ?? scope.actor ?? (e.userId ? `user:${e.userId}` : scope.ip === undefined ? 'system' : 'visitor');
     const details = Object.fromEntries(Object.entries(e.details ?? {}).filter(([, v]) => v !== undefined));
-    return this.store.transaction(async () => {
-      const record = await this.store.audit.append({
-        projectId,
-        at,
-        event: e.event,
-        outcome: e.outcome ?? 'done',
-        reason: e.reason ?? null,
-        actor,
-        userId: e.userId ?? null,
-        target: e.target ?? null,
-        ip: scope.ip ?? null,
-        browser: ua?.browser ?? null,
-        os: ua?.os ?? null,
-        requestId: scope.requestId ?? null,
-        details: JSON.stringify(details),
-      });
-      const rollup = rollupOf(record, details);
-      const day = dayOf(at);
-      if (rollup.metrics.length > 0) await this.store.audit.countDaily(projectId, day, rollup.metrics);
+    const entry: AuditEntry = {
+      projectId,
+      at,
+      event: e.event,
+      outcome: e.outcome ?? 'done',
+      reason: e.reason ?? null,
+      actor,
+      userId: e.userId ?? null,
+      target: e.target ?? null,
+      ip: scope.ip ?? null,
+      browser: ua?.browser ?? null,
+      os: ua?.os ?? null,
+      requestId: scope.requestId ?? null,
+      details: JSON.stringify(details),
+    };
+    const rollup = rollupOf(entry, details);
+    const { db } = this.store;
+    // run at commit, before the records are written: the user's activity is a row of its own, no one waits for it
+    const made = async (transaction: object) => {
       if (rollup.activeUser) {
         // a log-in by passkey proves one; otherwise the user's stored passkeys say
         const passkey = String(details.method).startsWith('passkey') || (await this.store.credentials.listByUser(rollup.activeUser)).length > 0;
-        await this.store.audit.active(projectId, day, rollup.activeUser, passkey);
+        await this.store.audit.active(projectId, dayOf(at), rollup.activeUser, passkey);
       }
-    });
+      let waiting = this.pending.get(transaction);
+      if (!waiting) {
+        waiting = [];
+        this.pending.set(transaction, waiting);
+        // given while the commit's hooks run: it runs after every record's own
+        const all = waiting;
+        db.beforeCommit(() => this.write(all));
+      }
+      waiting.push({ entry, metrics: rollup.metrics });
+    };
+    const transaction = db.currentTransaction();
+    if (!transaction) {
+      return this.store.transaction(async () => {
+        await made(db.currentTransaction()!);
+      });
+    }
+    db.beforeCommit(() => made(transaction));
+    return Promise.resolve();
+  }
+
+  /** Writes a transaction's records, per project in the order they were made, and their counters. */
+  private async write(records: Pending[]): Promise<void> {
+    for (const projectId of new Set(records.map((r) => r.entry.projectId))) {
+      const own = records.filter((r) => r.entry.projectId === projectId);
+      await this.store.audit.appendAll(projectId, own.map((r) => r.entry));
+      for (const day of new Set(own.map((r) => dayOf(r.entry.at)))) {
+        await this.store.audit.countDaily(projectId, day, own.filter((r) => dayOf(r.entry.at) === day).flatMap((r) => r.metrics));
+      }
+    }
   }
 }

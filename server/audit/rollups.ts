@@ -7,7 +7,7 @@
 //   fallback                                 a log-in by code or link in a process that tried a passkey first
 // and sign-ups and log-ins note their user as active that day (audit_user_activity), with whether the
 // user held a passkey, for the adoption share.
-import type { AuditRecord } from '../store/AuditRepo.ts';
+import type { AuditEntry } from '../store/AuditRepo.ts';
 
 export const FUNNEL_STEPS = ['offered', 'created', 'skipped', 'failed'] as const;
 
@@ -17,7 +17,7 @@ function browserFamily(browser: string | null): string {
   return (browser ?? 'Unknown browser').replace(/ \d+$/, '');
 }
 
-export function rollupOf(record: AuditRecord, details: Details): { metrics: string[]; activeUser?: string } {
+export function rollupOf(record: AuditEntry, details: Details): { metrics: string[]; activeUser?: string } {
   const method = typeof details.method === 'string' ? details.method : 'unknown';
   const metrics: string[] = [];
   const funnelStep = /^passkey\.(offered|created|skipped|failed)$/.exec(record.event)?.[1];

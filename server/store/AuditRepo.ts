@@ -134,22 +134,33 @@ export class AuditRepo {
   constructor(private readonly db: Database) {}
 
   /**
-   * Appends a record to its project's chain, in the caller's transaction. Concurrent transactions of one
-   * project wait for each other here until commit (PostgreSQL: an advisory lock per project; SQLite has
-   * one writer), so the chain never forks.
+   * Appends records of one project to its chain, in order, in the caller's transaction: one insert and
+   * one update of the head. Concurrent transactions of one project wait for each other here until commit
+   * (the head row locked; a project's first records under an advisory lock; SQLite has one writer), so
+   * the chain never forks.
    */
-  async append(entry: AuditEntry): Promise<AuditRecord> {
-    await this.db.lockKey(`audit:${entry.projectId}`);
-    const head = await this.head(entry.projectId);
-    const partial = { ...entry, seq: (head?.seq ?? 0) + 1, prevHash: head?.hash ?? GENESIS_HASH };
-    const record: AuditRecord = { ...partial, hash: auditHash(partial) };
-    await this.db.run(`INSERT INTO audit_events (${COLUMNS}) VALUES (${COLUMNS.split(',').map(() => '?').join(', ')})`, recordParams(record));
+  async appendAll(projectId: string, entries: readonly AuditEntry[]): Promise<AuditRecord[]> {
+    let head = await this.head(projectId);
+    if (!head) {
+      await this.db.lockKey(`audit:${projectId}`);
+      head = await this.head(projectId);
+    }
+    let seq = head?.seq ?? 0;
+    let prevHash = head?.hash ?? GENESIS_HASH;
+    const records = entries.map((entry) => {
+      const partial = { ...entry, seq: ++seq, prevHash };
+      const record: AuditRecord = { ...partial, hash: auditHash(partial) };
+      prevHash = record.hash;
+      return record;
+    });
+    const row = `(${COLUMNS.split(',').map(() => '?').join(', ')})`;
+    await this.db.run(`INSERT INTO audit_events (${COLUMNS}) VALUES ${records.map(() => row).join(', ')}`, records.flatMap(recordParams));
     await this.db.run(
       `INSERT INTO audit_heads (project_id, seq, hash, first_seq) VALUES (?, ?, ?, 1)
        ON CONFLICT (project_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`,
-      [record.projectId, record.seq, record.hash],
+      [projectId, seq, prevHash],
     );
-    return record;
+    return records;
   }
 
   async head(projectId: string): Promise<AuditHead | undefined> {
@@ -210,15 +221,16 @@ export class AuditRepo {
     });
   }
 
-  /** Adds to the day's counters of a project, in the caller's transaction. */
+  /** Adds to the day's counters of a project, in the caller's transaction: one statement. */
   async countDaily(projectId: string, day: string, metrics: readonly string[]): Promise<void> {
-    for (const metric of metrics) {
-      await this.db.run(
-        `INSERT INTO audit_daily (project_id, day, metric, count) VALUES (?, ?, ?, 1)
-         ON CONFLICT (project_id, day, metric) DO UPDATE SET count = audit_daily.count + 1`,
-        [projectId, day, metric],
-      );
-    }
+    const counts = new Map<string, number>();
+    for (const metric of metrics) counts.set(metric, (counts.get(metric) ?? 0) + 1);
+    if (counts.size === 0) return;
+    await this.db.run(
+      `INSERT INTO audit_daily (project_id, day, metric, count) VALUES ${[...counts].map(() => '(?, ?, ?, ?)').join(', ')}
+       ON CONFLICT (project_id, day, metric) DO UPDATE SET count = audit_daily.count + excluded.count`,
+      [...counts].flatMap(([metric, n]) => [projectId, day, metric, n]),
+    );
   }
 
   /** Notes a user active on a day (the newest day of their activity); `passkey`: the user held one then. */

@@ -96,6 +96,25 @@ describe('the same transaction', () => {
     await record(s, 1);
     expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 3 });
   });
+
+  it('a savepoint rolled back takes its record along; the transaction around it commits the rest, in order', async () => {
+    const s = await server();
+    await s.api.store.transaction(async () => {
+      await trail(s).record(PROJECT, { event: 'code.sent', userId: 'usr-1' });
+      await s.api.store
+        .transaction(async () => {
+          await trail(s).record(PROJECT, { event: 'login.succeeded', userId: 'usr-2' });
+          throw new Error('the inner change failed');
+        })
+        .catch(() => undefined);
+      await trail(s).record(PROJECT, { event: 'session.created', userId: 'usr-3' });
+    });
+    expect((await s.api.store.audit.page({ projectId: PROJECT }, 0, 10)).map((r) => [r.seq, r.event, r.userId])).toEqual([
+      [1, 'code.sent', 'usr-1'],
+      [2, 'session.created', 'usr-3'],
+    ]);
+    expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 2 });
+  });
 });
 
 describe('retention', () => {
