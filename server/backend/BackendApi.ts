@@ -218,7 +218,10 @@ export class BackendApi {
 
   private async changeStatus(project: ProjectConfig, identifier: IdentifierRecord, status: WireIdentifierStatus): Promise<void> {
     if (status === 'pending') {
-      if (identifier.status === 'verified') await this.store.users.markIdentifierPending(identifier.id);
+      if (identifier.status === 'verified') {
+        await this.store.users.markIdentifierPending(identifier.id);
+        await this.deps.events.audit(project.id, { event: 'identifier.unverified', userId: identifier.userId, target: `identifier:${identifier.id}`, details: { type: identifier.type } });
+      }
       return;
     }
     if (identifier.status === 'pending' && !(await claimIdentifier(this.store, this.deps.events, project.id, identifier))) throw identifierInUse();

@@ -283,12 +283,19 @@ describe("the audit trail tells a visitor's story", () => {
     // the log-in is refused, and the refusal is on the trail
     const finish = await phoneTab.request('POST', '/v2/auth/passkey/login/finish', { signedChallenge: authenticator.get(challenge.data.challenge) });
     expect(finish.status).toBe(403);
+    // the host takes the phone number's verification back, then gives it again
+    const phoneId = (await backendCall(s, host, 'GET', `/v2/identifiers?filter[]=userID:eq:${userId}&filter[]=identifierType:eq:phone`)).body.identifiers[0].identifierID;
+    for (const status of ['pending', 'verified']) {
+      expect((await backendCall(s, host, 'PATCH', `/v2/users/${userId}/identifiers/${phoneId}`, { status })).status).toBe(200);
+    }
 
     const after = (await backendCall(s, host, 'GET', `/v2/auditEvents?pageSize=100`)).body.auditEvents.filter((e: any) => e.seq > before);
     expect(after.map((e: any) => [e.event, e.outcome, e.reason, e.actor, e.userId])).toEqual([
       ['user.disabled', 'done', null, `secret:${secretId}`, userId],
       ['user.created', 'done', null, `secret:${secretId}`, created.body.userID],
       ['request.refused', 'refused', 'user_disabled', 'visitor', null],
+      ['identifier.unverified', 'done', null, `secret:${secretId}`, userId],
+      ['identifier.verified', 'done', null, `secret:${secretId}`, userId],
     ]);
     expect(after[2].details).toEqual({ route: 'POST /v2/auth/passkey/login/finish' });
     expect(await runAdmin(['audit', 'verify', PROJECT], databaseEnv(s.dir))).toMatchObject({ whole: true });
