@@ -82,6 +82,12 @@ export class NulInText extends Error {
   }
 }
 
+/** `beforeCommit` of both engines: the hook joins the transaction's scope; outside one it is a mistake. */
+export function addBeforeCommit(scope: { beforeCommit: (() => Promise<void>)[] } | undefined, fn: () => Promise<void>): void {
+  if (!scope) throw new Error('beforeCommit needs a transaction');
+  scope.beforeCommit.push(fn);
+}
+
 /** The hooks given to `beforeCommit`, one after the other (those they add run too). */
 export async function runHooks(hooks: (() => Promise<void>)[]): Promise<void> {
   for (let i = 0; i < hooks.length; i++) await hooks[i]!();

@@ -2,7 +2,7 @@
 // SQL and the same migrations as SQLite. Any number of API instances can share one database.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { bindParams, runHooks, UniqueViolation, type Database, type PoolState } from './Database.ts';
+import { addBeforeCommit, bindParams, runHooks, UniqueViolation, type Database, type PoolState } from './Database.ts';
 import { DatabaseUnavailable, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './DatabaseUnavailable.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
@@ -196,9 +196,7 @@ export class PostgresDatabase implements Database {
   }
 
   beforeCommit(fn: () => Promise<void>): void {
-    const scope = this.active();
-    if (!scope) throw new Error('beforeCommit needs a transaction');
-    scope.beforeCommit.push(fn);
+    addBeforeCommit(this.active(), fn);
   }
 
   afterCommit(fn: () => void): void {

@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bindParams, runHooks, UniqueViolation, type Database, type PoolState } from './Database.ts';
+import { addBeforeCommit, bindParams, runHooks, UniqueViolation, type Database, type PoolState } from './Database.ts';
 import { DatabaseUnavailable, DEFAULT_DATABASE_TIMEOUTS } from './DatabaseUnavailable.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
@@ -147,9 +147,7 @@ export class SqliteDatabase implements Database {
   }
 
   beforeCommit(fn: () => Promise<void>): void {
-    const scope = this.active();
-    if (!scope) throw new Error('beforeCommit needs a transaction');
-    scope.beforeCommit.push(fn);
+    addBeforeCommit(this.active(), fn);
   }
 
   afterCommit(fn: () => void): void {
