@@ -397,7 +397,7 @@ if (imports.length) {
   say(
     table(
       `Users import: npm run admin -- users import, ${imports[0]!.users.toLocaleString('en')} users, batches of 1,000, then the same file again`,
-      ['database', 'users', 'first run', 'users/s', 'import CPU', 'rerun (all existing)', 'lines/s'],
+      ['database', 'users', 'first run', 'users/s', 'import CPU', 'rerun (all unchanged)', 'lines/s'],
       imports.map((i) => [i.database, i.users, `${i.seconds} s`, i.usersPerSecond, `${i.cpuSeconds} s`, `${i.rerunSeconds} s`, i.rerunLinesPerSecond]),
     ),
   );

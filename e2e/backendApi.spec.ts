@@ -45,13 +45,14 @@ test.describe('the host backend with @corbado/node-sdk', () => {
 
     // find the user of an address
     const found = await sdk.identifiers().listByValueAndType(email, 'email');
-    expect(found.identifiers).toEqual([{ identifierID: expect.any(String), type: 'email', value: email, status: 'verified', userID: userId }]);
+    // the user's only address, verified: the primary one (Corbado's status `primary`)
+    expect(found.identifiers).toEqual([{ identifierID: expect.any(String), type: 'email', value: email, status: 'primary', userID: userId }]);
 
     // an existing customer of the site, imported, logs in by code (and is offered a passkey: "Maybe later")
     const imported = uniqueEmail('imported');
     const file = join(tmpdir(), `e2e-import-${Date.now()}.jsonl`);
     writeFileSync(file, `${JSON.stringify({ externalID: `shop-${imported}`, fullName: 'Ivo Imported', identifiers: [{ type: 'email', value: imported, status: 'verified' }] })}\n`);
-    expect(admin('users', 'import', 'pro-1', file)).toMatchObject({ created: 1, failed: 0 });
+    expect(admin('users', 'import', 'pro-1', file)).toMatchObject({ created: 1, refused: 0 });
     const importedUser = (await sdk.identifiers().listByValueAndType(imported, 'email')).identifiers[0]!.userID;
     expect(await sdk.users().get(importedUser)).toMatchObject({ fullName: 'Ivo Imported', externalID: `shop-${imported}` });
 
@@ -92,8 +93,9 @@ test.describe('the host backend with @corbado/node-sdk', () => {
     // pro-1's secret for pro-2, and pro-2's own secret for pro-1's user
     expect(await refusal(sdkFor('pro-2', created.secret).users().get(user.userID))).toBe(401);
     const other = admin('api-secret', 'create', 'pro-2') as { secret: string };
-    expect(await refusal(sdkFor('pro-2', other.secret).users().get(user.userID))).toBe(404);
-    expect(await refusal(sdkFor('pro-2', other.secret).users().delete(user.userID))).toBe(404);
+    // another project's user is unknown here: 400 `userID: does not exist`, as Corbado answers
+    expect(await refusal(sdkFor('pro-2', other.secret).users().get(user.userID))).toBe(400);
+    expect(await refusal(sdkFor('pro-2', other.secret).users().delete(user.userID))).toBe(400);
     expect((await sdkFor('pro-2', other.secret).identifiers().listByUserId(user.userID)).identifiers).toEqual([]);
 
     expect(admin('api-secret', 'revoke', created.id)).toEqual({ id: created.id, revoked: true });

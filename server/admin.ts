@@ -37,6 +37,7 @@ import { importProject, importUsers } from './backend/UserImport.ts';
 import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig, SOCIAL_PROVIDERS, type ProjectConfig, type SocialProvider } from './config/projectConfig.ts';
 import { parseEventTypes } from './events/eventTypes.ts';
 import { addWebhookEndpoint } from './events/webhookEndpoints.ts';
+import { writingOnly } from './events/WebhookEvents.ts';
 import { obj, str, type Issue } from './schema.ts';
 import { KeyRing } from './session/KeyRing.ts';
 import { KeyStore } from './session/KeyStore.ts';
@@ -137,7 +138,7 @@ async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv, now: 
   };
   try {
     if (area === 'api-secret') return await apiSecretCommand(store, trail, command, first, now);
-    if (area === 'users') return await usersCommand(store, trail, command, first, second, output);
+    if (area === 'users') return await usersCommand(store, trail, env, { command, first, source: second }, output);
     if (area === 'keys') {
       if (command !== 'rotate' || (second !== undefined && second !== '--now')) throw new UsageError(USAGE);
       const id = projectId(first);
@@ -282,19 +283,26 @@ async function apiSecretCommand(store: Store, trail: AuditTrail, command: string
   }
 }
 
-async function usersCommand(store: Store, trail: AuditTrail, command: string, first: string | undefined, source: string | undefined, output: AdminOutput): Promise<unknown> {
+async function usersCommand(store: Store, trail: AuditTrail, env: NodeJS.ProcessEnv, args: { command: string; first?: string; source?: string }, output: AdminOutput): Promise<unknown> {
+  const { command, first, source } = args;
   if (command !== 'import' || !source) throw new UsageError(USAGE);
   const project = await importProject(store, projectId(first));
+  // the import's webhook events are sealed as the server seals them: under its KEY_ENCRYPTION_SECRET
+  const keys = new KeyStore(store, env.KEY_ENCRYPTION_SECRET || undefined);
+  if ((await store.webhookEndpoints.summaries(project.id)).length > 0) await keys.secret('verification-hmac', Date.now()); // stops when the secret is missing or not the server's
   const started = performance.now();
   const rate = (lines: number) => Math.round(lines / Math.max(0.001, (performance.now() - started) / 1000));
   if (source !== '-' && !existsSync(source)) throw new UsageError(`there is no file ${source}`);
   const input = source === '-' ? process.stdin : createReadStream(source, 'utf8');
+  const n = (count: number) => count.toLocaleString('en');
   const result = await importUsers(store, project, createInterface({ input, crlfDelay: Infinity }), {
     now: Date.now,
-    onProgress: (p) => output.progress(`${p.lines.toLocaleString('en')} lines: ${p.created.toLocaleString('en')} created, ${p.existing.toLocaleString('en')} existing, ${p.failed.toLocaleString('en')} failed (${rate(p.lines).toLocaleString('en')} lines/s)`),
+    events: writingOnly(store, keys, trail, Date.now, webhookSettingsFromEnv(env).giveUpMs),
+    onProgress: (p) =>
+      output.progress(`${n(p.lines)} lines: ${n(p.created)} created, ${n(p.updated)} updated, ${n(p.unchanged)} unchanged, ${n(p.refused)} refused (${n(rate(p.lines))} lines/s)`),
     onFailure: (f) => output.warn(`line ${f.line}: ${f.reason}`),
   });
-  await trail.record(project.id, { event: 'import.run', details: { lines: result.lines, created: result.created, existing: result.existing, failed: result.failed } });
+  await trail.record(project.id, { event: 'import.run', details: { lines: result.lines, created: result.created, updated: result.updated, unchanged: result.unchanged, refused: result.refused } });
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   return { project: project.id, ...result, seconds, linesPerSecond: rate(result.lines) };
 }

@@ -182,7 +182,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     metrics.webhookBacklog(() => events.backlog());
     const sealedSecrets = await events.sealStoredSecrets(options.keyEncryptionSecret !== undefined);
     if (sealedSecrets > 0) log.info(`Encrypted ${sealedSecrets} webhook secret(s) that were stored in the clear`);
-    const sessions = new Sessions(store, keyRing, rotationSecret, (ended) =>
+    const sessions = new Sessions(store, keyRing, rotationSecret, events, (ended) =>
       log.error(`A retired long session of ${ended.id} (project ${ended.projectId}) was presented again: the session is ended`),
       trail,
     );

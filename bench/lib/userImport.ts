@@ -1,5 +1,5 @@
 // Section 7: `npm run admin -- users import` of many users into a fresh database, as a site moving to
-// the widget would run it; then the same file again (every line is found existing). The admin command
+// the widget would run it; then the same file again (every line is found unchanged). The admin command
 // itself runs, in this process: it reads the JSONL file, checks each line and writes in batches.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -42,14 +42,14 @@ export async function importBench(env: NodeJS.ProcessEnv, database: ImportFigure
   const run = async () => {
     const started = performance.now();
     const cpu = process.cpuUsage();
-    const result = (await runAdmin(['users', 'import', id, file], env, Date.now(), quiet)) as { created: number; existing: number; failed: number };
+    const result = (await runAdmin(['users', 'import', id, file], env, Date.now(), quiet)) as { created: number; unchanged: number; refused: number };
     const used = process.cpuUsage(cpu);
     return { seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6, ...result };
   };
   const first = await run();
-  if (first.created !== users || first.failed !== 0) throw new Error(`the import created ${first.created} of ${users} users (${first.failed} failed)`);
+  if (first.created !== users || first.refused !== 0) throw new Error(`the import created ${first.created} of ${users} users (${first.refused} refused)`);
   const rerun = await run();
-  if (rerun.existing !== users || rerun.created !== 0) throw new Error(`the rerun found ${rerun.existing} of ${users} existing and created ${rerun.created}`);
+  if (rerun.unchanged !== users || rerun.created !== 0) throw new Error(`the rerun found ${rerun.unchanged} of ${users} unchanged and created ${rerun.created}`);
   return {
     database,
     users,

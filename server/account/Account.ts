@@ -11,7 +11,7 @@ import {
 } from '../flow/passkeyCeremonies.ts';
 import { ApiError } from '../ApiError.ts';
 import { passkeyData } from '../events/eventTypes.ts';
-import type { EventRecorder } from '../events/WebhookEvents.ts';
+import { recordSessionsEnded, type EventRecorder } from '../events/WebhookEvents.ts';
 import { appendCredential } from '../flow/completion.ts';
 import { canonicalFullName, FULL_NAME_MAX, FULL_NAME_RULE } from '../flow/identifierRules.ts';
 import type { PresentedSession, Sessions } from '../session/Sessions.ts';
@@ -106,7 +106,13 @@ export class Account {
     if (name.error || (project.fullNameRequired && !name.value)) {
       throw new ApiError(400, 'missing_full_name', 'Bad request', `A name of 1 to ${FULL_NAME_MAX} characters is required`);
     }
-    await this.deps.store.users.updateFullName(session.userId, name.value);
+    const { store } = this.deps;
+    await store.transaction(async () => {
+      const user = await store.users.get(session.userId);
+      if (!user || user.fullName === name.value) return;
+      await store.users.updateFullName(user.id, name.value);
+      await this.deps.events.record(project.id, 'user.updated', { userId: user.id, fullName: name.value, status: user.status });
+    });
   }
 
   /**
@@ -191,7 +197,10 @@ export class Account {
       if (accounts.length === 1 && !identifiers.some((i) => opensAccount(project, i))) {
         throw new ApiError(400, 'last_login_identifier', 'Bad request', 'This provider account is the last way the user can log in');
       }
-      await store.socialAccounts.deleteOwned(id, session.userId);
+      if (await store.socialAccounts.deleteOwned(id, session.userId)) {
+        const { provider } = accounts.find((a) => a.id === id)!;
+        await this.deps.events.record(project.id, 'social_account.unlinked', { userId: session.userId, provider });
+      }
     });
   }
 
@@ -238,21 +247,21 @@ export class Account {
    * or check fails). Another user's session, an unknown or an ended one: 404, and nothing changes.
    */
   async endSession(session: SessionRecord, id: string): Promise<{ id: string }> {
-    const { store, events } = this.deps;
-    return store.transaction(async () => {
+    const { store } = this.deps;
+    await store.transaction(async () => {
       if ((await store.sessions.revokeOwned(id, session.userId, this.deps.now())) === 0) throw ApiError.notFound('No such session');
-      await events.audit(session.projectId, { event: 'session.ended', userId: session.userId, target: `session:${id}`, details: { by: 'user', from: session.id } });
-      return { id };
+      await recordSessionsEnded(this.deps.events, session.projectId, session.userId, [id], 'ended-by-user');
     });
+    return { id };
   }
 
   /** DELETE /v2/me/sessions: ends every live session of the user but the calling one ("sign out everywhere else"). */
   async endOtherSessions(session: SessionRecord): Promise<{ ended: number }> {
-    const { store, events } = this.deps;
+    const { store } = this.deps;
     return store.transaction(async () => {
       const ended = await store.sessions.revokeOthers(session.userId, session.id, this.deps.now());
-      if (ended > 0) await events.audit(session.projectId, { event: 'session.ended_others', userId: session.userId, target: `session:${session.id}`, details: { by: 'user', ended } });
-      return { ended };
+      await recordSessionsEnded(this.deps.events, session.projectId, session.userId, ended, 'ended-by-user');
+      return { ended: ended.length };
     });
   }
 

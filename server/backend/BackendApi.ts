@@ -2,14 +2,16 @@
 // host's backend reads and changes its project's users, identifiers, passkeys and long sessions. Each
 // write happens in one method here, in one transaction, so that whatever should follow a change (an
 // event to the host) has one place to go. Every id is looked up within the caller's project: another
-// project's user, identifier, passkey or session answers 404, as an unknown one does.
+// project's user, identifier, passkey or session answers as an unknown one does: 400 with
+// `userID: does not exist` (or the id's own field), as Corbado's Backend API answers (server/README.md,
+// "Backend API": where Corbado's answers differ from what REST would choose, hosts get Corbado's).
 import type { MeSignupField } from '../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
 import type { IdentifierType, ProjectConfig } from '../config/projectConfig.ts';
 import { signupFieldAnswers, timestamp } from '../account/Account.ts';
 import { normalizedIdentifier, canonicalIdentifier } from '../flow/identifierRules.ts';
 import { identifierData, passkeyData } from '../events/eventTypes.ts';
-import type { EventRecorder } from '../events/WebhookEvents.ts';
+import { recordSessionsEnded, type EventRecorder } from '../events/WebhookEvents.ts';
 import { claimIdentifier } from '../flow/ownership.ts';
 import { parseWith, type Issue } from '../schema.ts';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
@@ -45,7 +47,8 @@ export interface WireIdentifier {
   identifierID: string;
   type: IdentifierType;
   value: string;
-  status: 'pending' | 'verified';
+  /** `primary`: verified, and the primary one of its type */
+  status: 'pending' | 'verified' | 'primary';
   userID: string;
 }
 
@@ -69,7 +72,16 @@ function toWireUser(user: UserRecord): WireUser {
 }
 
 function toWireIdentifier(i: IdentifierRecord): WireIdentifier {
-  return { identifierID: i.id, type: i.type, value: i.value, status: i.status, userID: i.userId };
+  return { identifierID: i.id, type: i.type, value: i.value, status: i.status === 'verified' && i.primary ? 'primary' : i.status, userID: i.userId };
+}
+
+/**
+ * An id the caller named that the project does not have (or another project's): 400 with the id's
+ * field and `does not exist`, as Corbado answers (REST would say 404; hosts written against Corbado's
+ * SDK look for this 400).
+ */
+function doesNotExist(field: string, details: string): ApiError {
+  return ApiError.invalidRequest(details, [{ field, message: 'does not exist' }]);
 }
 
 function toWireCredential(c: CredentialRecord) {
@@ -116,17 +128,17 @@ export class BackendApi {
     return this.deps.store;
   }
 
-  /** The project's user; 404 for an unknown one and for another project's. */
+  /** The project's user; 400 `userID: does not exist` for an unknown one and for another project's. */
   private async user(project: ProjectConfig, userId: string): Promise<UserRecord> {
     const user = await this.store.users.get(userId);
-    if (!user || user.projectId !== project.id) throw ApiError.notFound(`There is no user ${userId.slice(0, 40)} in this project`);
+    if (!user || user.projectId !== project.id) throw doesNotExist('userID', `There is no user ${userId.slice(0, 40)} in this project`);
     return user;
   }
 
   private async identifier(project: ProjectConfig, userId: string, identifierId: string): Promise<IdentifierRecord> {
     await this.user(project, userId);
     const identifier = await this.store.users.getIdentifier(identifierId);
-    if (!identifier || identifier.userId !== userId) throw ApiError.notFound(`The user has no identifier ${identifierId.slice(0, 40)}`);
+    if (!identifier || identifier.userId !== userId) throw doesNotExist('identifierID', `The user has no identifier ${identifierId.slice(0, 40)}`);
     return identifier;
   }
 
@@ -135,7 +147,8 @@ export class BackendApi {
   async createUser(project: ProjectConfig, raw: unknown): Promise<WireUser> {
     const body = parseWith(userCreateBody, raw);
     const issues: Issue[] = [];
-    const fullName = checkedFullName(body.fullName ?? '', 'fullName', issues);
+    const fullName = body.fullName.trim() ? checkedFullName(body.fullName, 'fullName', issues) : '';
+    if (!body.fullName.trim()) issues.push({ field: 'fullName', message: 'cannot be blank' });
     const externalId = body.externalID === undefined ? null : checkedExternalId(body.externalID, 'externalID', issues);
     if (body.explicitWebauthnID !== undefined) issues.push({ field: 'explicitWebauthnID', message: 'is not supported (Corbado Connect projects only)' });
     const now = this.deps.now();
@@ -143,7 +156,7 @@ export class BackendApi {
     invalid(issues);
     const user = await this.store.transaction(async () => {
       const created = await insertUser(this.store, project, { fullName, status: body.status, externalId }, answers, now);
-      await this.deps.events.record(project.id, 'user.created', { userId: created.id, fullName: created.fullName, identifiers: [], passkeys: [], socialProviders: [] });
+      await this.deps.events.record(project.id, 'user.created', { userId: created.id, fullName: created.fullName, identifiers: [], passkeys: [], socialProviders: [], source: 'backend-api' });
       return created;
     });
     return toWireUser(user);
@@ -164,14 +177,19 @@ export class BackendApi {
     invalid(issues);
     return this.store.transaction(async () => {
       const user = await this.user(project, userId);
-      if (fullName !== undefined) await this.store.users.updateFullName(user.id, fullName);
-      if (body.status !== undefined && body.status !== user.status) {
-        await this.store.users.updateStatus(user.id, body.status);
-        if (body.status === 'disabled') await this.store.sessions.revokeAllOfUser(user.id, this.deps.now());
+      const renamed = fullName !== undefined && fullName !== user.fullName;
+      const restated = body.status !== undefined && body.status !== user.status;
+      if (renamed) await this.store.users.updateFullName(user.id, fullName);
+      if (restated) {
+        await this.store.users.updateStatus(user.id, body.status!);
+        if (body.status === 'disabled') {
+          await recordSessionsEnded(this.deps.events, project.id, user.id, await this.store.sessions.revokeAllOfUser(user.id, this.deps.now()), 'user-disabled');
+        }
         await this.deps.events.audit(project.id, { event: body.status === 'disabled' ? 'user.disabled' : 'user.enabled', userId: user.id, target: `user:${user.id}` });
       }
-      if (fullName !== undefined) await this.deps.events.audit(project.id, { event: 'user.updated', userId: user.id, target: `user:${user.id}`, details: { field: 'fullName' } });
-      return toWireUser((await this.store.users.get(user.id))!);
+      const changed = (await this.store.users.get(user.id))!;
+      if (renamed || restated) await this.deps.events.record(project.id, 'user.updated', { userId: user.id, fullName: changed.fullName, status: changed.status });
+      return toWireUser(changed);
     });
   }
 
@@ -263,8 +281,9 @@ export class BackendApi {
         else if (sql.type && sql.type !== filter.value) return { identifiers: [], paging: paging(query.page, query.pageSize, 0) };
         else sql.type = filter.value as IdentifierType;
       } else if (filter.field === 'status') {
-        if (filter.value !== 'pending' && filter.value !== 'verified') issues.push({ field: 'filter[]', message: 'status must be pending or verified' });
-        else sql.status = filter.value;
+        if (filter.value !== 'pending' && filter.value !== 'verified' && filter.value !== 'primary') {
+          issues.push({ field: 'filter[]', message: 'status must be pending, verified or primary' });
+        } else sql.status = filter.value;
       } else if (filter.field === 'userID') {
         const id = userIdOf(filter.value);
         if (sql.userId && sql.userId !== id) return { identifiers: [], paging: paging(query.page, query.pageSize, 0) };
@@ -303,7 +322,7 @@ export class BackendApi {
     await this.store.transaction(async () => {
       const user = await this.user(project, userId);
       const passkey = (await this.store.credentials.listByUser(user.id)).find((c) => c.id === credentialId);
-      if (!passkey || !(await this.store.credentials.deleteOwned(passkey.id, user.id))) throw ApiError.notFound(`The user has no passkey ${credentialId.slice(0, 40)}`);
+      if (!passkey || !(await this.store.credentials.deleteOwned(passkey.id, user.id))) throw doesNotExist('credentialID', `The user has no passkey ${credentialId.slice(0, 40)}`);
       await this.deps.events.record(project.id, 'passkey.removed', { userId: user.id, passkey: passkeyData(passkey) });
     });
   }
@@ -318,7 +337,7 @@ export class BackendApi {
   private async session(project: ProjectConfig, userId: string | undefined, longSessionId: string): Promise<SessionRecord> {
     const session = await this.store.sessions.get(longSessionId);
     if (!session || session.projectId !== project.id || (userId !== undefined && session.userId !== userId)) {
-      throw ApiError.notFound(`There is no long session ${longSessionId.slice(0, 40)}`);
+      throw doesNotExist('longSessionID', `There is no long session ${longSessionId.slice(0, 40)}`);
     }
     return session;
   }
@@ -342,8 +361,9 @@ export class BackendApi {
     return this.store.transaction(async () => {
       await this.user(project, userId);
       const session = await this.session(project, userId, longSessionId);
-      await this.store.sessions.revoke(session.id, this.deps.now());
-      await this.deps.events.audit(project.id, { event: 'session.ended', userId, target: `session:${session.id}`, details: { by: 'host' } });
+      if (await this.store.sessions.revoke(session.id, this.deps.now())) {
+        await recordSessionsEnded(this.deps.events, project.id, session.userId, [session.id], 'revoked-by-host');
+      }
       return this.toWireSession((await this.store.sessions.get(session.id))!);
     });
   }

@@ -6,32 +6,30 @@
 // Lines are checked by the rules of sign-up and the Backend API (userRecords.ts), then written in
 // batches, one transaction each, with a few statements per batch rather than per user. The ownership
 // rules hold as for one user created through the Backend API: a value another user holds verified
-// fails the line; a verified one takes the value from accounts that hold it pending.
+// refuses the line; a verified one takes the value from accounts that hold it pending (a squatter's
+// copy), who are told `identifier.removed`.
 //
-// Idempotent: a line whose `externalID` a user of the project has already, or (without one) whose first
-// identifier a user of the project holds already, is counted as existing and changes nothing. A rerun
-// of the same file creates nobody twice.
+// An upsert, idempotent: a line is the account of the user with its `externalID`, or (without one) of
+// the user who holds its first identifier **verified**. A pending holder proves nothing and is never
+// taken for the customer, so a line without an `externalID` needs a verified (or primary) first
+// identifier. A line for an account that exists updates it: a name given replaces the name, an
+// identifier it lacks is added, a pending one the line gives verified is verified, one given `primary`
+// becomes primary. Nothing is taken away: an identifier the line does not name stays (the person may
+// have added it), and a verified one stays verified. A rerun of the same file changes nothing.
 import { ApiError } from '../ApiError.ts';
 import { LANGUAGES, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
 import { signupAnswersBody, SignupFieldsMissing, type StoredSignupAnswer } from '../config/signupFields.ts';
-import type { EventRecorder } from '../events/WebhookEvents.ts';
+import { EVENT_TYPES, identifierData, type EventType } from '../events/eventTypes.ts';
+import { auditOf, type EventRecorder } from '../events/WebhookEvents.ts';
 import { removeOtherHolders } from '../flow/ownership.ts';
 import { newId } from '../randomValues.ts';
 import { arr, obj, oneOf, optional, str, type Issue } from '../schema.ts';
 import { UniqueViolation } from '../store/Database.ts';
 import type { Store } from '../store/Store.ts';
-import type { IdentifierRecord, NewUser } from '../store/UsersRepo.ts';
+import type { IdentifierRecord, UserRecord } from '../store/UsersRepo.ts';
 import { checkedExternalId, checkedFullName, checkedIdentifier, checkedSignupAnswers, newUserRecord, type NewIdentifier } from './userRecords.ts';
 
 export const IMPORT_BATCH_SIZE = 1000;
-
-/**
- * An import sends no webhook events: the users are the host's own, and the command's answer (created,
- * existing, failed) already tells it what happened. The pending copies of a value that an imported user
- * holds verified, taken from other accounts as a proof would, go unannounced too (server/README.md,
- * "Webhooks").
- */
-const NO_EVENTS: EventRecorder = { record: async () => undefined, audit: async () => undefined };
 
 const importLine = obj({
   externalID: optional(str({ max: 1000 })),
@@ -47,7 +45,8 @@ const importLine = obj({
 export interface ImportedLine {
   line: number;
   externalId: string | null;
-  fullName: string;
+  /** null: the line gives no name (a new user gets none, an existing one keeps theirs) */
+  fullName: string | null;
   identifiers: NewIdentifier[];
   signupAnswers: StoredSignupAnswer[];
 }
@@ -60,12 +59,15 @@ export interface ImportFailure {
 export interface ImportProgress {
   lines: number;
   created: number;
-  existing: number;
-  failed: number;
+  updated: number;
+  unchanged: number;
+  refused: number;
 }
 
 export interface ImportOptions {
   now: () => number;
+  /** webhook events: user.created (`source: import`), user.updated, identifier.added / verified / removed */
+  events: EventRecorder;
   batchSize?: number;
   /** after each batch */
   onProgress?: (progress: ImportProgress) => void;
@@ -83,7 +85,7 @@ export function parseImportLine(project: ProjectConfig, text: string, line: numb
   const issues: Issue[] = [];
   const body = importLine(json, '', issues);
   if (issues.length === 0) {
-    const fullName = checkedFullName(body.fullName ?? '', 'fullName', issues);
+    const fullName = body.fullName === undefined ? null : checkedFullName(body.fullName, 'fullName', issues);
     const externalId = body.externalID === undefined ? null : checkedExternalId(body.externalID, 'externalID', issues);
     const identifiers: NewIdentifier[] = [];
     body.identifiers.forEach((given, i) => {
@@ -95,11 +97,12 @@ export function parseImportLine(project: ProjectConfig, text: string, line: numb
       } else identifiers.push(identifier);
     });
     if (body.identifiers.length === 0) issues.push({ field: 'identifiers', message: 'must hold at least one identifier' });
+    // no per-user maximum: the host's backend decides how many (as through the Backend API)
     for (const type of ['email', 'phone', 'username'] as const) {
-      const ofType = identifiers.filter((i) => i.type === type);
-      const max = project.identifiers[type].maxPerUser;
-      if (ofType.length > max) issues.push({ field: 'identifiers', message: `holds ${ofType.length} of type ${type}; the project allows ${max} per user` });
-      if (ofType.filter((i) => i.status === 'primary').length > 1) issues.push({ field: 'identifiers', message: `makes more than one ${type} primary` });
+      if (identifiers.filter((i) => i.type === type && i.status === 'primary').length > 1) issues.push({ field: 'identifiers', message: `makes more than one ${type} primary` });
+    }
+    if (externalId === null && identifiers[0]?.status === 'pending') {
+      issues.push({ field: 'identifiers[0].status', message: 'without an externalID, the first identifier must be verified or primary: it is what finds the user again' });
     }
     const signupAnswers = checkedSignupAnswers(project, body.signupFields, { now, language: body.signupLanguage, source: 'import' }, 'signupFields', issues);
     if (issues.length === 0) return { line, externalId, fullName, identifiers, signupAnswers };
@@ -109,86 +112,208 @@ export function parseImportLine(project: ProjectConfig, text: string, line: numb
 
 const key = (i: { type: IdentifierType; normalized: string }) => `${i.type}:${i.normalized}`;
 
-/**
- * Writes one batch in one transaction: which lines exist already (by external id, else by first
- * identifier), which values are held verified, then the new users and identifiers in bulk. Answers the
- * number created and existing, and the lines that failed.
- */
-async function writeBatch(store: Store, project: ProjectConfig, batch: ImportedLine[], now: number) {
-  return store.transaction(async () => {
-    const failures: ImportFailure[] = [];
-    let existing = 0;
-    const externalIds = batch.flatMap((l) => (l.externalId === null ? [] : [l.externalId]));
-    const takenIds = await store.users.takenExternalIds(project.id, externalIds);
-    const firstValues = batch.filter((l) => l.externalId === null).map((l) => l.identifiers[0]!);
-    const heldFirst = new Set((await store.users.findValues(project.id, firstValues, false)).map(key));
-    const verifiedValues = batch.flatMap((l) => l.identifiers.filter((i) => i.status !== 'pending'));
-    const heldVerified = new Set((await store.users.findValues(project.id, verifiedValues, true)).map(key));
+/** An account as a batch sees it: as stored (or new), with what the batch's lines make of it. */
+interface Account {
+  user: UserRecord;
+  /** what the batch has made of the identifiers, stored and added */
+  identifiers: IdentifierRecord[];
+  /** null: created by this batch */
+  stored: { fullName: string; identifiers: IdentifierRecord[] } | null;
+  /** a new account's answers to the project's sign-up fields, checked where users are written */
+  signupAnswers: StoredSignupAnswer[];
+}
 
-    const users: NewUser[] = [];
-    const identifiers: IdentifierRecord[] = [];
-    const seenIds = new Set<string>();
-    const seenFirst = new Set<string>();
+/**
+ * The one way the import creates an account: a new user of the project with the line's identifiers,
+ * the one given `primary` (else the first of its type) the primary one.
+ */
+function newAccount(project: ProjectConfig, line: ImportedLine, now: number): Account {
+  const user = newUserRecord(project, { fullName: line.fullName ?? '', status: 'active', externalId: line.externalId }, now);
+  const account: Account = { user, identifiers: [], stored: null, signupAnswers: line.signupAnswers };
+  applyLine(account, line);
+  return account;
+}
+
+/** Applies a line to an account (new or stored); whether it changed anything. Takes nothing away. */
+function applyLine(account: Account, line: ImportedLine): boolean {
+  let changed = false;
+  if (line.fullName !== null && line.fullName !== account.user.fullName) {
+    account.user = { ...account.user, fullName: line.fullName };
+    changed = true;
+  }
+  for (const given of line.identifiers) {
+    let held = account.identifiers.find((i) => i.type === given.type && i.normalized === given.normalized);
+    if (!held) {
+      held = {
+        id: newId('ide'),
+        userId: account.user.id,
+        type: given.type,
+        value: given.value,
+        normalized: given.normalized,
+        status: given.status === 'pending' ? 'pending' : 'verified',
+        primary: !account.identifiers.some((i) => i.type === given.type),
+      };
+      account.identifiers.push(held);
+      changed = true;
+    } else if (given.status !== 'pending' && held.status === 'pending') {
+      held.status = 'verified';
+      changed = true;
+    }
+    if (given.status === 'primary' && !held.primary) {
+      for (const other of account.identifiers) if (other.type === held.type) other.primary = other === held;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+/**
+ * Only the events some endpoint of the project receives go out as webhooks (asked once per batch, not
+ * once per user); the trail keeps every one.
+ */
+async function wantedEvents(store: Store, projectId: string, events: EventRecorder): Promise<EventRecorder> {
+  const wanted = new Set<EventType>();
+  for (const type of EVENT_TYPES) if ((await store.webhookEndpoints.receiving(projectId, type)).length > 0) wanted.add(type);
+  return {
+    record: async (p, type, data) => (wanted.has(type) ? events.record(p, type, data) : events.audit(p, auditOf(type, data))),
+    audit: (p, event) => events.audit(p, event),
+  };
+}
+
+interface BatchResult {
+  created: number;
+  updated: number;
+  unchanged: number;
+  refusals: ImportFailure[];
+}
+
+/**
+ * Writes one batch in one transaction: finds the accounts its lines are for (by external id, else by
+ * the first identifier held verified), which values are held verified by whom, applies the lines in
+ * order (a later line sees what an earlier one did), then writes the new accounts in bulk and the
+ * changes of stored ones, and tells the events.
+ */
+async function writeBatch(store: Store, project: ProjectConfig, batch: ImportedLine[], now: number, allEvents: EventRecorder): Promise<BatchResult> {
+  return store.transaction(async () => {
+    const events = await wantedEvents(store, project.id, allEvents);
+    const result: BatchResult = { created: 0, updated: 0, unchanged: 0, refusals: [] };
+    const byExternalId = new Map<string, Account>();
+    const byVerifiedValue = new Map<string, Account>();
+    // the stored accounts the lines name
+    const named = await store.users.byExternalIds(project.id, batch.flatMap((l) => (l.externalId === null ? [] : [l.externalId])));
+    const verifiedValues = batch.flatMap((l) => l.identifiers.filter((i) => i.status !== 'pending'));
+    const heldVerified = await store.users.findValues(project.id, verifiedValues, true);
+    const firstHolders = new Set(batch.filter((l) => l.externalId === null).map((l) => key(l.identifiers[0]!)));
+    const users = [...named, ...(await store.users.getMany(heldVerified.filter((i) => firstHolders.has(key(i))).map((i) => i.userId)))];
+    const stored = await store.users.identifiersOfUsers(users.map((u) => u.id));
+    const accounts = new Map<string, Account>();
+    for (const user of users) {
+      const identifiers = stored.filter((i) => i.userId === user.id);
+      accounts.set(user.id, { user, identifiers: identifiers.map((i) => ({ ...i })), stored: { fullName: user.fullName, identifiers }, signupAnswers: [] });
+    }
+    for (const account of accounts.values()) if (account.user.externalId !== null) byExternalId.set(account.user.externalId, account);
+    // who holds each verified value: an account of the batch, or another user (by id)
+    const owners = new Map<string, string>(heldVerified.map((i) => [key(i), i.userId]));
+    for (const identifier of heldVerified) {
+      const account = accounts.get(identifier.userId);
+      if (account) byVerifiedValue.set(key(identifier), account);
+    }
+
     for (const line of batch) {
-      const first = key(line.identifiers[0]!);
-      if (line.externalId !== null ? takenIds.has(line.externalId) || seenIds.has(line.externalId) : heldFirst.has(first) || seenFirst.has(first)) {
-        existing += 1;
-        continue;
-      }
-      const claimed = line.identifiers.find((i) => i.status !== 'pending' && heldVerified.has(key(i)));
+      const found = line.externalId !== null ? byExternalId.get(line.externalId) : byVerifiedValue.get(key(line.identifiers[0]!));
+      const userId = found?.user.id;
+      const claimed = line.identifiers.find((i) => i.status !== 'pending' && owners.has(key(i)) && owners.get(key(i)) !== userId);
       if (claimed) {
-        failures.push({ line: line.line, reason: `${claimed.type} ${claimed.value} is held verified by another user` });
+        result.refusals.push({ line: line.line, reason: `${claimed.type} ${claimed.value} is held verified by another user` });
         continue;
       }
-      if (line.externalId !== null) seenIds.add(line.externalId);
-      else seenFirst.add(first);
-      const user = { ...newUserRecord(project, { fullName: line.fullName, status: 'active', externalId: line.externalId }, now), signupAnswers: line.signupAnswers };
-      users.push(user);
-      for (const identifier of line.identifiers) {
-        if (identifier.status !== 'pending') heldVerified.add(key(identifier));
-        const ofType = line.identifiers.filter((i) => i.type === identifier.type);
-        // the one given as primary, else the first of its type
-        const primary = ofType.some((i) => i.status === 'primary') ? identifier.status === 'primary' : ofType[0] === identifier;
-        identifiers.push({
-          id: newId('ide'),
-          userId: user.id,
-          type: identifier.type,
-          value: identifier.value,
-          normalized: identifier.normalized,
-          status: identifier.status === 'pending' ? 'pending' : 'verified',
-          primary,
-        });
+      let account = found;
+      if (account) {
+        if (applyLine(account, line)) result.updated += 1;
+        else result.unchanged += 1;
+      } else {
+        account = newAccount(project, line, now);
+        accounts.set(account.user.id, account);
+        if (line.externalId !== null) byExternalId.set(line.externalId, account);
+        result.created += 1;
+      }
+      for (const identifier of account.identifiers) {
+        if (identifier.status !== 'verified') continue;
+        owners.set(key(identifier), account.user.id);
+        byVerifiedValue.set(key(identifier), account);
       }
     }
-    await store.users.insertUsers(project, users);
-    await store.users.insertIdentifiers(project.id, identifiers, now);
+
+    const created = [...accounts.values()].filter((a) => a.stored === null);
+    await store.users.insertUsers(project, created.map((a) => ({ ...a.user, signupAnswers: a.signupAnswers })));
+    const newIdentifiers: IdentifierRecord[] = created.flatMap((a) => a.identifiers);
+    const verifiedNow: IdentifierRecord[] = created.flatMap((a) => a.identifiers.filter((i) => i.status === 'verified'));
+    const changed = [...accounts.values()].filter((a) => a.stored !== null);
+    for (const account of changed) {
+      const before = account.stored!;
+      newIdentifiers.push(...account.identifiers.filter((i) => !before.identifiers.some((b) => b.id === i.id)));
+    }
+    await store.users.insertIdentifiers(project.id, newIdentifiers, now);
+    for (const account of changed) {
+      const before = account.stored!;
+      if (account.user.fullName !== before.fullName) {
+        await store.users.updateFullName(account.user.id, account.user.fullName);
+        await events.record(project.id, 'user.updated', { userId: account.user.id, fullName: account.user.fullName, status: account.user.status });
+      }
+      for (const identifier of account.identifiers) {
+        const was = before.identifiers.find((b) => b.id === identifier.id);
+        if (!was) {
+          await events.record(project.id, 'identifier.added', { userId: account.user.id, identifier: identifierData(identifier) });
+          if (identifier.status === 'verified') verifiedNow.push(identifier);
+        } else if (was.status === 'pending' && identifier.status === 'verified') {
+          await store.users.markIdentifierVerified(identifier.id);
+          await events.record(project.id, 'identifier.verified', { userId: account.user.id, identifier: identifierData(identifier) });
+          verifiedNow.push(identifier);
+        }
+        if (identifier.primary && !(was?.primary ?? false)) await store.users.setPrimary(identifier);
+      }
+    }
+    for (const account of created) {
+      const { user, identifiers } = account;
+      await events.record(project.id, 'user.created', {
+        userId: user.id,
+        fullName: user.fullName,
+        identifiers: identifiers.map(identifierData),
+        passkeys: [],
+        socialProviders: [],
+        source: 'import',
+      });
+    }
     // other accounts that held a now verified value pending lose it (rare: looked up once per batch)
-    const verified = identifiers.filter((i) => i.status === 'verified');
-    const pendingElsewhere = (await store.users.findValues(project.id, verified, false)).filter((i) => i.status === 'pending');
-    const owners = new Map(verified.map((i) => [key(i), i.userId]));
-    for (const copy of pendingElsewhere) await removeOtherHolders(store, NO_EVENTS, project.id, copy.type, copy.normalized, owners.get(key(copy))!);
-    return { created: users.length, existing, failures };
+    const pendingElsewhere = (await store.users.findValues(project.id, verifiedNow, false)).filter((i) => i.status === 'pending');
+    const newOwners = new Map(verifiedNow.map((i) => [key(i), i.userId]));
+    for (const copy of pendingElsewhere) await removeOtherHolders(store, events, project.id, copy.type, copy.normalized, newOwners.get(key(copy))!);
+    // a verified e-mail address confirms the pending passkeys of a stored account, as a proof would
+    for (const account of changed) {
+      if (verifiedNow.some((i) => i.userId === account.user.id && i.type === 'email')) await store.credentials.activatePending(account.user.id);
+    }
+    return result;
   });
 }
 
 /**
  * Imports the lines of a JSONL source into a project. Empty lines are skipped. A batch that meets a
  * concurrent sign-up of one of its values (a unique violation) is written again line by line, so that
- * only that line fails.
+ * only that line is refused.
  */
 export async function importUsers(store: Store, project: ProjectConfig, lines: AsyncIterable<string>, options: ImportOptions): Promise<ImportProgress> {
-  const progress: ImportProgress = { lines: 0, created: 0, existing: 0, failed: 0 };
+  const progress: ImportProgress = { lines: 0, created: 0, updated: 0, unchanged: 0, refused: 0 };
   const size = options.batchSize ?? IMPORT_BATCH_SIZE;
   let batch: ImportedLine[] = [];
-  const fail = (failure: ImportFailure) => {
-    progress.failed += 1;
+  const refuse = (failure: ImportFailure) => {
+    progress.refused += 1;
     options.onFailure?.(failure);
   };
   const flush = async () => {
     if (batch.length === 0) return;
-    let results;
+    let results: BatchResult[];
     try {
-      results = [await writeBatch(store, project, batch, options.now())];
+      results = [await writeBatch(store, project, batch, options.now(), options.events)];
     } catch (error) {
       // a line refused at the users' creation (a required sign-up field unanswered), or one that met a
       // concurrent sign-up: line by line, so that only that line fails
@@ -196,20 +321,21 @@ export async function importUsers(store: Store, project: ProjectConfig, lines: A
       results = [];
       for (const line of batch) {
         try {
-          results.push(await writeBatch(store, project, [line], options.now()));
+          results.push(await writeBatch(store, project, [line], options.now(), options.events));
         } catch (lineError) {
           if (lineError instanceof SignupFieldsMissing) {
-            results.push({ created: 0, existing: 0, failures: [{ line: line.line, reason: lineError.validation!.map((i) => `${i.field}: ${i.message}`).join('; ') }] });
+            results.push({ created: 0, updated: 0, unchanged: 0, refusals: [{ line: line.line, reason: lineError.validation!.map((i) => `${i.field}: ${i.message}`).join('; ') }] });
           } else if (lineError instanceof UniqueViolation) {
-            results.push({ created: 0, existing: 0, failures: [{ line: line.line, reason: 'a value or the external id was taken meanwhile' }] });
+            results.push({ created: 0, updated: 0, unchanged: 0, refusals: [{ line: line.line, reason: 'a value or the external id was taken meanwhile' }] });
           } else throw lineError;
         }
       }
     }
     for (const result of results) {
       progress.created += result.created;
-      progress.existing += result.existing;
-      result.failures.forEach(fail);
+      progress.updated += result.updated;
+      progress.unchanged += result.unchanged;
+      result.refusals.forEach(refuse);
     }
     batch = [];
     options.onProgress?.({ ...progress });
@@ -218,7 +344,7 @@ export async function importUsers(store: Store, project: ProjectConfig, lines: A
     progress.lines += 1;
     if (!text.trim()) continue;
     const parsed = parseImportLine(project, text, progress.lines, options.now());
-    if ('reason' in parsed) fail(parsed);
+    if ('reason' in parsed) refuse(parsed);
     else batch.push(parsed);
     if (batch.length >= size) await flush();
   }

@@ -59,6 +59,11 @@ export function checkedIdentifier(
     issues.push({ field: fields.type, message: `this project does not use the identifier type ${type}` });
     return undefined;
   }
+  if (!raw.trim()) {
+    // Corbado's words for it: hosts may match on them
+    issues.push({ field: fields.value, message: 'cannot be blank' });
+    return undefined;
+  }
   const value = canonicalIdentifier(type, raw);
   if (!value) {
     issues.push({ field: fields.value, message: `is not a valid ${type}${type === 'phone' ? ' (E.164, e.g. +4915112345678)' : ''}` });
@@ -125,10 +130,11 @@ export function identifierInUse(): ApiError {
 }
 
 /**
- * Adds an identifier to a user, in the caller's transaction. Refused: a type over the project's
- * `maxPerUser` (400 identifier_limit_reached), a value another user holds verified or this user holds
- * already (409). A verified one takes the value from other users' pending copies; the first of its type
- * (or one given as `primary`) is the primary one.
+ * Adds an identifier to a user, in the caller's transaction. Refused: a value another user holds
+ * verified or this user holds already (409). The project's `maxPerUser` does not bind the host's backend
+ * (it is the account page's limit for what a person adds), as Corbado's Backend API is not bound by it.
+ * A verified one takes the value from other users' pending copies; the first of its type (or one given
+ * as `primary`) is the primary one.
  */
 export async function insertIdentifier(
   store: Store,
@@ -139,8 +145,6 @@ export async function insertIdentifier(
   now: number,
 ): Promise<IdentifierRecord> {
   const held = (await store.users.listIdentifiers(userId)).filter((i) => i.type === identifier.type);
-  const max = project.identifiers[identifier.type].maxPerUser;
-  if (held.length >= max) throw new ApiError(400, 'identifier_limit_reached', 'Bad request', `A user may hold ${max} of type ${identifier.type}`);
   if (await store.users.findVerifiedIdentifier(project.id, identifier.type, identifier.normalized)) throw identifierInUse();
   const record: IdentifierRecord = {
     id: newId('ide'),

@@ -7,7 +7,8 @@ import { obj, oneOf, optional, str } from '../schema.ts';
 const userStatus = oneOf(['active', 'disabled'] as const);
 
 export const userCreateBody = obj({
-  fullName: optional(str({ max: 1000 })),
+  /** required, as Corbado's SDK has it (the contract leaves it optional; Corbado's server fails without it) */
+  fullName: str({ max: 1000 }),
   status: userStatus,
   explicitWebauthnID: optional(str({ max: 1000 })),
   /** beyond the contract: the host's own id for the user */

@@ -14,7 +14,7 @@ import { DeliveryWorker, Undeliverable, type DeliveryEvent, type DeliverySetting
 import type { Logger } from '../senders/Messenger.ts';
 import { PREFIX as SEALED_PREFIX } from '../session/KeyStore.ts';
 import type { Store } from '../store/Store.ts';
-import type { EventData, EventType, WebhookEvent } from './eventTypes.ts';
+import type { EventData, EventType, SessionEndReason, WebhookEvent } from './eventTypes.ts';
 import type { Resolver, TargetRules } from './webhookTargets.ts';
 import { WebhookSender } from './WebhookSender.ts';
 
@@ -60,7 +60,7 @@ export interface WebhookEventsOptions {
 export type EventRecorder = Pick<WebhookEvents, 'record' | 'audit'>;
 
 /** What the trail keeps of a webhook event (`extra` adds to it or renames it at the call site). */
-function auditOf<T extends EventType>(type: T, data: EventData[T]): AuditEvent {
+export function auditOf<T extends EventType>(type: T, data: EventData[T]): AuditEvent {
   const d = data as Partial<EventData['user.logged_in'] & EventData['identifier.added'] & EventData['passkey.added']>;
   const base = { userId: d.userId! };
   if (d.identifier && 'id' in d.identifier) {
@@ -75,7 +75,59 @@ function auditOf<T extends EventType>(type: T, data: EventData[T]): AuditEvent {
       details: { method: d.method, identifierType: d.identifier!.type, identifier: masked(d.identifier!.type, d.identifier!.value) },
     };
   }
+  if (type === 'session.ended') {
+    const ended = data as EventData['session.ended'];
+    return { ...base, event: type, target: `session:${ended.sessionId}`, details: { reason: ended.reason } };
+  }
   return { ...base, event: type, target: `user:${d.userId}` };
+}
+
+/** Tells `session.ended` for each of the user's sessions that ended, in the caller's transaction. */
+export async function recordSessionsEnded(events: EventRecorder, projectId: string, userId: string, sessionIds: readonly string[], reason: SessionEndReason): Promise<void> {
+  for (const sessionId of sessionIds) await events.record(projectId, 'session.ended', { userId, sessionId, reason });
+}
+
+interface EventWriting {
+  store: Store;
+  keys: Sealer;
+  now: number;
+  giveUpMs: number;
+}
+
+/**
+ * Writes an event's deliveries, one per endpoint of the project that receives `type`, in the caller's
+ * transaction; whether there was any.
+ */
+async function writeEvent<T extends EventType>(w: EventWriting, projectId: string, type: T, data: EventData[T]): Promise<boolean> {
+  const endpoints = await w.store.webhookEndpoints.receiving(projectId, type);
+  if (endpoints.length === 0) return false;
+  const event: WebhookEvent<T> = { type, timestamp: new Date(w.now).toISOString(), data: { projectId, ...data } };
+  const body = JSON.stringify(event);
+  for (const endpoint of endpoints) {
+    await w.store.webhookDeliveries.insert({
+      id: newId('evt'),
+      projectId,
+      channel: endpoint.id,
+      payload: w.keys.seal(body),
+      createdAt: w.now,
+      expiresAt: w.now + w.giveUpMs,
+    });
+  }
+  return true;
+}
+
+/**
+ * A recorder for a process that runs no delivery worker (the admin command's import): it only writes
+ * the deliveries, which the servers' workers on the same database send (they poll while endpoints exist).
+ */
+export function writingOnly(store: Store, keys: Sealer, trail: Pick<AuditTrail, 'record'>, now: () => number, giveUpMs = DEFAULT_WEBHOOK_SETTINGS.giveUpMs): EventRecorder {
+  return {
+    record: async (projectId, type, data) => {
+      await trail.record(projectId, auditOf(type, data));
+      await writeEvent({ store, keys, now: now(), giveUpMs }, projectId, type, data);
+    },
+    audit: (projectId, event) => trail.record(projectId, event),
+  };
 }
 
 /** How long a scrape of /metrics waits for the backlog's count before it shows the last one. */
@@ -127,21 +179,7 @@ export class WebhookEvents {
     const { store, keys } = this.options;
     const audited = auditOf(type, data);
     await this.audit(projectId, { ...audited, ...extra, details: { ...audited.details, ...extra.details } });
-    const endpoints = await store.webhookEndpoints.receiving(projectId, type);
-    if (endpoints.length === 0) return;
-    const now = this.options.now();
-    const event: WebhookEvent<T> = { type, timestamp: new Date(now).toISOString(), data: { projectId, ...data } };
-    const body = JSON.stringify(event);
-    for (const endpoint of endpoints) {
-      await store.webhookDeliveries.insert({
-        id: newId('evt'),
-        projectId,
-        channel: endpoint.id,
-        payload: keys.seal(body),
-        createdAt: now,
-        expiresAt: now + this.settings.giveUpMs,
-      });
-    }
+    if (!(await writeEvent({ store, keys, now: this.options.now(), giveUpMs: this.settings.giveUpMs }, projectId, type, data))) return;
     store.afterCommit(() => {
       this.run();
       this.worker.nudge();

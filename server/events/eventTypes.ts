@@ -3,7 +3,7 @@
 // the Standard Webhooks specification suggests; `data` always names the project and the user.
 import type { IdentifierType, SocialProvider } from '../config/projectConfig.ts';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
-import type { IdentifierRecord } from '../store/UsersRepo.ts';
+import type { IdentifierRecord, UserStatus } from '../store/UsersRepo.ts';
 
 export const EVENT_TYPES = [
   'user.created',
@@ -14,6 +14,10 @@ export const EVENT_TYPES = [
   'identifier.removed',
   'passkey.added',
   'passkey.removed',
+  'user.updated',
+  'social_account.linked',
+  'social_account.unlinked',
+  'session.ended',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -37,10 +41,36 @@ export interface PasskeyData {
   status: 'active' | 'pending';
 }
 
+/** Where an account came from: a sign-up in the widget, the host's Backend API, or `admin users import`. */
+export type UserSource = 'signup' | 'backend-api' | 'import';
+
+/**
+ * Why a session ended: `logout` (the person logged out in it), `ended-by-user` (the person ended it
+ * from another session, on the account page), `revoked-by-host` (the Backend API's long session
+ * update), `user-disabled` (the host disabled the user), `reuse` (an old refresh token came back: the
+ * whole session is ended, as it may be stolen), `takeover` (someone proved the address of an account
+ * that had no verified identifier: what was issued before is ended).
+ */
+export type SessionEndReason = 'logout' | 'ended-by-user' | 'revoked-by-host' | 'user-disabled' | 'reuse' | 'takeover';
+
 /** What `data` holds for each type, besides `projectId`. */
 export interface EventData {
   /** the whole new account: later events tell only what changes afterwards */
-  'user.created': { userId: string; fullName: string; identifiers: IdentifierData[]; passkeys: PasskeyData[]; socialProviders: SocialProvider[] };
+  'user.created': {
+    userId: string;
+    fullName: string;
+    identifiers: IdentifierData[];
+    passkeys: PasskeyData[];
+    socialProviders: SocialProvider[];
+    source: UserSource;
+  };
+  /** the user's name or status changed: both as they are now */
+  'user.updated': { userId: string; fullName: string; status: UserStatus };
+  /** a provider account was linked to the user (not at sign-up: that is in user.created) */
+  'social_account.linked': { userId: string; provider: SocialProvider };
+  'social_account.unlinked': { userId: string; provider: SocialProvider };
+  /** `sessionId`: the long session's `ses-…` (the Backend API's longSessionID) */
+  'session.ended': { userId: string; sessionId: string; reason: SessionEndReason };
   /** identifiers, passkeys, sessions and provider accounts went with it (no events of their own) */
   'user.deleted': { userId: string };
   /** `identifier`: what the user logged in with (the session's `orig`) */

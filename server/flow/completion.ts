@@ -157,6 +157,7 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
     identifiers,
     passkeys: passkeys.map(passkeyData),
     socialProviders: s.socialAccount ? [s.socialAccount.provider] : [],
+    source: 'signup',
   }, { event: 'signup.succeeded', details: { method: s.socialAccount ? `social:${s.socialAccount.provider}` : ctx.proofMethod(), process: ctx.process.id } });
   // the state changes only once every row is in (a conflict above leaves it as it was); socialAccount
   // stays: it marks the sign-up as social until it completes (its address is verified after the account)
@@ -316,4 +317,6 @@ async function linkSocialAccount(ctx: FlowContext, userId: string, account: Soci
     createdAt: now,
     lastUsedAt: now,
   });
+  // a sign-up's provider account is in user.created
+  if (existingUser) await ctx.deps.events.record(project.id, 'social_account.linked', { userId, provider: account.provider });
 }

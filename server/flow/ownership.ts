@@ -3,7 +3,7 @@
 // becomes verified and every other account's pending copy is removed, in the caller's transaction.
 import type { IdentifierType } from '../config/projectConfig.ts';
 import { identifierData, passkeyData } from '../events/eventTypes.ts';
-import type { EventRecorder } from '../events/WebhookEvents.ts';
+import { recordSessionsEnded, type EventRecorder } from '../events/WebhookEvents.ts';
 import { UniqueViolation } from '../store/Database.ts';
 import type { Store } from '../store/Store.ts';
 import type { IdentifierRecord } from '../store/UsersRepo.ts';
@@ -75,9 +75,9 @@ export async function takeOverUnverifiedAccount(
   keptPasskeys: readonly string[],
   now: number,
 ): Promise<void> {
-  await store.sessions.revokeAllOfUser(userId, now);
+  await recordSessionsEnded(events, projectId, userId, await store.sessions.revokeAllOfUser(userId, now), 'takeover');
   for (const passkey of await store.credentials.deletePendingExcept(userId, keptPasskeys)) {
     await events.record(projectId, 'passkey.removed', { userId, passkey: passkeyData(passkey) });
   }
-  await store.socialAccounts.deleteByUser(userId);
+  for (const provider of await store.socialAccounts.deleteByUser(userId)) await events.record(projectId, 'social_account.unlinked', { userId, provider });
 }

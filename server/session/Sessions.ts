@@ -12,6 +12,8 @@ import type { AuditEvent, AuditTrail } from '../audit/AuditTrail.ts';
 import { createHmac } from 'node:crypto';
 import { ApiError } from '../ApiError.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
+import type { SessionEndReason } from '../events/eventTypes.ts';
+import { recordSessionsEnded, type EventRecorder } from '../events/WebhookEvents.ts';
 import { userAgentSource } from '../flow/userAgentSource.ts';
 import { newId, newSecretToken, sha256Hex } from '../randomValues.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
@@ -54,6 +56,8 @@ export class Sessions {
     private readonly keys: KeyRing,
     /** the server secret successors are derived with */
     private readonly rotationSecret: string,
+    /** webhooks: `session.ended` when a session is ended here (a logout, a reuse) */
+    private readonly events: EventRecorder,
     /** told when a retired value came back and its session was ended */
     private readonly onReuse: (session: SessionRecord) => void = () => {},
     /** the audit trail: sessions created, rotated, reused and ended are recorded there */
@@ -63,6 +67,17 @@ export class Sessions {
   /** Records a session's event in the audit trail (in the caller's transaction). */
   private async audit(session: Pick<SessionRecord, 'id' | 'projectId' | 'userId'>, event: string, more: Omit<AuditEvent, 'event'> = {}): Promise<void> {
     await this.trail?.record(session.projectId, { event, userId: session.userId, target: `session:${session.id}`, ...more });
+  }
+
+  /**
+   * Ends a session and tells `session.ended` with the reason (webhook and trail), in one transaction
+   * with what `also` records (nothing when it had ended already).
+   */
+  private async endWith(session: SessionRecord, reason: SessionEndReason, nowMs: number, also?: () => Promise<void>): Promise<void> {
+    await this.store.transaction(async () => {
+      if (await this.store.sessions.revoke(session.id, nowMs)) await recordSessionsEnded(this.events, session.projectId, session.userId, [session.id], reason);
+      await also?.();
+    });
   }
 
   /**
@@ -142,8 +157,7 @@ export class Sessions {
     const successor = this.#successor(token);
     if (sha256Hex(successor) === session.tokenHash && nowMs - retired.retiredAt <= ROTATION_GRACE_MS) return { session, token: successor, predecessor: true };
     if (detectReuse) {
-      await this.store.sessions.revoke(session.id, nowMs);
-      await this.audit(session, 'session.reuse_detected', { outcome: 'refused', reason: 'reuse_of_rotated_session' });
+      await this.endWith(session, 'reuse', nowMs, () => this.audit(session, 'session.reuse_detected', { outcome: 'refused', reason: 'reuse_of_rotated_session' }));
       this.onReuse(session);
     }
     return undefined;
@@ -176,12 +190,9 @@ export class Sessions {
     };
   }
 
-  /** Ends a session; `by`: who ended it, as the audit trail says (the person at log-out, by default). */
-  async end(session: SessionRecord, nowMs: number, by = 'logout'): Promise<void> {
-    await this.store.transaction(async () => {
-      await this.store.sessions.revoke(session.id, nowMs);
-      await this.audit(session, 'session.ended', { details: { by } });
-    });
+  /** The person logged out in this session. */
+  async end(session: SessionRecord, nowMs: number): Promise<void> {
+    await this.endWith(session, 'logout', nowMs);
   }
 
   async #live(project: ProjectConfig, session: SessionRecord, nowMs: number): Promise<boolean> {

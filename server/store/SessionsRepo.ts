@@ -115,8 +115,10 @@ export class SessionsRepo {
     return rows.map(toRecord);
   }
 
-  async revoke(id: string, now: number): Promise<void> {
-    await this.db.run('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, id]);
+  /** Ends a session; whether it was live (not ended, not expired) until now. */
+  async revoke(id: string, now: number): Promise<boolean> {
+    const ended = await this.db.all<{ expires_at: number | string }>('UPDATE sessions SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL RETURNING expires_at', [now, id]);
+    return ended.some((s) => Number(s.expires_at) > now);
   }
 
   /** Ends one live session if it is the user's; the number ended (0 or 1). */
@@ -124,14 +126,22 @@ export class SessionsRepo {
     return this.db.run('UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ?', [now, id, userId, now]);
   }
 
-  /** Ends every live session of the user but `keepId`; the number ended. */
-  revokeOthers(userId: string, keepId: string, now: number): Promise<number> {
-    return this.db.run('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND id <> ? AND revoked_at IS NULL AND expires_at > ?', [now, userId, keepId, now]);
+  /** Ends every live session of the user but `keepId`; the ids of those ended. */
+  async revokeOthers(userId: string, keepId: string, now: number): Promise<string[]> {
+    const ended = await this.db.all<{ id: string }>(
+      'UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND id <> ? AND revoked_at IS NULL AND expires_at > ? RETURNING id',
+      [now, userId, keepId, now],
+    );
+    return ended.map((s) => s.id);
   }
 
-  /** Revokes every live session of a user (its address was just proven by someone who had none of them). */
-  async revokeAllOfUser(userId: string, now: number): Promise<void> {
-    await this.db.run('UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL', [now, userId]);
+  /** Revokes every session of a user not ended yet (a takeover, a disabled user); the ids of those that were live. */
+  async revokeAllOfUser(userId: string, now: number): Promise<string[]> {
+    const ended = await this.db.all<{ id: string; expires_at: number | string }>(
+      'UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL RETURNING id, expires_at',
+      [now, userId],
+    );
+    return ended.filter((s) => Number(s.expires_at) > now).map((s) => s.id);
   }
 
   /** Forgets the retired values of a user's sessions that ended or expired: they can be told from unknown ones no more. */

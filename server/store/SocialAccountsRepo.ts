@@ -55,8 +55,9 @@ export class SocialAccountsRepo {
     return (await this.db.run('DELETE FROM social_accounts WHERE id = ? AND user_id = ?', [id, userId])) === 1;
   }
 
-  async deleteByUser(userId: string): Promise<void> {
-    await this.db.run('DELETE FROM social_accounts WHERE user_id = ?', [userId]);
+  /** Removes the user's provider accounts; the providers they were of. */
+  async deleteByUser(userId: string): Promise<SocialProvider[]> {
+    return (await this.db.all<{ provider: SocialProvider }>('DELETE FROM social_accounts WHERE user_id = ? RETURNING provider', [userId])).map((r) => r.provider);
   }
 
   /** A later sign-in refreshes what the provider says about the account. */

@@ -28,7 +28,8 @@ export interface IdentifierQuery {
   values?: { type: IdentifierType; normalized: string }[];
   type?: IdentifierType;
   userId?: string;
-  status?: 'verified' | 'pending';
+  /** as the Backend API shows it: `primary` is a verified identifier that is the primary of its type, `verified` another verified one */
+  status?: 'verified' | 'pending' | 'primary';
   sort: { column: 'created_at' | 'normalized' | 'type' | 'user_id' | 'status'; descending: boolean };
   limit: number;
   offset: number;
@@ -133,17 +134,37 @@ export class UsersRepo {
     }
   }
 
-  /** Which of these external ids the project's users have already. */
-  async takenExternalIds(projectId: string, externalIds: readonly string[]): Promise<Set<string>> {
-    const taken = new Set<string>();
-    for (const chunk of chunks(externalIds, 500)) {
-      const rows = await this.db.all<{ external_id: string }>(
-        `SELECT external_id FROM users WHERE project_id = ? AND external_id IN (${chunk.map(() => '?').join(', ')})`,
-        [projectId, ...chunk],
-      );
-      for (const row of rows) taken.add(row.external_id);
+  /** The project's users with one of these external ids (the import's reruns). */
+  async byExternalIds(projectId: string, externalIds: readonly string[]): Promise<UserRecord[]> {
+    const found: UserRecord[] = [];
+    for (const chunk of chunks([...new Set(externalIds)], 500)) {
+      const rows = await this.db.all<UserRow>(`SELECT * FROM users WHERE project_id = ? AND external_id IN (${chunk.map(() => '?').join(', ')})`, [projectId, ...chunk]);
+      found.push(...rows.map(toUser));
     }
-    return taken;
+    return found;
+  }
+
+  /** These users (those that exist), in few statements. */
+  async getMany(ids: readonly string[]): Promise<UserRecord[]> {
+    const found: UserRecord[] = [];
+    for (const chunk of chunks([...new Set(ids)], 500)) {
+      const rows = await this.db.all<UserRow>(`SELECT * FROM users WHERE id IN (${chunk.map(() => '?').join(', ')})`, chunk);
+      found.push(...rows.map(toUser));
+    }
+    return found;
+  }
+
+  /** The identifiers of these users, in few statements. */
+  async identifiersOfUsers(userIds: readonly string[]): Promise<IdentifierRecord[]> {
+    const found: IdentifierRecord[] = [];
+    for (const chunk of chunks([...new Set(userIds)], 500)) {
+      const rows = await this.db.all<IdentifierRow>(
+        `SELECT * FROM identifiers WHERE user_id IN (${chunk.map(() => '?').join(', ')}) ORDER BY ${IDENTIFIER_ORDER}`,
+        chunk,
+      );
+      found.push(...rows.map(toIdentifier));
+    }
+    return found;
   }
 
   /**
@@ -195,8 +216,8 @@ export class UsersRepo {
       params.push(query.userId);
     }
     if (query.status) {
-      where.push('status = ?');
-      params.push(query.status);
+      where.push(query.status === 'pending' ? 'status = ?' : 'status = ? AND is_primary = ?');
+      params.push(...(query.status === 'pending' ? ['pending'] : ['verified', query.status === 'primary' ? 1 : 0]));
     }
     const condition = where.join(' AND ');
     const total = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM identifiers WHERE ${condition}`, params);

@@ -49,7 +49,8 @@ describe('Backend API with the Node SDK', () => {
 
     const email = uniqueEmail('Ada');
     const identifier = await sdk.identifiers().create(user.userID, { identifierType: 'email', identifierValue: email, status: 'verified' });
-    expect(identifier).toEqual({ identifierID: expect.stringMatching(/^ide-/), type: 'email', value: email, status: 'verified', userID: user.userID });
+    // the user's first verified address is the primary one of its type: Corbado's status `primary`
+    expect(identifier).toEqual({ identifierID: expect.stringMatching(/^ide-/), type: 'email', value: email, status: 'primary', userID: user.userID });
 
     // found whatever the case of the address; the SDK's listByUserId sends the id without usr-
     const byValue = await sdk.identifiers().listByValueAndType(email.toUpperCase(), 'email');
@@ -59,13 +60,13 @@ describe('Backend API with the Node SDK', () => {
     expect((await sdk.identifiers().listByUserIdAndType(user.userID, 'phone')).identifiers).toEqual([]);
 
     expect(await sdk.identifiers().updateStatus(user.userID, identifier.identifierID, 'pending')).toMatchObject({ status: 'pending' });
-    expect(await sdk.identifiers().updateStatus(user.userID, identifier.identifierID, 'primary')).toMatchObject({ status: 'verified' });
+    expect(await sdk.identifiers().updateStatus(user.userID, identifier.identifierID, 'primary')).toMatchObject({ status: 'primary' });
     expect(await sdk.identifiers().delete(user.userID, identifier.identifierID)).toMatchObject({ httpStatusCode: 200, message: 'OK' });
     expect((await sdk.identifiers().listByUserId(user.userID)).paging.totalItems).toBe(0);
 
     expect(await sdk.users().delete(user.userID)).toMatchObject({ httpStatusCode: 200 });
     const gone = await sdk.users().get(user.userID).catch((error: unknown) => error);
-    expect(gone).toMatchObject({ httpStatusCode: 404 });
+    expect(gone).toMatchObject({ httpStatusCode: 400 });
   });
 
   it('changes the name and status of a user (PATCH) and keeps the host external id', async () => {
@@ -74,7 +75,7 @@ describe('Backend API with the Node SDK', () => {
     expect(created.body).toMatchObject({ fullName: 'Old', externalID: 'crm-42' });
     const changed = await backendCall(server, creds, 'PATCH', `/v2/users/${created.body.userID}`, { fullName: '  New Name ' });
     expect(changed.body).toEqual({ userID: created.body.userID, fullName: 'New Name', status: 'active', externalID: 'crm-42' });
-    expectError(await backendCall(server, creds, 'POST', '/v2/users', { status: 'active', externalID: 'crm-42' }), 409, 'external_id_in_use');
+    expectError(await backendCall(server, creds, 'POST', '/v2/users', { fullName: 'Twin', status: 'active', externalID: 'crm-42' }), 409, 'external_id_in_use');
   });
 
   it('refuses a wrong, revoked or missing secret and another project of the secret, each with 401 and nothing else', async () => {
@@ -138,24 +139,25 @@ describe('Backend API with the Node SDK', () => {
     expect((await backendCall(server, other, 'GET', '/v2/identifiers')).status).toBe(200);
   });
 
-  it('answers bad input with 400 and `field: message` validation, unknown ids with 404, never a 5xx', async () => {
+  it('answers bad input with 400 and `field: message` validation, unknown ids with 400 `…: does not exist` (as Corbado), never a 5xx', async () => {
     const creds = { projectId: 'pro-1', secret: await newSecret(server, 'pro-1') };
-    const user = (await backendCall(server, creds, 'POST', '/v2/users', { status: 'active' })).body;
+    const user = (await backendCall(server, creds, 'POST', '/v2/users', { fullName: 'Bad Input', status: 'active' })).body;
     const cases: [string, string, unknown, number, string, RegExp?][] = [
       ['POST', '/v2/users', '{"status":', 400, 'invalid_request'],
-      ['POST', '/v2/users', {}, 400, 'invalid_request', /^status: is required$/],
-      ['POST', '/v2/users', { status: 'pending' }, 400, 'invalid_request', /^status: must be one of active, disabled$/],
+      ['POST', '/v2/users', {}, 400, 'invalid_request', /^fullName: is required\nstatus: is required$/],
+      ['POST', '/v2/users', { status: 'active', fullName: ' ' }, 400, 'invalid_request', /^fullName: cannot be blank$/],
+      ['POST', '/v2/users', { fullName: 'P', status: 'pending' }, 400, 'invalid_request', /^status: must be one of active, disabled$/],
       ['POST', '/v2/users', { status: 'active', fullName: 'a\u202Eb' }, 400, 'invalid_request', /^fullName: /],
-      ['POST', '/v2/users', { status: 'active', explicitWebauthnID: 'x' }, 400, 'invalid_request', /^explicitWebauthnID: /],
+      ['POST', '/v2/users', { fullName: 'W', status: 'active', explicitWebauthnID: 'x' }, 400, 'invalid_request', /^explicitWebauthnID: /],
       ['PATCH', `/v2/users/${user.userID}`, { status: 'gone' }, 400, 'invalid_request', /^status: /],
       ['POST', `/v2/users/${user.userID}/identifiers`, { identifierType: 'email', identifierValue: 'not-an-address', status: 'verified' }, 400, 'invalid_request', /^identifierValue: is not a valid email$/],
       ['POST', `/v2/users/${user.userID}/identifiers`, { identifierType: 'phone', identifierValue: '+4915112345678', status: 'verified' }, 400, 'invalid_request', /^identifierType: this project does not use/],
       ['POST', `/v2/users/${user.userID}/identifiers`, { identifierType: 'fax', identifierValue: 'x', status: 'new' }, 400, 'invalid_request', /^identifierType: must be one of/],
-      ['PATCH', `/v2/users/${user.userID}/identifiers/ide-1`, { status: 'verified' }, 404, 'not_found'],
-      ['GET', '/v2/users/usr-1', undefined, 404, 'not_found'],
+      ['PATCH', `/v2/users/${user.userID}/identifiers/ide-1`, { status: 'verified' }, 400, 'invalid_request', /^identifierID: does not exist$/],
+      ['GET', '/v2/users/usr-1', undefined, 400, 'invalid_request', /^userID: does not exist$/],
       ['GET', '/v2/users/%00', undefined, 400, 'invalid_request'],
-      ['DELETE', `/v2/users/${user.userID}/credentials/cre-1`, undefined, 404, 'not_found'],
-      ['GET', '/v2/longSessions/ses-1', undefined, 404, 'not_found'],
+      ['DELETE', `/v2/users/${user.userID}/credentials/cre-1`, undefined, 400, 'invalid_request', /^credentialID: does not exist$/],
+      ['GET', '/v2/longSessions/ses-1', undefined, 400, 'invalid_request', /^longSessionID: does not exist$/],
       ['PATCH', `/v2/users/${user.userID}/longSessions/ses-1`, { status: 'active' }, 400, 'invalid_request', /^status: must be one of revoked, logged_out$/],
       ['GET', '/v2/identifiers?filter[]=fullName:eq:Ada', undefined, 400, 'invalid_request', /^filter\[\]: cannot filter on fullName/],
       ['GET', '/v2/identifiers?filter[]=identifierValue:like:a', undefined, 400, 'invalid_request', /^filter\[\]: operator like is not supported/],
@@ -180,6 +182,82 @@ describe('Backend API with the Node SDK', () => {
       .catch((error: unknown) => error)) as { getValidationMessages(): string[]; httpStatusCode: number };
     expect(sdkError.httpStatusCode).toBe(400);
     expect(sdkError.getValidationMessages()).toEqual(['identifierValue: is not a valid email']);
+  });
+});
+
+/** What a refused SDK call threw: Corbado's ServerError with its status and `field: message` lines. */
+async function sdkRefusal(call: Promise<unknown>): Promise<{ status: number; validation: string[] }> {
+  const error = (await call.then(
+    () => expect.fail('the call was not refused'),
+    (e: unknown) => e,
+  )) as { httpStatusCode: number; getValidationMessages(): string[] };
+  return { status: error.httpStatusCode, validation: error.getValidationMessages() };
+}
+
+// The calls of Corbado's own integration suite for its Node SDK (users and identifiers), written here
+// anew: host code written against Corbado's SDK gets Corbado's answers (server/README.md, "Backend API").
+describe("Backend API answers the SDK as Corbado's does", () => {
+  it('gives one user as many addresses as the host adds (not the account page\'s maximum), concurrently too', async () => {
+    expect((await server.api.store.projects.get('pro-1'))!.identifiers.email.maxPerUser).toBeLessThan(8);
+    const sdk = corbadoSdk(server, 'pro-1', await newSecret(server, 'pro-1'));
+    const { userID } = await sdk.users().createActiveByName('Many Addresses');
+    const first = await sdk.identifiers().create(userID, { identifierType: 'email', identifierValue: uniqueEmail('many0'), status: 'primary' });
+    const added = await Promise.all(
+      [1, 2, 3, 4, 5, 6, 7].map((n) => sdk.identifiers().create(userID, { identifierType: 'email', identifierValue: uniqueEmail(`many${n}`), status: 'verified' })),
+    );
+    expect(added.map((i) => i.status)).toEqual(Array(7).fill('verified'));
+    const listed = await sdk.identifiers().listByUserIdAndType(userID, 'email', undefined, 1, 100);
+    expect(listed.identifiers.map((i) => i.identifierID).sort()).toEqual([first, ...added].map((i) => i.identifierID).sort());
+    expect(listed.identifiers.filter((i) => i.status === 'primary')).toEqual([first]);
+  });
+
+  it('answers `primary` for the identifier made primary, in the change and in every list, and filters by it', async () => {
+    const creds = { projectId: 'pro-1', secret: await newSecret(server, 'pro-1') };
+    const sdk = corbadoSdk(server, 'pro-1', creds.secret);
+    const { userID } = await sdk.users().createActiveByName('Prima');
+    const email = uniqueEmail('prima');
+    const identifier = await sdk.identifiers().create(userID, { identifierType: 'email', identifierValue: email, status: 'primary' });
+    expect(identifier.status).toBe('primary');
+    expect(await sdk.identifiers().updateStatus(userID, identifier.identifierID, 'pending')).toMatchObject({ status: 'pending' });
+    expect((await sdk.identifiers().listByValueAndType(email, 'email')).identifiers[0]!.status).toBe('pending');
+    expect(await sdk.identifiers().updateStatus(userID, identifier.identifierID, 'primary')).toMatchObject({ status: 'primary' });
+    expect((await sdk.identifiers().listByValueAndType(email, 'email')).identifiers[0]!.status).toBe('primary');
+    // a second verified address is `verified` until it is made primary; then the first one is `verified`
+    const second = await sdk.identifiers().create(userID, { identifierType: 'email', identifierValue: uniqueEmail('secunda'), status: 'verified' });
+    expect(second.status).toBe('verified');
+    const byStatus = async (status: string) =>
+      (await sdk.identifiers().list([`userID:eq:${userID.slice(4)}`, `status:eq:${status}`])).identifiers.map((i) => i.identifierID);
+    expect(await byStatus('primary')).toEqual([identifier.identifierID]);
+    expect(await byStatus('verified')).toEqual([second.identifierID]);
+    expect(await sdk.identifiers().updateStatus(userID, second.identifierID, 'primary')).toMatchObject({ status: 'primary' });
+    expect(await byStatus('primary')).toEqual([second.identifierID]);
+    expect(await byStatus('verified')).toEqual([identifier.identifierID]);
+  });
+
+  it('answers an unknown user or identifier with 400 `…: does not exist`, a blank value with `cannot be blank`, a missing name with 400', async () => {
+    const creds = { projectId: 'pro-1', secret: await newSecret(server, 'pro-1') };
+    const sdk = corbadoSdk(server, 'pro-1', creds.secret);
+    const unknownUser = { status: 400, validation: ['userID: does not exist'] };
+    expect(await sdkRefusal(sdk.users().get('usr-123456789'))).toEqual(unknownUser);
+    expect(await sdkRefusal(sdk.users().delete('usr-123456789'))).toEqual(unknownUser);
+    const { userID } = await sdk.users().createActiveByName('Gone Soon');
+    await sdk.users().delete(userID);
+    expect(await sdkRefusal(sdk.users().get(userID))).toEqual(unknownUser);
+    expect(await sdkRefusal(sdk.identifiers().create(userID, { identifierType: 'email', identifierValue: uniqueEmail('gone'), status: 'verified' }))).toEqual(unknownUser);
+
+    const { userID: living } = await sdk.users().createActiveByName('Still Here');
+    expect(await sdkRefusal(sdk.identifiers().updateStatus(living, 'non-existent-id', 'primary'))).toEqual({ status: 400, validation: ['identifierID: does not exist'] });
+    expect(await sdkRefusal(sdk.identifiers().delete(living, 'ide-1'))).toEqual({ status: 400, validation: ['identifierID: does not exist'] });
+    for (const blank of ['', '   ']) {
+      expect(await sdkRefusal(sdk.identifiers().create(living, { identifierType: 'email', identifierValue: blank, status: 'primary' }))).toEqual({
+        status: 400,
+        validation: ['identifierValue: cannot be blank'],
+      });
+    }
+    // the SDK refuses an empty name itself; sent as Corbado's suite sends it, the server answers 400 (Corbado: 500)
+    const nameless = await backendCall(server, creds, 'POST', '/v2/users', { name: '', status: 'active' });
+    expectError(nameless, 400, 'invalid_request');
+    expect(nameless.body.error.validation).toEqual([{ field: 'fullName', message: 'is required' }]);
   });
 });
 
@@ -268,12 +346,13 @@ describe('Backend API: what it does to users', () => {
   it('a verified identifier takes the address from pending holders; one held verified by another user is refused', async () => {
     const creds = { projectId: 'pro-1', secret: await newSecret(server, 'pro-1') };
     const email = uniqueEmail('owner');
-    const create = async () => (await backendCall(server, creds, 'POST', '/v2/users', { status: 'active' })).body.userID as string;
+    const create = async () => (await backendCall(server, creds, 'POST', '/v2/users', { fullName: 'Holder', status: 'active' })).body.userID as string;
     const [squatter, owner, latecomer] = [await create(), await create(), await create()];
     const pending = await backendCall(server, creds, 'POST', `/v2/users/${squatter}/identifiers`, { identifierType: 'email', identifierValue: email, status: 'pending' });
     expect(pending.body.status).toBe('pending');
     const mine = await backendCall(server, creds, 'POST', `/v2/users/${owner}/identifiers`, { identifierType: 'email', identifierValue: email, status: 'pending' });
-    expect((await backendCall(server, creds, 'PATCH', `/v2/users/${owner}/identifiers/${mine.body.identifierID}`, { status: 'verified' })).body.status).toBe('verified');
+    // the owner's only address, verified: the primary one
+    expect((await backendCall(server, creds, 'PATCH', `/v2/users/${owner}/identifiers/${mine.body.identifierID}`, { status: 'verified' })).body.status).toBe('primary');
     const holders = await backendCall(server, creds, 'GET', `/v2/identifiers?filter[]=identifierValue:eq:${encodeURIComponent(email)}`);
     expect(holders.body.identifiers.map((i: any) => i.userID)).toEqual([owner]);
     const refused = await backendCall(server, creds, 'POST', `/v2/users/${latecomer}/identifiers`, { identifierType: 'email', identifierValue: email, status: 'pending' });
@@ -317,7 +396,7 @@ describe('Backend API: what it does to users', () => {
 });
 
 describe("Backend API: one project's secret never reaches another project's users", () => {
-  it('answers every operation on another project\'s ids with 404 or an empty list, and changes nothing', async () => {
+  it('answers every operation on another project\'s ids as on unknown ones (400 `…: does not exist`) or with an empty list, and changes nothing', async () => {
     const theirs = { projectId: 'pro-1', secret: await newSecret(server, 'pro-1') };
     const { client, email, userId } = await signUp('pro-1', { passkey: new SoftAuthenticator() });
     const [identifier] = (await backendCall(server, theirs, 'GET', `/v2/identifiers?filter[]=userID:eq:${userId}`)).body.identifiers;
@@ -326,7 +405,7 @@ describe("Backend API: one project's secret never reaches another project's user
     const before = (await backendCall(server, theirs, 'GET', `/v2/users/${userId}`)).body;
 
     const mine = { projectId: 'pro-2', secret: await newSecret(server, 'pro-2') };
-    const ownUser = (await backendCall(server, mine, 'POST', '/v2/users', { status: 'active' })).body.userID as string;
+    const ownUser = (await backendCall(server, mine, 'POST', '/v2/users', { fullName: 'Own', status: 'active' })).body.userID as string;
     const notFound: [string, string, unknown?][] = [
       ['GET', `/v2/users/${userId}`],
       ['PATCH', `/v2/users/${userId}`, { fullName: 'Taken Over', status: 'disabled' }],
@@ -347,7 +426,11 @@ describe("Backend API: one project's secret never reaches another project's user
       ['PATCH', `/v2/users/${ownUser}/longSessions/${session.longSessionID}`, { status: 'revoked' }],
       ['GET', `/v2/longSessions/${session.longSessionID}`],
     ];
-    for (const [method, path, body] of notFound) expectError(await backendCall(server, mine, method, path, body), 404, 'not_found');
+    for (const [method, path, body] of notFound) {
+      const res = await backendCall(server, mine, method, path, body);
+      expectError(res, 400, 'invalid_request');
+      expect(res.body.error.validation, `${method} ${path}`).toEqual([{ field: expect.stringMatching(/^(userID|identifierID|credentialID|longSessionID)$/), message: 'does not exist' }]);
+    }
     for (const filter of [`userID:eq:${userId}`, `identifierValue:eq:${encodeURIComponent(email)}`]) {
       expect((await backendCall(server, mine, 'GET', `/v2/identifiers?filter[]=${filter}`)).body).toMatchObject({ identifiers: [], paging: { totalItems: 0 } });
     }

