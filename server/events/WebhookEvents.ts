@@ -83,8 +83,16 @@ export function auditOf<T extends EventType>(type: T, data: EventData[T]): Audit
 }
 
 /** Tells `session.ended` for each of the user's sessions that ended, in the caller's transaction. */
-export async function recordSessionsEnded(events: EventRecorder, projectId: string, userId: string, sessionIds: readonly string[], reason: SessionEndReason): Promise<void> {
-  for (const sessionId of sessionIds) await events.record(projectId, 'session.ended', { userId, sessionId, reason });
+export async function recordSessionsEnded(
+  events: EventRecorder,
+  projectId: string,
+  userId: string,
+  sessionIds: readonly string[],
+  reason: SessionEndReason,
+  /** what the trail keeps beside (the session a person ended another one from) */
+  extra: Partial<AuditEvent> = {},
+): Promise<void> {
+  for (const sessionId of sessionIds) await events.record(projectId, 'session.ended', { userId, sessionId, reason }, extra);
 }
 
 interface EventWriting {

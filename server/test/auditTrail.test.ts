@@ -181,10 +181,10 @@ describe("the audit trail tells a visitor's story", () => {
     const events = listed.body.auditEvents;
     expect(events[3].details.process).toBe(events[0].details.process);
     expect(events[4].details.method).toBe('phone-otp');
-    expect(events[7].details.by).toBe('logout');
+    expect(events[7].details.reason).toBe('logout');
     expect(events[9].details.method).toBe('passkey');
     expect(events[15].details.method).toBe('email-link');
-    expect(events[16].details).toEqual({ by: 'user', from: story.sessions.laptop });
+    expect(events[16].details).toEqual({ reason: 'ended-by-user', from: story.sessions.laptop });
     // from where, and which request: every record of a request carries its id, the address as the limits see it
     for (const e of events) {
       expect(e.ip).toBe('127.0.0.1');
@@ -291,13 +291,15 @@ describe("the audit trail tells a visitor's story", () => {
 
     const after = (await backendCall(s, host, 'GET', `/v2/auditEvents?pageSize=100`)).body.auditEvents.filter((e: any) => e.seq > before);
     expect(after.map((e: any) => [e.event, e.outcome, e.reason, e.actor, e.userId])).toEqual([
+      ['session.ended', 'done', null, `secret:${secretId}`, userId],
       ['user.disabled', 'done', null, `secret:${secretId}`, userId],
+      ['user.updated', 'done', null, `secret:${secretId}`, userId],
       ['user.created', 'done', null, `secret:${secretId}`, created.body.userID],
       ['request.refused', 'refused', 'user_disabled', 'visitor', null],
       ['identifier.unverified', 'done', null, `secret:${secretId}`, userId],
       ['identifier.verified', 'done', null, `secret:${secretId}`, userId],
     ]);
-    expect(after[2].details).toEqual({ route: 'POST /v2/auth/passkey/login/finish' });
+    expect(after[4].details).toEqual({ route: 'POST /v2/auth/passkey/login/finish' });
     expect(await runAdmin(['audit', 'verify', PROJECT], databaseEnv(s.dir))).toMatchObject({ whole: true });
   });
 });
