@@ -1,5 +1,5 @@
 // `npm run bench`: bundle size, start-up in Chromium (alone and beside web-js), heap growth over mount cycles,
-// server throughput, the bundle's evaluation time, and the import of existing users.
+// server throughput, the bundle's evaluation time, the import of existing users, and the audit trail at scale.
 // Prints tables and writes bench/results.json. See bench/README.md for what each figure means.
 //
 // Knobs (for trying things out; the committed results use the defaults):
@@ -7,12 +7,14 @@
 //   scenario beside web-js, default 5), BENCH_CYCLES (mount cycles, default 200),
 //   BENCH_SECONDS (server window per endpoint, default 10), BENCH_EVALUATE_RUNS (default 31),
 //   BENCH_EVALUATE_BESIDE (other bundle files to measure beside dist/corbado.js), BENCH_IMPORT_USERS (default 100000),
+//   BENCH_AUDIT_RECORDS (the big trail, default 10000000), BENCH_AUDIT_EXPORT (records exported, default 1000000),
 //   BENCH_ONLY (e.g. "size,compare,server"; "import" alone with BENCH_OUT=bench/results-import.json),
 //   BENCH_OUT (results file, default bench/results.json), CHROMIUM_PATH.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { auditBench, type AuditBenchResult } from './lib/audit.ts';
 import { launchChromium } from './lib/browser.ts';
 import { compareBench, type CompareResults } from './lib/compare.ts';
 import { evaluateBench, type EvaluateFigures } from './lib/evaluate.ts';
@@ -50,7 +52,9 @@ const EVALUATE_RUNS = Number(process.env.BENCH_EVALUATE_RUNS ?? 31);
 const EVALUATE_BESIDE = (process.env.BENCH_EVALUATE_BESIDE ?? '').split(',').map((part) => part.trim()).filter(Boolean);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const IMPORT_USERS = Number(process.env.BENCH_IMPORT_USERS ?? 100_000);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,startup,compare,memory,server,evaluate,import').split(',').map((part) => part.trim()));
+const AUDIT_RECORDS = Number(process.env.BENCH_AUDIT_RECORDS ?? 10_000_000);
+const AUDIT_EXPORT = Number(process.env.BENCH_AUDIT_EXPORT ?? 1_000_000);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,startup,compare,memory,server,evaluate,import,audit').split(',').map((part) => part.trim()));
 const OUT = process.env.BENCH_OUT ?? join(ROOT, 'bench', 'results.json');
 /** the leak check: no JIT code, feedback allocated on first call, so only retained objects can grow */
 const LEAK_CHECK_FLAGS = '--jitless --no-lazy-feedback-allocation';
@@ -76,7 +80,7 @@ let chromiumVersion = 'not launched';
 
 if (ONLY.has('size')) {
   mark('size');
-  say('1/7 bundle size …');
+  say('1/8 bundle size …');
   size = sizeBench(ROOT, TMP);
 }
 
@@ -88,12 +92,12 @@ if (ONLY.has('startup') || ONLY.has('memory')) {
     try {
       if (ONLY.has('startup')) {
         mark('startup');
-        say(`2/7 start-up, ${RUNS} runs per scenario … (${elapsed()})`);
+        say(`2/8 start-up, ${RUNS} runs per scenario … (${elapsed()})`);
         startup = await startupBench(browser, stack, RUNS, say);
       }
       if (ONLY.has('memory')) {
         mark('memory');
-        say(`4/7 memory, ${CYCLES} mount/unmount cycles per view … (${elapsed()})`);
+        say(`4/8 memory, ${CYCLES} mount/unmount cycles per view … (${elapsed()})`);
         const views = await memoryBench(browser, stack, CYCLES, say);
         await browser.close();
         say(`    leak check with ${LEAK_CHECK_FLAGS} … (${elapsed()})`);
@@ -113,10 +117,10 @@ if (ONLY.has('startup') || ONLY.has('memory')) {
 }
 
 const compareSkipped = ONLY.has('compare') ? compareMissing(ROOT) : undefined;
-if (compareSkipped) say(`3/7 start-up beside ${CLIENT_NAMES['web-js']} skipped: ${compareSkipped}`);
+if (compareSkipped) say(`3/8 start-up beside ${CLIENT_NAMES['web-js']} skipped: ${compareSkipped}`);
 else if (ONLY.has('compare')) {
   mark('compare');
-  say(`3/7 start-up beside ${CLIENT_NAMES['web-js']}, ${COMPARE_RUNS} runs per client and scenario … (${elapsed()})`);
+  say(`3/8 start-up beside ${CLIENT_NAMES['web-js']}, ${COMPARE_RUNS} runs per client and scenario … (${elapsed()})`);
   compare = await compareBench(ROOT, TMP, COMPARE_RUNS, say);
   if (chromiumVersion === 'not launched') chromiumVersion = compare.chromium;
 }
@@ -124,7 +128,7 @@ else if (ONLY.has('compare')) {
 if (ONLY.has('server')) {
   mark('server');
   const load = { durationMs: SECONDS * 1000, concurrency: 20, calibration: 1500, maxPool: 40_000 };
-  say(`5/7 server on SQLite, 20 clients, ${SECONDS} s per endpoint … (${elapsed()})`);
+  say(`5/8 server on SQLite, 20 clients, ${SECONDS} s per endpoint … (${elapsed()})`);
   servers.push(await serverBench(load));
   const found = postgresBin();
   if ('missing' in found) say(`    PostgreSQL figures skipped: ${found.missing}`);
@@ -144,7 +148,7 @@ if (ONLY.has('server')) {
 if (ONLY.has('evaluate')) {
   mark('evaluate');
   ensureBuilt(ROOT); // builds dist/ when it is missing or older than the sources
-  say(`6/7 bundle evaluation at 4x CPU slowdown, ${EVALUATE_RUNS} runs per bundle … (${elapsed()})`);
+  say(`6/8 bundle evaluation at 4x CPU slowdown, ${EVALUATE_RUNS} runs per bundle … (${elapsed()})`);
   const browser = await launchChromium();
   if (chromiumVersion === 'not launched') chromiumVersion = browser.version();
   try {
@@ -158,7 +162,7 @@ if (ONLY.has('import')) {
   mark('import');
   const file = join(TMP, 'import-users.jsonl');
   const megabytes = writeImportFile(file, IMPORT_USERS);
-  say(`7/7 users import, ${IMPORT_USERS.toLocaleString('en')} users (${megabytes.toFixed(1)} MB of JSONL), on SQLite … (${elapsed()})`);
+  say(`7/8 users import, ${IMPORT_USERS.toLocaleString('en')} users (${megabytes.toFixed(1)} MB of JSONL), on SQLite … (${elapsed()})`);
   const sqlite = join(TMP, `import-${Date.now()}.sqlite`);
   imports.push({ ...(await importBench({ DATABASE_PATH: sqlite }, 'sqlite', file, IMPORT_USERS, TMP)), fileMegabytes: megabytes });
   const found = postgresBin();
@@ -169,6 +173,36 @@ if (ONLY.has('import')) {
       say(`    on PostgreSQL … (${elapsed()})`);
       const url = await freshDatabase(cluster.url, 'bench_import');
       imports.push({ ...(await importBench({ DATABASE_URL: url }, 'postgres', file, IMPORT_USERS, TMP)), fileMegabytes: megabytes });
+    } finally {
+      cluster.stop();
+    }
+  }
+}
+
+/** Section 8: the sign-up soak with and without the trail, then the trail at scale. */
+const auditSoak: ServerResults[] = [];
+const auditScale: AuditBenchResult[] = [];
+if (ONLY.has('audit')) {
+  mark('audit');
+  const load = { durationMs: SECONDS * 1000, concurrency: 20, calibration: 1500, maxPool: 40_000 };
+  say(`8/8 audit trail: the sign-up soak without and with recording, on SQLite … (${elapsed()})`);
+  for (const auditTrail of [false, true]) auditSoak.push(await serverBench({ ...load, auditTrail }));
+  say(`    ${AUDIT_RECORDS.toLocaleString('en')} records on SQLite … (${elapsed()})`);
+  auditScale.push(await auditBench(join(TMP, `audit-${Date.now()}.sqlite`), AUDIT_RECORDS, AUDIT_EXPORT, 50, say));
+  const found = postgresBin();
+  if ('missing' in found) say(`    PostgreSQL figures skipped: ${found.missing}`);
+  else {
+    const cluster = await startPostgresCluster();
+    try {
+      say(`    the sign-up soak on PostgreSQL … (${elapsed()})`);
+      for (const auditTrail of [false, true]) auditSoak.push(await serverBench({ ...load, auditTrail, postgresUrl: await freshDatabase(cluster.url, `bench_audit_${auditTrail ? 'on' : 'off'}`) }));
+      say(`    ${AUDIT_RECORDS.toLocaleString('en')} records on PostgreSQL … (${elapsed()})`);
+      try {
+        auditScale.push(await auditBench(await freshDatabase(cluster.url, 'bench_audit_scale'), AUDIT_RECORDS, AUDIT_EXPORT, 50, say));
+      } catch (error) {
+        // the figures measured so far are still written
+        say(`    the PostgreSQL trail at scale failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
     } finally {
       cluster.stop();
     }
@@ -369,6 +403,45 @@ if (imports.length) {
   );
 }
 
+if (auditSoak.length) {
+  say();
+  say(
+    table(
+      `Audit trail: the sign-up soak (verify/finish with the correct code, ${auditSoak[0]!.concurrency} clients, ${auditSoak[0]!.durationMs / 1000} s) without and with recording`,
+      ['database', 'trail', 'req/s', 'p50', 'p95', 'p99', 'p95 change'],
+      auditSoak.map((run, i) => {
+        const base = auditSoak[i - (run.auditTrail ? 1 : 0)]!;
+        return [
+          run.database,
+          run.auditTrail ? 'recorded' : 'off',
+          Math.round(run.verifyFinish.rps),
+          `${run.verifyFinish.p50Ms.toFixed(1)} ms`,
+          `${run.verifyFinish.p95Ms.toFixed(1)} ms`,
+          `${run.verifyFinish.p99Ms.toFixed(1)} ms`,
+          run.auditTrail ? `${((run.verifyFinish.p95Ms / base.verifyFinish.p95Ms - 1) * 100).toFixed(1)} %` : '-',
+        ];
+      }),
+    ),
+  );
+}
+if (auditScale.length) {
+  say();
+  say(
+    table(
+      `Audit trail at scale: ${auditScale[0]!.records.toLocaleString('en')} records of one project (${auditScale[0]!.users.toLocaleString('en')} users, a year), ${auditScale[0]!.export.records.toLocaleString('en')} of another exported`,
+      ['database', 'seeded in', 'list one user p50 / p95', 'stats 365 days p50 / p95', 'export records/s', 'export heap before / peak / after'],
+      auditScale.map((a) => [
+        a.database,
+        `${a.seedSeconds} s`,
+        `${a.listOneUser.p50Ms} / ${a.listOneUser.p95Ms} ms (${a.listOneUser.records} records)`,
+        `${a.stats365.p50Ms} / ${a.stats365.p95Ms} ms`,
+        a.export.recordsPerSecond.toLocaleString('en'),
+        `${a.export.heapBeforeMb} / ${a.export.heapPeakMb} / ${a.export.heapAfterMb} MB`,
+      ]),
+    ),
+  );
+}
+
 const results = {
   machine,
   settings: { startupRuns: RUNS, mountCycles: CYCLES, serverSeconds: SECONDS, evaluateRuns: EVALUATE_RUNS, sections: [...ONLY] },
@@ -399,6 +472,7 @@ const results = {
   },
   server: servers,
   import: imports.length ? imports : undefined,
+  audit: auditSoak.length || auditScale.length ? { soak: auditSoak, scale: auditScale } : undefined,
   totalSeconds: (performance.now() - started) / 1000,
 };
 writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);

@@ -14,6 +14,13 @@
 //   api-secret list <projectId>         the project's secrets: id, last four characters, made, revoked
 //   api-secret revoke <id>              revokes a secret at once (every instance on the database)
 //   users import <projectId> <file.jsonl | ->  brings existing users (README: "Bringing your existing users")
+//   audit verify <projectId>            whether the project's audit trail is whole; names the first broken record
+//   audit list|export <projectId> [--since t] [--until t] [--user id] [--event name] [--format jsonl|csv]
+//                                       the trail's records, streamed (JSON lines; export also as CSV)
+//   audit trim <projectId>              deletes the records older than the project's auditRetentionDays
+//   stats <projectId> [--days 30] [--json]  sign-ups, log-ins, the passkey funnel and adoption, as a table
+//
+// Every change the command makes is recorded in the project's audit trail with `admin` as the actor.
 //
 // `socialClients` in a project's file sets the project's own OAuth client per provider:
 //   "socialClients": { "google": { "clientId": "…", "clientSecret": "…" }, "github": null }
@@ -23,6 +30,8 @@ import { createReadStream, existsSync, readFileSync, realpathSync } from 'node:f
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ApiError } from './ApiError.ts';
+import { AuditTrail, withAuditScope } from './audit/AuditTrail.ts';
+import { applyRetention, exportRecords, projectStats, statsTable, verifyChain, type Sink } from './audit/auditReader.ts';
 import { createApiSecret } from './backend/ApiSecrets.ts';
 import { importProject, importUsers } from './backend/UserImport.ts';
 import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig, SOCIAL_PROVIDERS, type ProjectConfig, type SocialProvider } from './config/projectConfig.ts';
@@ -40,15 +49,25 @@ const USAGE = [
   '       admin api-secret create <projectId> | api-secret list <projectId> | api-secret revoke <secretId>',
   '       admin users import <projectId> <file.jsonl|->',
   '       admin webhooks add <projectId> <url> [--events a,b] | webhooks list [projectId] | webhooks remove <id>',
+  '       admin audit verify <projectId> | audit trim <projectId>',
+  '       admin audit list|export <projectId> [--since t] [--until t] [--user id] [--event name] [--format jsonl|csv]',
+  '       admin stats <projectId> [--days 30] [--json]',
 ].join('\n');
 
 /** Where the admin command reports what is not its answer: the import's progress line and failed lines. */
 export interface AdminOutput {
   progress(line: string): void;
   warn(line: string): void;
+  /** where `audit list | export` stream their records (standard output) */
+  write?: Sink;
 }
 
 const NO_OUTPUT: AdminOutput = { progress: () => {}, warn: () => {} };
+
+/** Every change the admin command makes is done as `admin` in the audit trail. */
+export function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, now = Date.now(), output: AdminOutput = NO_OUTPUT): Promise<unknown> {
+  return withAuditScope({ actor: 'admin' }, () => runCommand(args, env, now, output));
+}
 
 class UsageError extends Error {}
 
@@ -104,11 +123,13 @@ async function shown(store: Store, config: ProjectConfig): Promise<unknown> {
   return { ...config, socialClients: Object.fromEntries(clients.map((c) => [c.provider, { clientId: c.clientId, hasClientSecret: true }])) };
 }
 
-export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, now = Date.now(), output: AdminOutput = NO_OUTPUT): Promise<unknown> {
+async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv, now: number, output: AdminOutput): Promise<unknown> {
   const [area, command, first, second] = args;
   if (area === 'webhooks' && command) return runWebhooks(args.slice(1), env, now);
+  if (area === 'audit' || area === 'stats') return auditCommand(args, env, now, output);
   if (!['projects', 'keys', 'api-secret', 'users'].includes(area ?? '') || !command) throw new UsageError(USAGE);
   const store = await Store.open(databaseFromEnv(env));
+  const trail = new AuditTrail(store, () => now);
   /** The sealing of client secrets: required wherever one is to be stored (never in the clear). */
   const keysFor = (clients: ClientChanges): KeyStore | undefined => {
     if (!Object.values(clients).some(Boolean)) return undefined;
@@ -116,8 +137,8 @@ export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, 
     return new KeyStore(store, env.KEY_ENCRYPTION_SECRET);
   };
   try {
-    if (area === 'api-secret') return await apiSecretCommand(store, command, first, now);
-    if (area === 'users') return await usersCommand(store, env, { command, first, source: second }, output);
+    if (area === 'api-secret') return await apiSecretCommand(store, trail, command, first, now);
+    if (area === 'users') return await usersCommand(store, trail, env, { command, first, source: second }, output);
     if (area === 'keys') {
       if (command !== 'rotate' || (second !== undefined && second !== '--now')) throw new UsageError(USAGE);
       const id = projectId(first);
@@ -126,7 +147,9 @@ export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, 
       // sealed under the secret the server uses: KEY_ENCRYPTION_SECRET
       const sealer = new KeyStore(store, env.KEY_ENCRYPTION_SECRET || undefined);
       await sealer.secret('verification-hmac', now); // stops here when the secret is missing or not the server's
-      return await new KeyRing(store, sealer, () => now).rotate(config, second === '--now' ? 0 : undefined);
+      const rotated = await new KeyRing(store, sealer, () => now).rotate(config, second === '--now' ? 0 : undefined);
+      await trail.record(id, { event: 'signing_key.created', target: `key:${rotated.kid}`, details: { signsFrom: rotated.signsFrom, replaced: rotated.replaced.length } });
+      return rotated;
     }
     switch (command) {
       case 'list':
@@ -151,6 +174,7 @@ export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, 
         const config = await store.transaction(async () => {
           const created = await store.projects.create(build, now);
           await applyClients(store, keys, created.id, clients, now);
+          await trail.record(created.id, { event: 'project.created', target: `project:${created.id}` });
           return created;
         });
         return { id: config.id };
@@ -161,8 +185,12 @@ export async function runAdmin(args: readonly string[], env: NodeJS.ProcessEnv, 
         const config = resolveProjectConfig(id, partial, undefined);
         const keys = keysFor(clients);
         const updated = await store.transaction(async () => {
-          if (!(await store.projects.update(config, now))) return false;
+          const before = await store.projects.get(id);
+          if (!before || !(await store.projects.update(config, now))) return false;
           await applyClients(store, keys, id, clients, now);
+          const changed = (Object.keys(config) as (keyof ProjectConfig)[]).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(config[k]));
+          const changedClients = Object.keys(clients).map((p) => `socialClients.${p}`);
+          await trail.record(id, { event: 'project.settings_changed', target: `project:${id}`, details: { changed: [...changed, ...changedClients].join(',') } });
           return true;
         });
         if (!updated) throw new UsageError(`there is no project ${id}`);
@@ -192,12 +220,15 @@ async function runWebhooks(args: readonly string[], env: NodeJS.ProcessEnv, now:
   }
   const events = eventList === undefined ? null : parseEventTypes(eventList);
   const store = await Store.open(databaseFromEnv(env));
+  const trail = new AuditTrail(store, () => now);
   try {
     switch (command) {
       case 'add': {
         const rules = { production, allowPrivateNetworks: webhookSettingsFromEnv(env).allowPrivateNetworks ?? false };
         const keys = new KeyStore(store, env.KEY_ENCRYPTION_SECRET || undefined);
-        return await addWebhookEndpoint(store, keys, { projectId: projectId(first), url: second!, events, rules }, now);
+        const added = await addWebhookEndpoint(store, keys, { projectId: projectId(first), url: second!, events, rules }, now);
+        await trail.record(added.projectId, { event: 'webhook_endpoint.added', target: `webhook_endpoint:${added.id}`, details: { url: new URL(added.url).origin, events: added.events?.join(',') ?? 'every event' } });
+        return added;
       }
       case 'list':
         return (await store.webhookEndpoints.summaries(first === undefined ? undefined : projectId(first))).map((e) => ({
@@ -205,19 +236,29 @@ async function runWebhooks(args: readonly string[], env: NodeJS.ProcessEnv, now:
           events: e.events ?? 'every event',
           createdAt: new Date(e.createdAt).toISOString(),
         }));
-      default:
-        if (!(await store.webhookEndpoints.remove(first!))) throw new UsageError(`there is no webhook endpoint ${first}`);
+      default: {
+        const endpoint = await store.webhookEndpoints.get(first!);
+        if (!endpoint) throw new UsageError(`there is no webhook endpoint ${first}`);
+        await store.transaction(async () => {
+          await store.webhookEndpoints.remove(endpoint.id);
+          await trail.record(endpoint.projectId, { event: 'webhook_endpoint.removed', target: `webhook_endpoint:${endpoint.id}` });
+        });
         return { removed: first };
+      }
     }
   } finally {
     await store.close();
   }
 }
 
-async function apiSecretCommand(store: Store, command: string, first: string | undefined, now: number): Promise<unknown> {
+async function apiSecretCommand(store: Store, trail: AuditTrail, command: string, first: string | undefined, now: number): Promise<unknown> {
   switch (command) {
     case 'create': {
-      const created = await createApiSecret(store, projectId(first), 'admin', now);
+      const created = await store.transaction(async () => {
+        const made = await createApiSecret(store, projectId(first), 'admin', now);
+        await trail.record(made.projectId, { event: 'api_secret.created', target: `secret:${made.id}` });
+        return made;
+      });
       return { ...created, createdAt: new Date(created.createdAt).toISOString(), note: 'Shown this once: only a hash of the secret is kept.' };
     }
     case 'list':
@@ -230,7 +271,11 @@ async function apiSecretCommand(store: Store, command: string, first: string | u
       }));
     case 'revoke': {
       if (!first || !/^sec-\d+$/.test(first)) throw new UsageError(`a secret id like sec-4821… is needed, got ${first ?? 'nothing'}`);
-      if (!(await store.apiSecrets.revoke(first, now))) throw new UsageError(`there is no live secret ${first}`);
+      const secret = await store.apiSecrets.get(first);
+      await store.transaction(async () => {
+        if (!secret || !(await store.apiSecrets.revoke(first, now))) throw new UsageError(`there is no live secret ${first}`);
+        await trail.record(secret.projectId, { event: 'api_secret.revoked', target: `secret:${first}` });
+      });
       return { id: first, revoked: true };
     }
     default:
@@ -238,7 +283,7 @@ async function apiSecretCommand(store: Store, command: string, first: string | u
   }
 }
 
-async function usersCommand(store: Store, env: NodeJS.ProcessEnv, args: { command: string; first?: string; source?: string }, output: AdminOutput): Promise<unknown> {
+async function usersCommand(store: Store, trail: AuditTrail, env: NodeJS.ProcessEnv, args: { command: string; first?: string; source?: string }, output: AdminOutput): Promise<unknown> {
   const { command, first, source } = args;
   if (command !== 'import' || !source) throw new UsageError(USAGE);
   const project = await importProject(store, projectId(first));
@@ -252,13 +297,88 @@ async function usersCommand(store: Store, env: NodeJS.ProcessEnv, args: { comman
   const n = (count: number) => count.toLocaleString('en');
   const result = await importUsers(store, project, createInterface({ input, crlfDelay: Infinity }), {
     now: Date.now,
-    events: writingOnly(store, keys, Date.now, webhookSettingsFromEnv(env).giveUpMs),
+    events: writingOnly(store, keys, trail, Date.now, webhookSettingsFromEnv(env).giveUpMs),
     onProgress: (p) =>
       output.progress(`${n(p.lines)} lines: ${n(p.created)} created, ${n(p.updated)} updated, ${n(p.unchanged)} unchanged, ${n(p.refused)} refused (${n(rate(p.lines))} lines/s)`),
     onFailure: (f) => output.warn(`line ${f.line}: ${f.reason}`),
   });
+  await trail.record(project.id, { event: 'import.run', details: { lines: result.lines, created: result.created, updated: result.updated, unchanged: result.unchanged, refused: result.refused } });
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   return { project: project.id, ...result, seconds, linesPerSecond: rate(result.lines) };
+}
+
+/** The options of a command (`--name value`), and the words left. Throws on an option it does not take. */
+function options(args: readonly string[], allowed: readonly string[]): { words: string[]; given: Map<string, string> } {
+  const words: string[] = [];
+  const given = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--')) {
+      words.push(arg);
+      continue;
+    }
+    const name = arg.slice(2);
+    if (!allowed.includes(name)) throw new UsageError(`unknown option ${arg}\n${USAGE}`);
+    if (name === 'json') given.set(name, 'true');
+    else {
+      const value = args[++i];
+      if (value === undefined) throw new UsageError(`${arg} needs a value`);
+      given.set(name, value);
+    }
+  }
+  return { words, given };
+}
+
+/** A time given to --since / --until: RFC 3339 or a date (YYYY-MM-DD, UTC). */
+function timeOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value) : NaN;
+  if (Number.isNaN(ms)) throw new UsageError(`--${name} takes a date (2026-01-31) or an RFC 3339 time, got ${value}`);
+  return ms;
+}
+
+/** `audit verify | list | export | trim` and `stats`. */
+async function auditCommand(args: readonly string[], env: NodeJS.ProcessEnv, now: number, output: AdminOutput): Promise<unknown> {
+  const stats = args[0] === 'stats';
+  const { words, given } = options(args.slice(stats ? 1 : 2), stats ? ['days', 'json'] : ['since', 'until', 'user', 'event', 'format']);
+  const command = stats ? 'stats' : args[1];
+  if (!['verify', 'list', 'export', 'trim', 'stats'].includes(command ?? '') || words.length !== 1) throw new UsageError(USAGE);
+  const id = projectId(words[0]);
+  const format = given.get('format') ?? 'jsonl';
+  if (format !== 'jsonl' && format !== 'csv') throw new UsageError(`--format is jsonl or csv, got ${format}`);
+  const days = Number(given.get('days') ?? 30);
+  if (!Number.isInteger(days) || days < 1 || days > 3660) throw new UsageError(`--days takes a whole number from 1 to 3660, got ${given.get('days')}`);
+  const store = await Store.open(databaseFromEnv(env));
+  try {
+    const project = await store.projects.get(id);
+    if (!project) throw new UsageError(`there is no project ${id}`);
+    switch (command) {
+      case 'verify':
+        return await verifyChain(store, id);
+      case 'trim':
+        return { projectId: id, retentionDays: project.auditRetentionDays, deleted: await applyRetention(store, id, project.auditRetentionDays, now) };
+      case 'stats': {
+        const figures = await projectStats(store, id, days, now);
+        return given.has('json') ? figures : statsTable(figures);
+      }
+      default: {
+        const since = timeOption(given.get('since'), 'since');
+        const until = timeOption(given.get('until'), 'until');
+        const filter = {
+          projectId: id,
+          ...(since !== undefined ? { since } : {}),
+          ...(until !== undefined ? { until } : {}),
+          ...(given.has('user') ? { userId: given.get('user')! } : {}),
+          ...(given.has('event') ? { event: given.get('event')! } : {}),
+        };
+        const sink = output.write ?? (() => {});
+        await exportRecords(store, filter, format, sink);
+        return undefined;
+      }
+    }
+  } finally {
+    await store.close();
+  }
 }
 
 /** The message for a failed command: usage, or every invalid field of a configuration. */
@@ -276,9 +396,13 @@ if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.me
       progress: (line) => process.stderr.write(process.stderr.isTTY ? `\r${line}\x1b[K` : `${line}\n`),
       warn: (line) => process.stderr.write(process.stderr.isTTY ? `\r\x1b[K${line}\n` : `${line}\n`),
     };
+    output.write = (chunk) => (process.stdout.write(chunk) ? undefined : new Promise<void>((resolve) => process.stdout.once('drain', () => resolve())));
     const result = await runAdmin(process.argv.slice(2), process.env, Date.now(), output);
-    if (process.stderr.isTTY) process.stderr.write('\n');
-    console.info(JSON.stringify(result, null, 2));
+    if (process.stderr.isTTY && process.argv[2] === 'users') process.stderr.write('\n');
+    // a streamed listing has written itself; a table is printed as it is
+    if (typeof result === 'string') process.stdout.write(result);
+    else if (result !== undefined) console.info(JSON.stringify(result, null, 2));
+    if (typeof result === 'object' && result !== null && 'whole' in result && result.whole === false) process.exitCode = 1;
     // an import that left lines out says so in its exit status too
     if (typeof result === 'object' && result !== null && 'failed' in result && (result as { failed: number }).failed > 0) process.exitCode = 1;
   } catch (error) {

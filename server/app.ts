@@ -10,6 +10,8 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { AddressInfo } from 'node:net';
 import { AaguidCatalogue, DEFAULT_CATALOGUE } from './aaguids/AaguidCatalogue.ts';
 import { Account } from './account/Account.ts';
+import { startRetention } from './audit/auditReader.ts';
+import { AuditTrail, withAuditScope } from './audit/AuditTrail.ts';
 import { AccountIdentifiers } from './account/AccountIdentifiers.ts';
 import { Reauthentication } from './account/Reauthentication.ts';
 import { DEFAULT_SERVER_RATE_LIMITS, type ServerRateLimits } from './config/rateLimits.ts';
@@ -103,6 +105,8 @@ export interface ApiOptions {
   simulatorClientSecret?: string;
   /** client ids the simulator knows with a secret of their own (tests of per-project clients) */
   simulatorClients?: Record<string, string>;
+  /** false: no audit trail at all. Only `npm run bench` sets it, to measure what recording costs; never a setting of a running server */
+  auditTrail?: boolean;
   /** the authenticators' names and icons by AAGUID, a JSON file (default aaguids/catalogue.json; README, "Authenticator names and icons") */
   aaguidCatalogue?: string | URL;
 }
@@ -165,8 +169,10 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       ...(options.delivery ? { delivery: options.delivery } : {}),
       ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
     });
+    const trail: Pick<AuditTrail, 'record'> = options.auditTrail === false ? { record: () => Promise.resolve() } : new AuditTrail(store, now);
     const events = new WebhookEvents({
       store,
+      trail,
       keys,
       log,
       now,
@@ -181,6 +187,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     if (sealedSecrets > 0) log.info(`Encrypted ${sealedSecrets} webhook secret(s) that were stored in the clear`);
     const sessions = new Sessions(store, keyRing, rotationSecret, events, (ended) =>
       log.error(`A retired long session of ${ended.id} (project ${ended.projectId}) was presented again: the session is ended`),
+      trail,
     );
     const social = new SocialProviders(socialSettings(options.socialProviders, production ? 'production' : 'development'), {
       production,
@@ -207,6 +214,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       c.set('startedAt', performance.now());
       await next();
     });
+    // who acts and from where, for the audit trail: the address as the abuse limits see it
+    app.use('*', (c, next) => withAuditScope({ requestId: c.get('requestId'), ip: resolve.clientIp(c), userAgent: c.req.header('user-agent') ?? '' }, next));
     app.use('*', observeRequests(metrics, (options.logRequests ?? production) ? (line) => log.info(line) : undefined));
     app.use('*', securityHeaders({ production, https: publicUrl?.startsWith('https:') ?? false }));
     // before CORS: no answer of /metrics carries CORS headers
@@ -233,7 +242,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       });
     }
 
-    handleErrors(app, metrics, log);
+    handleErrors(app, metrics, log, trail);
 
     const backendApp = createBackendApp({
       store,
@@ -249,6 +258,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
 
     messenger.start();
     await events.start();
+    const stopRetention = startRetention(store, now, (error) => log.error('audit trail retention failed', error));
     let closed = false;
     return {
       app,
@@ -258,6 +268,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       async close() {
         if (closed) return;
         closed = true;
+        stopRetention();
         await Promise.all([messenger.close(), events.close()]);
         await store.close();
       },

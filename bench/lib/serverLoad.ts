@@ -14,6 +14,8 @@ export interface ServerResults {
   /** 'SQLite', 'PostgreSQL' */
   database: string;
   instances: number;
+  /** whether the API recorded its audit trail */
+  auditTrail: boolean;
   where: string;
   concurrency: number;
   durationMs: number;
@@ -27,9 +29,10 @@ interface Child {
   stop(): Promise<void>;
 }
 
-async function startChild(database: string): Promise<Child> {
+async function startChild(database: string, auditTrail: boolean): Promise<Child> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(BENCH, 'apiServer.ts'), database, 'http://localhost:9'], {
     stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_AUDIT_TRAIL: auditTrail ? 'on' : 'off' },
   });
   const lines = createInterface({ input: child.stdout! });
   const url = await new Promise<string>((resolve, reject) => {
@@ -109,6 +112,8 @@ export interface ServerBenchOptions {
   maxPool: number;
   /** a postgres:// URL of an empty database; SQLite (a temporary file) without one */
   postgresUrl?: string;
+  /** false: the API records no audit trail (the baseline of the trail's cost; default true) */
+  auditTrail?: boolean;
   /** API instances sharing the database (default 1) */
   instances?: number;
 }
@@ -120,7 +125,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerRe
   // one after the other: the first migrates the fresh database
   const children: Child[] = [];
   try {
-    for (let i = 0; i < count; i++) children.push(await startChild(database));
+    for (let i = 0; i < count; i++) children.push(await startChild(database, options.auditTrail ?? true));
     const urls = children.map((c) => c.url);
     // warm-up: JIT, page cache, keep-alive sockets, connection pools
     await runLoad({ baseUrl: urls, concurrency: options.concurrency, durationMs: 1500, next: processInitLoad });
@@ -138,6 +143,7 @@ export async function serverBench(options: ServerBenchOptions): Promise<ServerRe
     return {
       database: engine,
       instances: count,
+      auditTrail: options.auditTrail ?? true,
       where: `${count === 1 ? 'API in a child process' : `${count} API child processes on one database, client i on instance i mod ${count}`} (node + tsx), ${engine}, load generator in the benchmark process, loopback 127.0.0.1`,
       concurrency: options.concurrency,
       durationMs: options.durationMs,

@@ -251,7 +251,7 @@ export class Account {
     const { store } = this.deps;
     await store.transaction(async () => {
       if ((await store.sessions.revokeOwned(id, session.userId, this.deps.now())) === 0) throw ApiError.notFound('No such session');
-      await recordSessionsEnded(this.deps.events, session.projectId, session.userId, [id], 'ended-by-user');
+      await recordSessionsEnded(this.deps.events, session.projectId, session.userId, [id], 'ended-by-user', { details: { from: session.id } });
     });
     return { id };
   }
@@ -261,7 +261,7 @@ export class Account {
     const { store } = this.deps;
     return store.transaction(async () => {
       const ended = await store.sessions.revokeOthers(session.userId, session.id, this.deps.now());
-      await recordSessionsEnded(this.deps.events, session.projectId, session.userId, ended, 'ended-by-user');
+      await recordSessionsEnded(this.deps.events, session.projectId, session.userId, ended, 'ended-by-user', { details: { from: session.id } });
       return { ended: ended.length };
     });
   }

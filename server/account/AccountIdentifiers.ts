@@ -149,6 +149,7 @@ export class AccountIdentifiers {
         // the primary address is where codes and the session's claims go: moving it needs a recent log-in
         requireRecentLogin(project, session, this.deps.now());
         await this.store.users.setPrimary(identifier);
+        await this.deps.events.audit(project.id, { event: 'identifier.made_primary', userId: identifier.userId, target: `identifier:${identifier.id}`, details: { type: identifier.type } });
         return;
       }
       if (identifier.type !== 'username') {

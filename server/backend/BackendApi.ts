@@ -185,6 +185,7 @@ export class BackendApi {
         if (body.status === 'disabled') {
           await recordSessionsEnded(this.deps.events, project.id, user.id, await this.store.sessions.revokeAllOfUser(user.id, this.deps.now()), 'user-disabled');
         }
+        await this.deps.events.audit(project.id, { event: body.status === 'disabled' ? 'user.disabled' : 'user.enabled', userId: user.id, target: `user:${user.id}` });
       }
       const changed = (await this.store.users.get(user.id))!;
       if (renamed || restated) await this.deps.events.record(project.id, 'user.updated', { userId: user.id, fullName: changed.fullName, status: changed.status });
@@ -235,11 +236,17 @@ export class BackendApi {
 
   private async changeStatus(project: ProjectConfig, identifier: IdentifierRecord, status: WireIdentifierStatus): Promise<void> {
     if (status === 'pending') {
-      if (identifier.status === 'verified') await this.store.users.markIdentifierPending(identifier.id);
+      if (identifier.status === 'verified') {
+        await this.store.users.markIdentifierPending(identifier.id);
+        await this.deps.events.audit(project.id, { event: 'identifier.unverified', userId: identifier.userId, target: `identifier:${identifier.id}`, details: { type: identifier.type } });
+      }
       return;
     }
     if (identifier.status === 'pending' && !(await claimIdentifier(this.store, this.deps.events, project.id, identifier))) throw identifierInUse();
-    if (status === 'primary') await this.store.users.setPrimary(identifier);
+    if (status === 'primary') {
+      await this.store.users.setPrimary(identifier);
+      if (!identifier.primary) await this.deps.events.audit(project.id, { event: 'identifier.made_primary', userId: identifier.userId, target: `identifier:${identifier.id}`, details: { type: identifier.type } });
+    }
   }
 
   /** Removes an identifier (even the last: the host decides); another of its type becomes primary if it was. */

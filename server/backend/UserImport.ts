@@ -20,7 +20,7 @@ import { ApiError } from '../ApiError.ts';
 import { LANGUAGES, type IdentifierType, type ProjectConfig } from '../config/projectConfig.ts';
 import { signupAnswersBody, SignupFieldsMissing, type StoredSignupAnswer } from '../config/signupFields.ts';
 import { EVENT_TYPES, identifierData, type EventType } from '../events/eventTypes.ts';
-import type { EventRecorder } from '../events/WebhookEvents.ts';
+import { auditOf, type EventRecorder } from '../events/WebhookEvents.ts';
 import { removeOtherHolders } from '../flow/ownership.ts';
 import { newId } from '../randomValues.ts';
 import { arr, obj, oneOf, optional, str, type Issue } from '../schema.ts';
@@ -167,11 +167,17 @@ function applyLine(account: Account, line: ImportedLine): boolean {
   return changed;
 }
 
-/** Only the events some endpoint of the project receives (asked once per batch, not once per user). */
+/**
+ * Only the events some endpoint of the project receives go out as webhooks (asked once per batch, not
+ * once per user); the trail keeps every one.
+ */
 async function wantedEvents(store: Store, projectId: string, events: EventRecorder): Promise<EventRecorder> {
   const wanted = new Set<EventType>();
   for (const type of EVENT_TYPES) if ((await store.webhookEndpoints.receiving(projectId, type)).length > 0) wanted.add(type);
-  return { record: async (p, type, data) => (wanted.has(type) ? events.record(p, type, data) : undefined) };
+  return {
+    record: async (p, type, data) => (wanted.has(type) ? events.record(p, type, data) : events.audit(p, auditOf(type, data))),
+    audit: (p, event) => events.audit(p, event),
+  };
 }
 
 interface BatchResult {

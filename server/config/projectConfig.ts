@@ -49,6 +49,8 @@ export interface ProjectConfig {
   socialProviders: SocialProvider[];
   shortSessionLifetimeSeconds: number;
   longSessionLifetimeSeconds: number;
+  /** how long the audit trail keeps a record (days; older ones go in batches) */
+  auditRetentionDays: number;
   /**
    * How recent a log-in must be for what cannot be undone (deleting the account, removing a login
    * identifier, changing the primary address, deleting the last passkey); older ones give a fresh proof.
@@ -144,6 +146,7 @@ const SETTING_DEFAULTS = {
   socialProviders: [],
   shortSessionLifetimeSeconds: 300,
   longSessionLifetimeSeconds: 30 * 86_400,
+  auditRetentionDays: 365,
   recentLoginSeconds: 300,
   language: 'en',
   hideBadge: false,
@@ -209,6 +212,7 @@ const partialSchema = obj({
   socialProviders: optional(arr(oneOf(SOCIAL_PROVIDERS), { max: 3 })),
   shortSessionLifetimeSeconds: optional(int({ min: 10, max: 86_400 })),
   longSessionLifetimeSeconds: optional(int({ min: 60, max: 366 * 86_400 })),
+  auditRetentionDays: optional(int({ min: 1, max: 3650 })),
   recentLoginSeconds: optional(int({ min: 1, max: 86_400 })),
   shortSessionCookie: optional(
     obj({
@@ -338,6 +342,7 @@ export function resolveProjectConfig(id: string, input: unknown, demoOrigin: str
     socialProviders: [...new Set(partial.socialProviders ?? d.socialProviders)],
     shortSessionLifetimeSeconds: partial.shortSessionLifetimeSeconds ?? d.shortSessionLifetimeSeconds,
     longSessionLifetimeSeconds: partial.longSessionLifetimeSeconds ?? d.longSessionLifetimeSeconds,
+    auditRetentionDays: partial.auditRetentionDays ?? d.auditRetentionDays,
     recentLoginSeconds: partial.recentLoginSeconds ?? d.recentLoginSeconds,
     // the schema leaves out what is not given, so a spread keeps the defaults where the partial is silent
     shortSessionCookie: { ...COOKIE_DEFAULTS, ...partial.shortSessionCookie },

@@ -7,6 +7,7 @@
 // Delivery is at least once: a receiver keeps the `webhook-id` of what it has handled. A server without
 // any endpoint runs no worker and sends no query for webhooks (the worker starts with the first event,
 // or at start-up when endpoints exist, which also picks up what a stopped instance left).
+import { masked, type AuditEvent, type AuditTrail } from '../audit/AuditTrail.ts';
 import type { Metrics } from '../metrics/Metrics.ts';
 import { newId } from '../randomValues.ts';
 import { DeliveryWorker, Undeliverable, type DeliveryEvent, type DeliverySettings, type Sealer } from '../senders/DeliveryWorker.ts';
@@ -48,14 +49,50 @@ export interface WebhookEventsOptions {
   onDelivery?: (event: DeliveryEvent<string>) => void;
   /** how endpoints' host names are resolved (the system's resolver; tests hand in their own) */
   resolver?: Resolver;
+  /** the audit trail: every event recorded here is recorded there too, in the same transaction */
+  trail: Pick<AuditTrail, 'record'>;
 }
 
-/** What the parts of the server that change users need of webhooks: recording an event (tests may hand in their own). */
-export type EventRecorder = Pick<WebhookEvents, 'record'>;
+/**
+ * What the parts of the server that change users need of webhooks and the audit trail: recording an
+ * event (both), or what only the trail keeps (tests may hand in their own).
+ */
+export type EventRecorder = Pick<WebhookEvents, 'record' | 'audit'>;
+
+/** What the trail keeps of a webhook event (`extra` adds to it or renames it at the call site). */
+export function auditOf<T extends EventType>(type: T, data: EventData[T]): AuditEvent {
+  const d = data as Partial<EventData['user.logged_in'] & EventData['identifier.added'] & EventData['passkey.added']>;
+  const base = { userId: d.userId! };
+  if (d.identifier && 'id' in d.identifier) {
+    return { ...base, event: type, target: `identifier:${d.identifier.id}`, details: { type: d.identifier.type, value: masked(d.identifier.type, d.identifier.value), status: d.identifier.status } };
+  }
+  if (d.passkey) return { ...base, event: type === 'passkey.added' ? 'passkey.created' : type, target: `passkey:${d.passkey.id}`, details: { aaguid: d.passkey.aaguid, status: d.passkey.status } };
+  if (type === 'user.logged_in') {
+    return {
+      ...base,
+      event: 'login.succeeded',
+      ...(d.passkeyId ? { target: `passkey:${d.passkeyId}` } : {}),
+      details: { method: d.method, identifierType: d.identifier!.type, identifier: masked(d.identifier!.type, d.identifier!.value) },
+    };
+  }
+  if (type === 'session.ended') {
+    const ended = data as EventData['session.ended'];
+    return { ...base, event: type, target: `session:${ended.sessionId}`, details: { reason: ended.reason } };
+  }
+  return { ...base, event: type, target: `user:${d.userId}` };
+}
 
 /** Tells `session.ended` for each of the user's sessions that ended, in the caller's transaction. */
-export async function recordSessionsEnded(events: EventRecorder, projectId: string, userId: string, sessionIds: readonly string[], reason: SessionEndReason): Promise<void> {
-  for (const sessionId of sessionIds) await events.record(projectId, 'session.ended', { userId, sessionId, reason });
+export async function recordSessionsEnded(
+  events: EventRecorder,
+  projectId: string,
+  userId: string,
+  sessionIds: readonly string[],
+  reason: SessionEndReason,
+  /** what the trail keeps beside (the session a person ended another one from) */
+  extra: Partial<AuditEvent> = {},
+): Promise<void> {
+  for (const sessionId of sessionIds) await events.record(projectId, 'session.ended', { userId, sessionId, reason }, extra);
 }
 
 interface EventWriting {
@@ -91,11 +128,13 @@ async function writeEvent<T extends EventType>(w: EventWriting, projectId: strin
  * A recorder for a process that runs no delivery worker (the admin command's import): it only writes
  * the deliveries, which the servers' workers on the same database send (they poll while endpoints exist).
  */
-export function writingOnly(store: Store, keys: Sealer, now: () => number, giveUpMs = DEFAULT_WEBHOOK_SETTINGS.giveUpMs): EventRecorder {
+export function writingOnly(store: Store, keys: Sealer, trail: Pick<AuditTrail, 'record'>, now: () => number, giveUpMs = DEFAULT_WEBHOOK_SETTINGS.giveUpMs): EventRecorder {
   return {
     record: async (projectId, type, data) => {
+      await trail.record(projectId, auditOf(type, data));
       await writeEvent({ store, keys, now: now(), giveUpMs }, projectId, type, data);
     },
+    audit: (projectId, event) => trail.record(projectId, event),
   };
 }
 
@@ -144,13 +183,20 @@ export class WebhookEvents {
    * endpoint of the project that receives `type` (nothing when none does). Call it inside the
    * `store.transaction` that makes the change, so that both commit or neither does.
    */
-  async record<T extends EventType>(projectId: string, type: T, data: EventData[T]): Promise<void> {
+  async record<T extends EventType>(projectId: string, type: T, data: EventData[T], extra: Partial<AuditEvent> = {}): Promise<void> {
     const { store, keys } = this.options;
+    const audited = auditOf(type, data);
+    await this.audit(projectId, { ...audited, ...extra, details: { ...audited.details, ...extra.details } });
     if (!(await writeEvent({ store, keys, now: this.options.now(), giveUpMs: this.settings.giveUpMs }, projectId, type, data))) return;
     store.afterCommit(() => {
       this.run();
       this.worker.nudge();
     });
+  }
+
+  /** Records what only the audit trail keeps (a failed attempt, a code sent, a session ended): in the caller's transaction. */
+  audit(projectId: string, event: AuditEvent): Promise<void> {
+    return this.options.trail.record(projectId, event);
   }
 
   /**

@@ -2,6 +2,7 @@
 // request tells about its origin. One context per request; the engine creates it inside the process
 // transaction, so nothing else changes the process while a module works on it.
 import { logsIn, type IdentifierType, type Language, type ProjectConfig } from '../config/projectConfig.ts';
+import type { AuditEvent } from '../audit/AuditTrail.ts';
 import type { EventRecorder } from '../events/WebhookEvents.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
 import type { Logger, Messenger } from '../senders/Messenger.ts';
@@ -97,6 +98,18 @@ export class FlowContext {
 
   render(): RenderContext {
     return { project: this.project, state: this.state, nowMs: this.now() };
+  }
+
+  /** Records an event of this process in the audit trail (its user, once known; the process by its id). */
+  audit(event: AuditEvent): Promise<void> {
+    const userId = event.userId ?? this.state.userId ?? undefined;
+    return this.deps.events.audit(this.project.id, { ...(userId ? { userId } : {}), ...event, details: { process: this.process.id, ...event.details } });
+  }
+
+  /** How a log-in or sign-up of this process was proven, as the audit trail and the figures name it. */
+  proofMethod(): string {
+    const method = this.state.loginProof?.method ?? 'unknown';
+    return method === 'passkey' && this.state.passkeyTried === 'autofill' ? 'passkey-autofill' : method;
   }
 
   save(): Promise<void> {

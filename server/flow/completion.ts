@@ -37,7 +37,7 @@ export async function deliverCompleted(ctx: FlowContext): Promise<FlowOutcome> {
       method: proof.method,
       identifier: { type: s.orig!.type, value: s.orig!.value },
       ...(proof.passkeyId ? { passkeyId: proof.passkeyId } : {}),
-    });
+    }, { details: { method: ctx.proofMethod(), process: ctx.process.id, ...(proof.method !== 'passkey' && s.passkeyTried ? { fallback: true } : {}) } });
   }
   const block = completedBlock(
     s.authType,
@@ -149,6 +149,7 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
   const passkeys: CredentialRecord[] = [];
   if (pending && !(await store.credentials.findByCredentialId(project.id, pending.credentialId))) {
     passkeys.push(await insertCredential(store, project, userId, userHandle, pending));
+    await ctx.audit({ event: 'passkey.created', userId, target: `passkey:${passkeys[0]!.id}`, details: { aaguid: passkeys[0]!.aaguid, status: passkeys[0]!.status } });
   }
   await ctx.deps.events.record(project.id, 'user.created', {
     userId,
@@ -157,7 +158,7 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
     passkeys: passkeys.map(passkeyData),
     socialProviders: s.socialAccount ? [s.socialAccount.provider] : [],
     source: 'signup',
-  });
+  }, { event: 'signup.succeeded', details: { method: s.socialAccount ? `social:${s.socialAccount.provider}` : ctx.proofMethod(), process: ctx.process.id } });
   // the state changes only once every row is in (a conflict above leaves it as it was); socialAccount
   // stays: it marks the sign-up as social until it completes (its address is verified after the account)
   s.pendingCredential = null;

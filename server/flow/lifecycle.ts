@@ -90,6 +90,7 @@ export async function skipBlock(ctx: FlowContext): Promise<FlowOutcome> {
   }
   if (s.block === 'passkey-append' && passkeyAppendSkippable(s, ctx.project)) {
     s.passkey = 'declined';
+    await ctx.audit({ event: 'passkey.skipped' });
     return respond(ctx, await advance(ctx));
   }
   if (s.block === 'post-signup-email-verify') return deferPostSignupVerification(ctx);

@@ -33,6 +33,7 @@ export async function openLink(ctx: FlowContext, token: string, holdsProcess: bo
     return verifyFinish(ctx, { code: token, identifierType: 'email', verificationType: 'email-link', isNewDevice: !holdsProcess });
   }
   if (!(await liveLink(ctx, token, false))) return deadLink(ctx);
+  await ctx.audit({ event: 'link.opened_elsewhere', actor: 'visitor' });
   // blockBody for clients that know nothing of linkRequest (web-js 3): an error that changes nothing
   return { response: { ...ctx.wrap(verifyBlock(ctx.render(), 'email', { dataError: ctx.error('email_link_other_browser') })), linkRequest: requestOf(ctx) } };
 }
@@ -46,11 +47,14 @@ export async function answerLink(ctx: FlowContext, token: string, answer: LinkAn
     }
     if (s.deliveredAt !== null || s.linkDeclinedAt) return deadLink(ctx);
     // the waiting tab's next poll moves on; this page says "continue there"
-    return verifyFinish(ctx, { code: token, identifierType: 'email', verificationType: 'email-link', isNewDevice: true });
+    const outcome = await verifyFinish(ctx, { code: token, identifierType: 'email', verificationType: 'email-link', isNewDevice: true });
+    if (s.identifiers.email?.verified) await ctx.audit({ event: 'link.approved', actor: 'visitor' });
+    return outcome;
   }
   if (!(await liveLink(ctx, token, true))) return deadLink(ctx);
   s.linkDeclinedAt = ctx.now();
   await ctx.save();
+  await ctx.audit({ event: answer === 'decline' ? 'link.declined' : 'link.continued_here', actor: 'visitor' });
   return answer === 'decline' ? declined(ctx) : continueHere(ctx);
 }
 

@@ -74,7 +74,10 @@ export async function passkeyAppendStart(ctx: FlowContext): Promise<FlowOutcome>
 export async function passkeyAppendFinish(ctx: FlowContext, signedChallenge: string): Promise<FlowOutcome> {
   const response = parseRegistrationResponse(signedChallenge, 'signedChallenge');
   const s = ctx.state;
-  const failed = () => respond(ctx, { error: ctx.error('passkey_verification_failed') });
+  const failed = async () => {
+    await ctx.audit({ event: 'passkey.failed', outcome: 'refused', reason: 'passkey_verification_failed' });
+    return respond(ctx, { error: ctx.error('passkey_verification_failed') });
+  };
   if (s.block !== 'passkey-append') return failed();
   const challenge = await takeChallenge(ctx, 'appendChallenge');
   if (!challenge) return failed();
@@ -96,6 +99,7 @@ export async function passkeyLoginStart(ctx: FlowContext): Promise<FlowOutcome> 
   if (s.block !== 'passkey-verify' || !s.userId) return respond(ctx, { error: ctx.error('unexpected_step') });
   const options = await authenticationOptions(ctx.project, await ctx.store.credentials.listByUser(s.userId));
   s.loginChallenge = options.challenge;
+  s.passkeyTried = 'verify';
   await ctx.save();
   return { response: ctx.wrap(passkeyVerifyBlock(ctx.render(), { challenge: options.json })) };
 }
@@ -103,7 +107,10 @@ export async function passkeyLoginStart(ctx: FlowContext): Promise<FlowOutcome> 
 export async function passkeyLoginFinish(ctx: FlowContext, signedChallenge: string): Promise<FlowOutcome> {
   const response = parseAuthenticationResponse(signedChallenge, 'signedChallenge');
   const s = ctx.state;
-  const failed = () => respond(ctx, { error: ctx.error('passkey_verification_failed') });
+  const failed = async () => {
+    await ctx.audit({ event: 'login.failed', outcome: 'refused', reason: 'passkey_verification_failed', details: { method: 'passkey' } });
+    return respond(ctx, { error: ctx.error('passkey_verification_failed') });
+  };
   if (s.block !== 'passkey-verify' || !s.userId) return failed();
   const challenge = await takeChallenge(ctx, 'loginChallenge');
   if (!challenge) return failed();
@@ -121,7 +128,9 @@ export async function passkeyLoginFinish(ctx: FlowContext, signedChallenge: stri
 export async function mediationFinish(ctx: FlowContext, signedChallenge: string): Promise<FlowOutcome> {
   const response = parseAuthenticationResponse(signedChallenge, 'signedChallenge');
   const s = ctx.state;
+  s.passkeyTried = 'autofill';
   const failed = async (code = 'invalid_conditional_ui_login'): Promise<FlowOutcome> => {
+    await ctx.audit({ event: 'login.failed', outcome: 'refused', reason: code === 'invalid_conditional_ui_login' ? 'passkey_verification_failed' : 'passkey_unconfirmed', details: { method: 'passkey-autofill' } });
     if (isInitBlock(s.block)) {
       s.authType = 'login';
       s.block = 'login-init';

@@ -137,6 +137,8 @@ export interface ProcessState {
   appendAfterHybrid?: boolean;
   /** the last proof this process took (a code, a link, a passkey, a provider): the log-in event's method */
   loginProof?: { method: LoginMethod; passkeyId?: string } | null;
+  /** a passkey log-in was tried in this process (passkey-verify, or the autofill): a log-in by code afterwards is a fallback */
+  passkeyTried?: 'verify' | 'autofill';
   /**
    * sha256 of the browser cookie (BROWSER_COOKIE) of the browser that started the process: an e-mail
    * link opened in that browser continues by itself (absent: no cookie came, or stored before it existed)

@@ -3,6 +3,7 @@
 // and the server's limit per identifier across all projects.
 // The secrets, the resend delay, the limits and the code message are shared with codes for identifiers
 // added to an account.
+import { masked } from '../audit/AuditTrail.ts';
 import type { Language, ProjectConfig, VerificationMethod } from '../config/projectConfig.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
 import { hmacHex, newId, newMatchCode, newOtpCode, newSecretToken } from '../randomValues.ts';
@@ -110,6 +111,7 @@ export async function sendVerification(ctx: FlowContext, type: VerifiableType): 
   const secret = method === 'email-link' ? newSecretToken() : newOtpCode();
   await issueSecret(ctx.store.secrets, ctx.deps.secretKey, { ownerId: ctx.process.id, method, type, value, secret, now });
   s.lastSentAt[type] = now;
+  await ctx.audit({ event: method === 'email-link' ? 'link.sent' : 'code.sent', details: { method, to: masked(type, value) } });
   if (method !== 'email-link') return sendCode(ctx.deps.messenger, project, type, value, secret, now, ctx.request);
   // who asked, shown where the link is opened in another browser, with a code this tab shows as well
   s.linkAsker = { ...userAgentSource(ctx.request.userAgent), matchCode: newMatchCode() };

@@ -65,6 +65,7 @@ export async function enter(ctx: FlowContext, step: Step): Promise<BlockExtras> 
     if (conflict) extras = conflict;
     else s.block = 'completed';
   } else {
+    if (step.block === 'passkey-append' && s.block !== 'passkey-append') await ctx.audit({ event: 'passkey.offered' });
     s.block = step.block;
   }
   await ctx.save();

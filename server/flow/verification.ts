@@ -53,7 +53,8 @@ export async function verifyFinish(ctx: FlowContext, body: VerifyFinishBody): Pr
   const type = verifiableType(body.identifierType, body.verificationType);
   const s = ctx.state;
   const method = body.verificationType;
-  const invalid = (): Promise<FlowOutcome> | FlowOutcome => {
+  const invalid = async (): Promise<FlowOutcome> => {
+    await ctx.audit({ event: `${s.authType}.failed`, outcome: 'refused', reason: method === 'email-link' ? 'invalid_link' : 'wrong_code', details: { method } });
     const dataError = ctx.error(`invalid_challenge_solution_${method}`);
     if (verifyTypeOf(s.block) === type || method === 'email-link') {
       return { response: ctx.wrap(verifyBlock(ctx.render(), type, { dataError })) };

@@ -5,7 +5,9 @@
 // page can use a secret a browser may have cached. None of the Frontend API is served here.
 import { Hono, type Context } from 'hono';
 import { ApiError } from '../ApiError.ts';
+import { currentAuditScope, withAuditScope } from '../audit/AuditTrail.ts';
 import { authenticate } from '../backend/ApiSecrets.ts';
+import { AUDIT_FILTERS, listAuditEvents, stats } from '../backend/auditApi.ts';
 import { BackendApi, CREDENTIAL_FILTERS, CREDENTIAL_SORTS, IDENTIFIER_FILTERS, IDENTIFIER_SORTS } from '../backend/BackendApi.ts';
 import { parseListQuery } from '../backend/listQuery.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
@@ -20,6 +22,7 @@ import { errorResponse, genericOk } from './errorEnvelope.ts';
 import { handleErrors } from './errorHandling.ts';
 import { observeRequests } from './observability.ts';
 import { declaredLengthLimit, readJson } from './requestBody.ts';
+import { socketAddress } from './requestContext.ts';
 import { securityHeaders } from './securityHeaders.ts';
 
 export interface BackendAppDeps {
@@ -57,6 +60,8 @@ export function createBackendApp(deps: BackendAppDeps): Hono<AppEnv> {
     c.set('startedAt', performance.now());
     await next();
   });
+  // the audit trail's scope: the secret that authenticated the call acts (set below)
+  app.use('*', (c, next) => withAuditScope({ requestId: c.get('requestId'), ip: socketAddress(c) ?? 'unknown', userAgent: c.req.header('user-agent') ?? '' }, next));
   app.use('*', observeRequests(deps.metrics, deps.logRequests ? (line) => deps.log.info(line) : undefined));
   app.use('*', securityHeaders({ production: deps.production, https: deps.https }));
   app.use('*', async (c, next) => {
@@ -77,6 +82,7 @@ export function createBackendApp(deps: BackendAppDeps): Hono<AppEnv> {
       return res;
     }
     c.set('project', authenticated.project);
+    currentAuditScope()!.actor = `secret:${authenticated.secret.id}`;
     await deps.limiter.take(authenticated.project, [{ limit: 'backendApiRequestsPerSecret', subject: authenticated.secret.id }]);
     await next();
   });
@@ -121,6 +127,12 @@ export function createBackendApp(deps: BackendAppDeps): Hono<AppEnv> {
   );
   app.get('/v2/longSessions/:longSessionID', async (c) => c.json(await api.getLongSession(project(c), undefined, c.req.param('longSessionID'))));
 
-  handleErrors(app, deps.metrics, deps.log);
+  // beyond Corbado's contract: the audit trail and the adoption figures (server/README.md, "Audit trail")
+  app.get('/v2/auditEvents', async (c) =>
+    c.json(await listAuditEvents(deps.store, project(c), parseListQuery(list(c), { filters: AUDIT_FILTERS, sorts: [] }), { since: c.req.query('since'), until: c.req.query('until') })),
+  );
+  app.get('/v2/stats', async (c) => c.json(await stats(deps.store, project(c), c.req.query('days'), deps.now())));
+
+  handleErrors(app, deps.metrics, deps.log, { record: (projectId, event) => deps.events.audit(projectId, event) });
   return app;
 }

@@ -175,7 +175,7 @@ export function requestResolver(store: Store, sessions: Sessions, now: () => num
   return resolver;
 }
 
-function socketAddress(c: Context<AppEnv>): string | undefined {
+export function socketAddress(c: Context<AppEnv>): string | undefined {
   try {
     return getConnInfo(c).remote.address?.replace(/^::ffff:/, '');
   } catch {

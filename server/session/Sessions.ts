@@ -8,6 +8,7 @@
 // immediate predecessor within ROTATION_GRACE_MS (two tabs that refreshed at once, an answer lost on
 // the way) gets the very value the first refresh handed out, rather than a second one; the tabs cannot
 // end up holding different values, and nothing about the successor needs storing.
+import type { AuditEvent, AuditTrail } from '../audit/AuditTrail.ts';
 import { createHmac } from 'node:crypto';
 import { ApiError } from '../ApiError.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
@@ -55,12 +56,23 @@ export class Sessions {
     private readonly events: EventRecorder,
     /** told when a retired value came back and its session was ended */
     private readonly onReuse: (session: SessionRecord) => void = () => {},
+    /** the audit trail: sessions created, rotated, reused and ended are recorded there */
+    private readonly trail?: Pick<AuditTrail, 'record'>,
   ) {}
 
-  /** Ends a session and tells `session.ended` with the reason, in one transaction (nothing when it had ended already). */
-  private async endWith(session: SessionRecord, reason: SessionEndReason, nowMs: number): Promise<void> {
+  /** Records a session's event in the audit trail (in the caller's transaction). */
+  private async audit(session: Pick<SessionRecord, 'id' | 'projectId' | 'userId'>, event: string, more: Omit<AuditEvent, 'event'> = {}): Promise<void> {
+    await this.trail?.record(session.projectId, { event, userId: session.userId, target: `session:${session.id}`, ...more });
+  }
+
+  /**
+   * Ends a session and tells `session.ended` with the reason (webhook and trail), in one transaction
+   * with what `also` records (nothing when it had ended already).
+   */
+  private async endWith(session: SessionRecord, reason: SessionEndReason, nowMs: number, also?: () => Promise<void>): Promise<void> {
     await this.store.transaction(async () => {
       if (await this.store.sessions.revoke(session.id, nowMs)) await recordSessionsEnded(this.events, session.projectId, session.userId, [session.id], reason);
+      await also?.();
     });
   }
 
@@ -74,8 +86,9 @@ export class Sessions {
     const longSession = newSecretToken();
     const { browser, os } = userAgentSource(userAgent);
     await this.store.sessions.pruneRetired(userId, nowMs);
+    const id = newId('ses');
     await this.store.sessions.insert({
-      id: newId('ses'),
+      id,
       tokenHash: sha256Hex(longSession),
       projectId: project.id,
       userId,
@@ -86,6 +99,7 @@ export class Sessions {
       browser,
       os,
     });
+    await this.audit({ id, projectId: project.id, userId }, 'session.created');
     return {
       shortSession: await this.shortSession(project, userId, orig, issuer, nowMs),
       longSession,
@@ -139,7 +153,7 @@ export class Sessions {
     const successor = this.#successor(token);
     if (sha256Hex(successor) === session.tokenHash && nowMs - retired.retiredAt <= ROTATION_GRACE_MS) return { session, token: successor, predecessor: true };
     if (detectReuse) {
-      await this.endWith(session, 'reuse', nowMs);
+      await this.endWith(session, 'reuse', nowMs, () => this.audit(session, 'session.reuse_detected', { outcome: 'refused', reason: 'reuse_of_rotated_session' }));
       this.onReuse(session);
     }
     return undefined;
@@ -159,7 +173,10 @@ export class Sessions {
     } else {
       const next = this.#successor(presented.token);
       // a concurrent refresh that rotated first handed out the same successor; a session ended meanwhile has none
-      if ((await this.store.sessions.rotate(session.id, sha256Hex(presented.token), sha256Hex(next), nowMs)) || (await this.presented(project, next, nowMs, false))) {
+      if (await this.store.sessions.rotate(session.id, sha256Hex(presented.token), sha256Hex(next), nowMs)) {
+        token = next;
+        await this.audit(session, 'session.rotated');
+      } else if (await this.presented(project, next, nowMs, false)) {
         token = next;
       } else return undefined;
     }

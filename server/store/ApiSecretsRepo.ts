@@ -46,6 +46,11 @@ export class ApiSecretsRepo {
     return rows.map(toRecord);
   }
 
+  async get(id: string): Promise<ApiSecretRecord | undefined> {
+    const row = await this.db.get<Row>('SELECT * FROM api_secrets WHERE id = ?', [id]);
+    return row && toRecord(row);
+  }
+
   /** Revokes one secret; false when there is no live secret with that id. */
   async revoke(id: string, now: number): Promise<boolean> {
     return (await this.db.run('UPDATE api_secrets SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', [now, id])) === 1;

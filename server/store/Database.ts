@@ -45,6 +45,15 @@ export interface Database {
    * writer: there `fn` runs inside the caller's transaction, if any.
    */
   outsideTransaction<T>(fn: () => Promise<T>): Promise<T>;
+  /** The transaction the caller runs in (an object that stands for it until it ends), or undefined outside one. */
+  currentTransaction(): object | undefined;
+  /**
+   * Inside a transaction: runs `fn` in it right before it commits, after everything else it does (in
+   * the order given; one that throws rolls the transaction back). A savepoint rolled back drops those
+   * given inside it. The audit trail writes its records here, so that a project's chain is held locked
+   * only from then to the commit.
+   */
+  beforeCommit(fn: () => Promise<void>): void;
   /** Runs `fn` once the current transaction has committed (at once outside a transaction). */
   afterCommit(fn: () => void): void;
   /** The connection pools as they are now. */
@@ -71,6 +80,17 @@ export class NulInText extends Error {
     super('a text parameter contains a NUL character');
     this.name = 'NulInText';
   }
+}
+
+/** `beforeCommit` of both engines: the hook joins the transaction's scope; outside one it is a mistake. */
+export function addBeforeCommit(scope: { beforeCommit: (() => Promise<void>)[] } | undefined, fn: () => Promise<void>): void {
+  if (!scope) throw new Error('beforeCommit needs a transaction');
+  scope.beforeCommit.push(fn);
+}
+
+/** The hooks given to `beforeCommit`, one after the other (those they add run too). */
+export async function runHooks(hooks: (() => Promise<void>)[]): Promise<void> {
+  for (let i = 0; i < hooks.length; i++) await hooks[i]!();
 }
 
 /** Parameters as both engines bind them: undefined becomes NULL, a boolean 1 or 0 (flags are INTEGER columns). */

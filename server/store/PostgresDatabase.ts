@@ -2,7 +2,7 @@
 // SQL and the same migrations as SQLite. Any number of API instances can share one database.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { bindParams, UniqueViolation, type Database, type PoolState } from './Database.ts';
+import { addBeforeCommit, bindParams, runHooks, UniqueViolation, type Database, type PoolState } from './Database.ts';
 import { DatabaseUnavailable, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './DatabaseUnavailable.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
@@ -12,6 +12,7 @@ interface Scope {
   done: boolean;
   savepoints: number;
   afterCommit: (() => void)[];
+  beforeCommit: (() => Promise<void>)[];
 }
 
 export interface PostgresOptions {
@@ -124,12 +125,14 @@ export class PostgresDatabase implements Database {
     const outer = this.active();
     if (outer) {
       const name = `sp${++outer.savepoints}`;
+      const hooks = outer.beforeCommit.length;
       await outer.client.query(`SAVEPOINT ${name}`);
       try {
         const result = await fn();
         await outer.client.query(`RELEASE SAVEPOINT ${name}`);
         return result;
       } catch (error) {
+        outer.beforeCommit.length = hooks;
         await outer.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
         throw error;
       }
@@ -140,7 +143,7 @@ export class PostgresDatabase implements Database {
     } catch (error) {
       throw translate(error);
     }
-    const scope: Scope = { client, done: false, savepoints: 0, afterCommit: [] };
+    const scope: Scope = { client, done: false, savepoints: 0, afterCommit: [], beforeCommit: [] };
     let broken = false;
     // A checked-out client is not covered by pool.on('error'): pg-pool removes its idle listener at
     // checkout. Without a listener of ours, a connection the server ends mid-transaction (a restart:
@@ -155,6 +158,7 @@ export class PostgresDatabase implements Database {
       let result: T;
       try {
         result = await this.scope.run(scope, fn);
+        await this.scope.run(scope, () => runHooks(scope.beforeCommit));
       } catch (error) {
         scope.done = true;
         await client.query('ROLLBACK').catch(() => {
@@ -185,6 +189,14 @@ export class PostgresDatabase implements Database {
 
   outsideTransaction<T>(fn: () => Promise<T>): Promise<T> {
     return this.scope.exit(() => this.detached.run(true, fn));
+  }
+
+  currentTransaction(): object | undefined {
+    return this.active();
+  }
+
+  beforeCommit(fn: () => Promise<void>): void {
+    addBeforeCommit(this.active(), fn);
   }
 
   afterCommit(fn: () => void): void {

@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { bindParams, UniqueViolation, type Database, type PoolState } from './Database.ts';
+import { addBeforeCommit, bindParams, runHooks, UniqueViolation, type Database, type PoolState } from './Database.ts';
 import { DatabaseUnavailable, DEFAULT_DATABASE_TIMEOUTS } from './DatabaseUnavailable.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
@@ -17,6 +17,7 @@ interface Scope {
   done: boolean;
   savepoints: number;
   afterCommit: (() => void)[];
+  beforeCommit: (() => Promise<void>)[];
 }
 
 /**
@@ -89,6 +90,7 @@ export class SqliteDatabase implements Database {
     const outer = this.active();
     if (outer) {
       const name = `sp${++outer.savepoints}`;
+      const hooks = outer.beforeCommit.length;
       this.db.exec(`SAVEPOINT ${name}`);
       try {
         const result = await fn();
@@ -96,17 +98,19 @@ export class SqliteDatabase implements Database {
         return result;
       } catch (error) {
         // a full disk or an I/O error may have rolled the whole transaction back already
+        outer.beforeCommit.length = hooks;
         if (this.db.inTransaction) this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
         throw error;
       }
     }
     await this.acquire();
-    const scope: Scope = { done: false, savepoints: 0, afterCommit: [] };
+    const scope: Scope = { done: false, savepoints: 0, afterCommit: [], beforeCommit: [] };
     try {
       await this.retryWhileBusy(() => this.db.exec('BEGIN IMMEDIATE'));
       let result: T;
       try {
         result = await this.scope.run(scope, fn);
+        await this.scope.run(scope, () => runHooks(scope.beforeCommit));
         await settle(() => this.db.exec('COMMIT'));
       } catch (error) {
         scope.done = true;
@@ -136,6 +140,14 @@ export class SqliteDatabase implements Database {
 
   outsideTransaction<T>(fn: () => Promise<T>): Promise<T> {
     return fn(); // one connection: a statement outside would wait for the very transaction it runs in
+  }
+
+  currentTransaction(): object | undefined {
+    return this.active();
+  }
+
+  beforeCommit(fn: () => Promise<void>): void {
+    addBeforeCommit(this.active(), fn);
   }
 
   afterCommit(fn: () => void): void {

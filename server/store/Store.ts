@@ -1,6 +1,7 @@
 // The storage layer: one object holding every repository over one database, SQLite or PostgreSQL.
 // Nothing above it knows which engine runs below.
 import { ApiSecretsRepo } from './ApiSecretsRepo.ts';
+import { AuditRepo } from './AuditRepo.ts';
 import { CredentialsRepo } from './CredentialsRepo.ts';
 import type { Database } from './Database.ts';
 import { DeliveriesRepo, WEBHOOK_DELIVERIES } from './DeliveriesRepo.ts';
@@ -46,6 +47,8 @@ export class Store {
   readonly rateLimits: RateLimitsRepo;
   /** the Backend API's secrets (hashes) */
   readonly apiSecrets: ApiSecretsRepo;
+  /** the audit trail and its daily rollups */
+  readonly audit: AuditRepo;
 
   constructor(readonly db: Database) {
     this.projects = new ProjectsRepo(db);
@@ -66,6 +69,7 @@ export class Store {
     this.oauthClients = new ProjectOAuthClientsRepo(db);
     this.rateLimits = new RateLimitsRepo(db);
     this.apiSecrets = new ApiSecretsRepo(db);
+    this.audit = new AuditRepo(db);
   }
 
   /** A SQLite file path, or a postgres:// URL. */

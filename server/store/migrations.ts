@@ -448,6 +448,62 @@ export const MIGRATIONS: Migration[] = [
       ALTER TABLE user_signup_fields ADD COLUMN source TEXT;           -- signup, backend-api or import
     `,
   },
+  {
+    version: 18,
+    name: 'the audit trail: one record per event, hash-chained per project; daily rollups for the adoption figures',
+    // Append-only: the server inserts and, for retention alone, deletes the oldest (server/audit/). Each
+    // record's hash covers its content and its predecessor's hash; audit_heads holds each project's newest
+    // record and the first kept one, so that a record deleted at either end is found too.
+    sql: `
+      CREATE TABLE audit_events (
+        project_id  TEXT NOT NULL,
+        seq         INTEGER NOT NULL,            -- 1, 2, 3 … per project: the chain's order
+        at          INTEGER NOT NULL,            -- ms
+        event       TEXT NOT NULL,               -- a stable name: login.succeeded, session.ended …
+        outcome     TEXT NOT NULL,               -- done | refused
+        reason      TEXT,                        -- why refused (wrong_code, link_expired …)
+        actor       TEXT NOT NULL,               -- user:usr-…, secret:sec-…, admin, system, visitor
+        user_id     TEXT,                        -- the user it happened to
+        target      TEXT,                        -- what it happened to: passkey:cre-…, session:ses-…, identifier:ide-…
+        ip          TEXT,                        -- as the abuse limits see it
+        browser     TEXT,
+        os          TEXT,
+        request_id  TEXT,
+        details     TEXT NOT NULL,               -- JSON: never a secret, code, token or full link; addresses masked
+        prev_hash   TEXT NOT NULL,
+        hash        TEXT NOT NULL,
+        PRIMARY KEY (project_id, seq)
+      );
+      CREATE INDEX audit_events_user ON audit_events(project_id, user_id, seq);
+      CREATE INDEX audit_events_at ON audit_events(project_id, at);
+      CREATE INDEX audit_events_event ON audit_events(project_id, event, seq);
+      CREATE TABLE audit_heads (
+        project_id  TEXT PRIMARY KEY,
+        seq         INTEGER NOT NULL,            -- the newest record
+        hash        TEXT NOT NULL,
+        first_seq   INTEGER NOT NULL             -- the oldest record retention kept
+      );
+      -- the adoption figures: one counter per project, day (UTC, YYYY-MM-DD) and metric
+      CREATE TABLE audit_daily (
+        project_id  TEXT NOT NULL,
+        day         TEXT NOT NULL,
+        metric      TEXT NOT NULL,               -- login:email-otp, funnel:created:macOS:Chrome …
+        count       INTEGER NOT NULL,
+        PRIMARY KEY (project_id, day, metric)
+      );
+      -- each user's last day active (signed up or logged in) and last day active holding a passkey:
+      -- the users active in the last N days are a range of one index (the adoption share)
+      CREATE TABLE audit_user_activity (
+        project_id        TEXT NOT NULL,
+        user_id           TEXT NOT NULL,
+        last_active_day   TEXT NOT NULL,
+        last_passkey_day  TEXT,
+        PRIMARY KEY (project_id, user_id)
+      );
+      CREATE INDEX audit_user_activity_active ON audit_user_activity(project_id, last_active_day);
+      CREATE INDEX audit_user_activity_passkey ON audit_user_activity(project_id, last_passkey_day);
+    `,
+  },
 ];
 
 /** The schema version this code needs: the newest migration (readiness compares the database's with it). */

@@ -151,7 +151,7 @@ describe('admin users import', () => {
 });
 
 /** The import's events are not what these tests look at (webhooks.test.ts does). */
-const NOT_TOLD: EventRecorder = { record: async () => undefined };
+const NOT_TOLD: EventRecorder = { record: async () => undefined, audit: async () => undefined };
 
 async function* lines(values: unknown[]): AsyncIterable<string> {
   for (const value of values) yield JSON.stringify(value);

@@ -215,7 +215,7 @@ describe("the host's ways: the Backend API and the import answer for the user, o
     async function* source() {
       for (const line of lines) yield JSON.stringify(line);
     }
-    const result = await importUsers(server.api.store, project, source(), { now: () => server.clock.now, events: { record: async () => undefined }, onFailure: (f) => failures.push(f) });
+    const result = await importUsers(server.api.store, project, source(), { now: () => server.clock.now, events: { record: async () => undefined, audit: async () => undefined }, onFailure: (f) => failures.push(f) });
     expect(result).toMatchObject({ lines: 3, created: 1, refused: 2 });
     expect(failures).toEqual([
       { line: 3, reason: "signupFields: the answer to terms is for another version of the field's text than its current one" },

@@ -1,0 +1,145 @@
+// The audit trail (server/README.md, "Audit trail"): one record per event of a project, written in the
+// transaction of the change it records, hash-chained per project (store/AuditRepo.ts). Who acted, from
+// where and in which request comes from the request's scope, set once per request by the HTTP layer
+// (the admin command sets its own), so a call site names only what happened. Every record also feeds the
+// daily adoption figures (rollups.ts) in the same transaction: a record and its counts commit together.
+//
+// Never in a record: a secret, code, token or link (the call sites hand in none, and `details` is built
+// here from named fields only); addresses are masked as the logs mask them.
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { userAgentSource } from '../flow/userAgentSource.ts';
+import { maskedRecipient } from '../senders/DeliveryWorker.ts';
+import type { AuditEntry } from '../store/AuditRepo.ts';
+import type { Store } from '../store/Store.ts';
+import { rollupOf } from './rollups.ts';
+
+/** Who acts and from where: one per request (or admin command). */
+export interface AuditScope {
+  requestId?: string;
+  ip?: string;
+  userAgent?: string;
+  /** set by the Backend API (secret:sec-…) and the admin command (admin); a visitor's requests leave it unset */
+  actor?: string;
+}
+
+const scopes = new AsyncLocalStorage<AuditScope>();
+
+/** Runs `fn` with `scope` as the audit scope of everything it calls. */
+export function withAuditScope<T>(scope: AuditScope, fn: () => T): T {
+  return scopes.run(scope, fn);
+}
+
+/** The scope of the running request, if any (a change of the scope object shows in later records of the request). */
+export function currentAuditScope(): AuditScope | undefined {
+  return scopes.getStore();
+}
+
+/** What a call site says about one event. */
+export interface AuditEvent {
+  event: string;
+  /** default done */
+  outcome?: 'done' | 'refused';
+  /** why refused: wrong_code, link_expired, rate_limited, user_disabled, session_reuse … */
+  reason?: string;
+  /** the user it happened to */
+  userId?: string;
+  /** what it happened to: passkey:cre-…, session:ses-…, identifier:ide-…, secret:sec-… */
+  target?: string;
+  /** named facts: a method, an identifier type; never a secret (`masked` for addresses) */
+  details?: Record<string, string | number | boolean | null | undefined>;
+  /** overrides the scope's actor (a sign-up's user acts on its own account) */
+  actor?: string;
+}
+
+/** An e-mail address or phone number as the logs show it (`a…@example.com`, `…4567`); a username as it is. */
+export function masked(type: string, value: string): string {
+  return type === 'username' ? value : maskedRecipient(value);
+}
+
+/** The UTC day of a time, YYYY-MM-DD. */
+export function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** A record made, waiting for its transaction's commit. */
+interface Pending {
+  entry: AuditEntry;
+  metrics: string[];
+}
+
+export class AuditTrail {
+  /** the records of each open transaction, written together right before it commits */
+  private readonly pending = new WeakMap<object, Pending[]>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * Appends one record to the project's trail and counts it in the day's figures, in the caller's
+   * transaction (else in one of its own): the records of a transaction are written together right
+   * before it commits, so the project's chain and its counters are held locked from then to the commit
+   * only; a rollback (of the transaction, or of a savepoint the record was made in) takes them along.
+   */
+  record(projectId: string, e: AuditEvent): Promise<void> {
+    const scope = scopes.getStore() ?? {};
+    const at = this.now();
+    const ua = scope.userAgent === undefined ? undefined : userAgentSource(scope.userAgent);
+    const actor = e.actor ?? scope.actor ?? (e.userId ? `user:${e.userId}` : scope.ip === undefined ? 'system' : 'visitor');
+    const details = Object.fromEntries(Object.entries(e.details ?? {}).filter(([, v]) => v !== undefined));
+    const entry: AuditEntry = {
+      projectId,
+      at,
+      event: e.event,
+      outcome: e.outcome ?? 'done',
+      reason: e.reason ?? null,
+      actor,
+      userId: e.userId ?? null,
+      target: e.target ?? null,
+      ip: scope.ip ?? null,
+      browser: ua?.browser ?? null,
+      os: ua?.os ?? null,
+      requestId: scope.requestId ?? null,
+      details: JSON.stringify(details),
+    };
+    const rollup = rollupOf(entry, details);
+    const { db } = this.store;
+    // run at commit, before the records are written: the user's activity is a row of its own, no one waits for it
+    const made = async (transaction: object) => {
+      if (rollup.activeUser) {
+        // a log-in by passkey proves one; otherwise the user's stored passkeys say
+        const passkey = String(details.method).startsWith('passkey') || (await this.store.credentials.listByUser(rollup.activeUser)).length > 0;
+        await this.store.audit.active(projectId, dayOf(at), rollup.activeUser, passkey);
+      }
+      let waiting = this.pending.get(transaction);
+      if (!waiting) {
+        waiting = [];
+        this.pending.set(transaction, waiting);
+        // given while the commit's hooks run: it runs after every record's own
+        const all = waiting;
+        db.beforeCommit(() => this.write(all));
+      }
+      waiting.push({ entry, metrics: rollup.metrics });
+    };
+    const transaction = db.currentTransaction();
+    if (!transaction) {
+      return this.store.transaction(async () => {
+        await made(db.currentTransaction()!);
+      });
+    }
+    db.beforeCommit(() => made(transaction));
+    return Promise.resolve();
+  }
+
+  /** Writes a transaction's records, per project in the order they were made, and their counters. */
+  private async write(records: Pending[]): Promise<void> {
+    for (const projectId of new Set(records.map((r) => r.entry.projectId))) {
+      const own = records.filter((r) => r.entry.projectId === projectId);
+      await this.store.audit.appendAll(projectId, own.map((r) => r.entry));
+      for (const day of new Set(own.map((r) => dayOf(r.entry.at)))) {
+        await this.store.audit.countDaily(projectId, day, own.filter((r) => dayOf(r.entry.at) === day).flatMap((r) => r.metrics));
+      }
+    }
+  }
+}

@@ -1,0 +1,264 @@
+// The audit trail's tables (migration 18): audit_events, append-only and hash-chained per project,
+// audit_heads (each project's newest record and the oldest one kept), and the daily rollups the adoption
+// figures read (audit_daily, audit_user_activity). What goes into a record is decided in server/audit/.
+import { createHash } from 'node:crypto';
+import type { Database } from './Database.ts';
+
+/** The predecessor hash of a project's first record. */
+export const GENESIS_HASH = '0'.repeat(64);
+
+/** A record as it is written: everything but its place in the chain. */
+export interface AuditEntry {
+  projectId: string;
+  at: number;
+  event: string;
+  outcome: 'done' | 'refused';
+  reason: string | null;
+  actor: string;
+  userId: string | null;
+  target: string | null;
+  ip: string | null;
+  browser: string | null;
+  os: string | null;
+  requestId: string | null;
+  /** JSON text */
+  details: string;
+}
+
+export interface AuditRecord extends AuditEntry {
+  seq: number;
+  prevHash: string;
+  hash: string;
+}
+
+export interface AuditHead {
+  seq: number;
+  hash: string;
+  firstSeq: number;
+}
+
+export interface AuditFilter {
+  projectId: string;
+  /** ms, inclusive */
+  since?: number;
+  /** ms, exclusive */
+  until?: number;
+  userId?: string;
+  event?: string;
+}
+
+/** The hash of a record: SHA-256 over its content, in a fixed order, and its predecessor's hash. */
+export function auditHash(record: Omit<AuditRecord, 'hash'>): string {
+  const canonical = JSON.stringify([
+    record.projectId,
+    record.seq,
+    record.at,
+    record.event,
+    record.outcome,
+    record.reason,
+    record.actor,
+    record.userId,
+    record.target,
+    record.ip,
+    record.browser,
+    record.os,
+    record.requestId,
+    record.details,
+    record.prevHash,
+  ]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+interface Row {
+  project_id: string;
+  seq: number;
+  at: number;
+  event: string;
+  outcome: 'done' | 'refused';
+  reason: string | null;
+  actor: string;
+  user_id: string | null;
+  target: string | null;
+  ip: string | null;
+  browser: string | null;
+  os: string | null;
+  request_id: string | null;
+  details: string;
+  prev_hash: string;
+  hash: string;
+}
+
+const COLUMNS = 'project_id, seq, at, event, outcome, reason, actor, user_id, target, ip, browser, os, request_id, details, prev_hash, hash';
+
+function fromRow(r: Row): AuditRecord {
+  return {
+    projectId: r.project_id,
+    seq: Number(r.seq),
+    at: Number(r.at),
+    event: r.event,
+    outcome: r.outcome,
+    reason: r.reason,
+    actor: r.actor,
+    userId: r.user_id,
+    target: r.target,
+    ip: r.ip,
+    browser: r.browser,
+    os: r.os,
+    requestId: r.request_id,
+    details: r.details,
+    prevHash: r.prev_hash,
+    hash: r.hash,
+  };
+}
+
+export function recordParams(r: AuditRecord): unknown[] {
+  return [r.projectId, r.seq, r.at, r.event, r.outcome, r.reason, r.actor, r.userId, r.target, r.ip, r.browser, r.os, r.requestId, r.details, r.prevHash, r.hash];
+}
+
+function conditions(filter: AuditFilter): { where: string; params: unknown[] } {
+  const where = ['project_id = ?'];
+  const params: unknown[] = [filter.projectId];
+  const add = (condition: string, value: unknown) => {
+    if (value === undefined) return;
+    where.push(condition);
+    params.push(value);
+  };
+  add('user_id = ?', filter.userId);
+  add('event = ?', filter.event);
+  add('at >= ?', filter.since);
+  add('at < ?', filter.until);
+  return { where: where.join(' AND '), params };
+}
+
+export class AuditRepo {
+  constructor(private readonly db: Database) {}
+
+  /**
+   * Appends records of one project to its chain, in order, in the caller's transaction: one insert and
+   * one update of the head. Concurrent transactions of one project wait for each other here until commit
+   * (the head row locked; a project's first records under an advisory lock; SQLite has one writer), so
+   * the chain never forks.
+   */
+  async appendAll(projectId: string, entries: readonly AuditEntry[]): Promise<AuditRecord[]> {
+    let head = await this.head(projectId);
+    if (!head) {
+      await this.db.lockKey(`audit:${projectId}`);
+      head = await this.head(projectId);
+    }
+    let seq = head?.seq ?? 0;
+    let prevHash = head?.hash ?? GENESIS_HASH;
+    const records = entries.map((entry) => {
+      const partial = { ...entry, seq: ++seq, prevHash };
+      const record: AuditRecord = { ...partial, hash: auditHash(partial) };
+      prevHash = record.hash;
+      return record;
+    });
+    const row = `(${COLUMNS.split(',').map(() => '?').join(', ')})`;
+    await this.db.run(`INSERT INTO audit_events (${COLUMNS}) VALUES ${records.map(() => row).join(', ')}`, records.flatMap(recordParams));
+    await this.db.run(
+      `INSERT INTO audit_heads (project_id, seq, hash, first_seq) VALUES (?, ?, ?, 1)
+       ON CONFLICT (project_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`,
+      [projectId, seq, prevHash],
+    );
+    return records;
+  }
+
+  async head(projectId: string): Promise<AuditHead | undefined> {
+    const row = await this.db.get<{ seq: number; hash: string; first_seq: number }>(
+      `SELECT seq, hash, first_seq FROM audit_heads WHERE project_id = ?${this.db.forUpdate}`,
+      [projectId],
+    );
+    return row && { seq: Number(row.seq), hash: row.hash, firstSeq: Number(row.first_seq) };
+  }
+
+  /**
+   * One page of a project's records in chain order, after `afterSeq` (keyset paging: each page is one
+   * indexed range scan, however deep into the trail).
+   */
+  async page(filter: AuditFilter, afterSeq: number, limit: number, offset = 0): Promise<AuditRecord[]> {
+    const { where, params } = conditions(filter);
+    const rows = await this.db.all<Row>(`SELECT ${COLUMNS} FROM audit_events WHERE ${where} AND seq > ? ORDER BY seq LIMIT ? OFFSET ?`, [...params, afterSeq, limit, offset]);
+    return rows.map(fromRow);
+  }
+
+  /** How many records the filter matches (the Backend API's paging). */
+  async count(filter: AuditFilter): Promise<number> {
+    const { where, params } = conditions(filter);
+    const row = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM audit_events WHERE ${where}`, params);
+    return Number(row?.n ?? 0);
+  }
+
+  /** Every record of the filter, page by page (never the whole result in memory). */
+  async *stream(filter: AuditFilter, pageSize = 2000): AsyncGenerator<AuditRecord> {
+    let after = 0;
+    for (;;) {
+      const page = await this.page(filter, after, pageSize);
+      yield* page;
+      if (page.length < pageSize) return;
+      after = page[page.length - 1]!.seq;
+    }
+  }
+
+  /**
+   * Retention: deletes up to `batch` of the project's oldest records older than `before` (ms), and moves
+   * the head's first kept record past them, in one transaction. The number deleted (0: nothing older).
+   */
+  trimBatch(projectId: string, before: number, batch: number): Promise<number> {
+    return this.db.transaction(async () => {
+      await this.db.lockKey(`audit:${projectId}`);
+      const head = await this.head(projectId);
+      if (!head) return 0;
+      const last = await this.db.get<{ seq: number }>(
+        'SELECT seq FROM audit_events WHERE project_id = ? AND seq >= ? AND seq < ? AND at < ? ORDER BY seq DESC LIMIT 1',
+        [projectId, head.firstSeq, head.firstSeq + batch, before],
+      );
+      if (!last) return 0;
+      // the chain is in time order: everything up to the newest old one in this batch goes
+      const upTo = Number(last.seq);
+      const deleted = await this.db.run('DELETE FROM audit_events WHERE project_id = ? AND seq <= ?', [projectId, upTo]);
+      await this.db.run('UPDATE audit_heads SET first_seq = ? WHERE project_id = ?', [upTo + 1, projectId]);
+      return deleted;
+    });
+  }
+
+  /** Adds to the day's counters of a project, in the caller's transaction: one statement. */
+  async countDaily(projectId: string, day: string, metrics: readonly string[]): Promise<void> {
+    const counts = new Map<string, number>();
+    for (const metric of metrics) counts.set(metric, (counts.get(metric) ?? 0) + 1);
+    if (counts.size === 0) return;
+    await this.db.run(
+      `INSERT INTO audit_daily (project_id, day, metric, count) VALUES ${[...counts].map(() => '(?, ?, ?, ?)').join(', ')}
+       ON CONFLICT (project_id, day, metric) DO UPDATE SET count = audit_daily.count + excluded.count`,
+      [...counts].flatMap(([metric, n]) => [projectId, day, metric, n]),
+    );
+  }
+
+  /** Notes a user active on a day (the newest day of their activity); `passkey`: the user held one then. */
+  async active(projectId: string, day: string, userId: string, passkey: boolean): Promise<void> {
+    await this.db.run(
+      `INSERT INTO audit_user_activity (project_id, user_id, last_active_day, last_passkey_day) VALUES (?, ?, ?, ?)
+       ON CONFLICT (project_id, user_id) DO UPDATE SET last_active_day = excluded.last_active_day,
+         last_passkey_day = COALESCE(excluded.last_passkey_day, audit_user_activity.last_passkey_day)`,
+      [projectId, userId, day, passkey ? day : null],
+    );
+  }
+
+  /** The counters of the days from `fromDay` (inclusive), summed per metric. */
+  async totals(projectId: string, fromDay: string): Promise<Map<string, number>> {
+    const rows = await this.db.all<{ metric: string; total: number }>(
+      'SELECT metric, SUM(count) AS total FROM audit_daily WHERE project_id = ? AND day >= ? GROUP BY metric',
+      [projectId, fromDay],
+    );
+    return new Map(rows.map((r) => [r.metric, Number(r.total)]));
+  }
+
+  /**
+   * The users active from `fromDay` to today, and of them those who held a passkey on a day they were
+   * active: each a range count of one index (the period always ends today).
+   */
+  async activeUsers(projectId: string, fromDay: string): Promise<{ active: number; withPasskey: number }> {
+    const count = async (column: string) =>
+      Number((await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM audit_user_activity WHERE project_id = ? AND ${column} >= ?`, [projectId, fromDay]))?.n ?? 0);
+    return { active: await count('last_active_day'), withPasskey: await count('last_passkey_day') };
+  }
+}

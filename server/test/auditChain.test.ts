@@ -1,0 +1,220 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
+// The audit trail's chain (issue 32): a record altered, deleted or re-linked in the database by hand is
+// named by `npm run admin -- audit verify`; retention removes old records in batches and the check
+// still passes from the oldest kept record; the adoption figures of a seeded project are the ones its
+// records imply. On SQLite, and on PostgreSQL with TEST_DATABASE_URL (npm run test:postgres), where
+// concurrent writers of one project must not fork the chain either.
+import { afterEach, describe, expect, it } from 'vitest';
+import { runAdmin } from '../admin.ts';
+import { applyRetention, projectStats } from '../audit/auditReader.ts';
+import { AuditTrail, withAuditScope } from '../audit/AuditTrail.ts';
+import { auditHash } from '../store/AuditRepo.ts';
+import { backendCall, newSecret } from './helpers/backendApiClient.ts';
+import { databaseEnv, POSTGRES_URL, startTestServer, type TestServer } from './helpers/testServer.ts';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+const PROJECT = 'pro-1';
+const MAC_CHROME = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const IPHONE_SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+
+async function server(): Promise<TestServer> {
+  const started = await startTestServer({ api: { backendApiPort: 0 } });
+  cleanups.push(() => started.stop());
+  return started;
+}
+
+function trail(s: TestServer): AuditTrail {
+  return new AuditTrail(s.api.store, () => s.clock.now);
+}
+
+/** Records `n` events of a user, as a request from `userAgent` would. */
+async function record(s: TestServer, n: number, event = 'login.succeeded', userAgent = MAC_CHROME): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await withAuditScope({ ip: '203.0.113.7', userAgent, requestId: `req-${i}` }, () => trail(s).record(PROJECT, { event, userId: `usr-${i}`, details: { method: 'email-otp' } }));
+  }
+}
+
+function verify(s: TestServer): Promise<any> {
+  return runAdmin(['audit', 'verify', PROJECT], databaseEnv(s.dir));
+}
+
+const db = (s: TestServer) => s.api.store.db;
+
+describe('audit verify', () => {
+  it('passes a whole chain and names a record edited in the database', async () => {
+    const s = await server();
+    await record(s, 6);
+    expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 6 });
+    await db(s).run("UPDATE audit_events SET ip = '198.51.100.1' WHERE project_id = ? AND seq = 3", [PROJECT]);
+    expect(await verify(s)).toEqual({ projectId: PROJECT, whole: false, records: 2, broken: { seq: 3, problem: 'record 3 was altered: its hash does not fit its content' } });
+  });
+
+  it('names a record edited with its hash recomputed: the next one no longer follows', async () => {
+    const s = await server();
+    await record(s, 5);
+    const row = (await s.api.store.audit.page({ projectId: PROJECT }, 1, 1))[0]!;
+    const forged = { ...row, details: JSON.stringify({ method: 'passkey' }) };
+    await db(s).run('UPDATE audit_events SET details = ?, hash = ? WHERE project_id = ? AND seq = 2', [forged.details, auditHash(forged), PROJECT]);
+    expect((await verify(s)).broken).toEqual({ seq: 3, problem: 'record 3 does not follow record 2' });
+  });
+
+  it('names a record deleted in the middle, and the newest one deleted', async () => {
+    const s = await server();
+    await record(s, 5);
+    await db(s).run('DELETE FROM audit_events WHERE project_id = ? AND seq = 4', [PROJECT]);
+    expect((await verify(s)).broken).toEqual({ seq: 4, problem: 'record 4 is missing' });
+    const t = await server();
+    await record(t, 5);
+    await db(t).run('DELETE FROM audit_events WHERE project_id = ? AND seq = 5', [PROJECT]);
+    expect((await verify(t)).broken).toEqual({ seq: 5, problem: 'record 5 is missing (the newest is 5)' });
+  });
+
+  it('names the oldest records deleted by hand (not by retention)', async () => {
+    const s = await server();
+    await record(s, 4);
+    await db(s).run('DELETE FROM audit_events WHERE project_id = ? AND seq <= 2', [PROJECT]);
+    expect((await verify(s)).broken).toEqual({ seq: 1, problem: 'record 1 is missing' });
+  });
+});
+
+describe('the same transaction', () => {
+  it('a change rolled back leaves no record and no count; the next record goes on the chain', async () => {
+    const s = await server();
+    await record(s, 2);
+    await expect(
+      s.api.store.transaction(async () => {
+        await trail(s).record(PROJECT, { event: 'login.succeeded', userId: 'usr-x', details: { method: 'passkey' } });
+        throw new Error('the change failed after its record');
+      }),
+    ).rejects.toThrow('the change failed');
+    expect((await s.api.store.audit.page({ projectId: PROJECT }, 0, 10)).map((r) => r.userId)).toEqual(['usr-0', 'usr-1']);
+    expect((await projectStats(s.api.store, PROJECT, 1, s.clock.now)).logins).toEqual({ 'email-otp': 2 });
+    await record(s, 1);
+    expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 3 });
+  });
+
+  it('a savepoint rolled back takes its record along; the transaction around it commits the rest, in order', async () => {
+    const s = await server();
+    await s.api.store.transaction(async () => {
+      await trail(s).record(PROJECT, { event: 'code.sent', userId: 'usr-1' });
+      await s.api.store
+        .transaction(async () => {
+          await trail(s).record(PROJECT, { event: 'login.succeeded', userId: 'usr-2' });
+          throw new Error('the inner change failed');
+        })
+        .catch(() => undefined);
+      await trail(s).record(PROJECT, { event: 'session.created', userId: 'usr-3' });
+    });
+    expect((await s.api.store.audit.page({ projectId: PROJECT }, 0, 10)).map((r) => [r.seq, r.event, r.userId])).toEqual([
+      [1, 'code.sent', 'usr-1'],
+      [2, 'session.created', 'usr-3'],
+    ]);
+    expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 2 });
+  });
+});
+
+describe('retention', () => {
+  it('removes records older than auditRetentionDays in batches; verify still passes from the oldest kept one, and still finds an edit', async () => {
+    const s = await server();
+    await record(s, 5);
+    s.clock.advance(366 * 86_400_000);
+    await record(s, 3);
+    const project = (await s.api.store.projects.get(PROJECT))!;
+    expect(project.auditRetentionDays).toBe(365);
+    // batches of two: the five old records go in three batches, the three recent ones stay
+    expect(await applyRetention(s.api.store, PROJECT, project.auditRetentionDays, s.clock.now, 2)).toBe(5);
+    const kept = await s.api.store.audit.page({ projectId: PROJECT }, 0, 100);
+    expect(kept.map((r) => r.seq)).toEqual([6, 7, 8]);
+    expect(kept[0]!.prevHash).not.toBe('0'.repeat(64));
+    expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 3 });
+    // the admin command: nothing older is left
+    expect(await runAdmin(['audit', 'trim', PROJECT], databaseEnv(s.dir), s.clock.now)).toEqual({ projectId: PROJECT, retentionDays: 365, deleted: 0 });
+    // new records go on the chain after the kept ones
+    await record(s, 1);
+    expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 4 });
+    await db(s).run("UPDATE audit_events SET event = 'login.failed' WHERE project_id = ? AND seq = 6", [PROJECT]);
+    expect((await verify(s)).broken).toEqual({ seq: 6, problem: 'record 6 was altered: its hash does not fit its content' });
+  });
+});
+
+describe.skipIf(!POSTGRES_URL)('PostgreSQL: concurrent writers of one project', () => {
+  it('never fork the chain', async () => {
+    const s = await server();
+    const writes = Array.from({ length: 40 }, (_, i) =>
+      s.api.store.transaction(async () => {
+        await trail(s).record(PROJECT, { event: 'login.succeeded', userId: `usr-${i}` });
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }),
+    );
+    await Promise.all(writes);
+    expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 40 });
+  });
+});
+
+describe('stats', () => {
+  it('gives the figures a seeded project implies, by admin (table and JSON) and GET /v2/stats', async () => {
+    const s = await server();
+    const t = trail(s);
+    const at = (userAgent: string, fn: () => Promise<void>) => withAuditScope({ ip: '203.0.113.7', userAgent }, fn);
+    // 40 days ago: outside a 30-day window
+    await at(MAC_CHROME, () => t.record(PROJECT, { event: 'signup.succeeded', userId: 'usr-old', details: { method: 'email-otp' } }));
+    s.clock.advance(40 * 86_400_000);
+    await at(MAC_CHROME, async () => {
+      for (const user of ['usr-a', 'usr-b', 'usr-c']) await t.record(PROJECT, { event: 'signup.succeeded', userId: user, details: { method: 'email-otp' } });
+      for (let i = 0; i < 3; i++) await t.record(PROJECT, { event: 'passkey.offered' });
+      for (let i = 0; i < 2; i++) await t.record(PROJECT, { event: 'passkey.created', userId: 'usr-a' });
+      await t.record(PROJECT, { event: 'passkey.skipped' });
+      for (let i = 0; i < 4; i++) await t.record(PROJECT, { event: 'login.succeeded', userId: 'usr-a', details: { method: 'passkey' } });
+      await t.record(PROJECT, { event: 'login.failed', outcome: 'refused', reason: 'wrong_code', details: { method: 'email-otp' } });
+      await t.record(PROJECT, { event: 'login.failed', outcome: 'refused', reason: 'wrong_code', details: { method: 'email-otp' } });
+    });
+    s.clock.advance(86_400_000);
+    await at(IPHONE_SAFARI, async () => {
+      await t.record(PROJECT, { event: 'signup.succeeded', userId: 'usr-d', details: { method: 'social:google' } });
+      for (let i = 0; i < 2; i++) await t.record(PROJECT, { event: 'passkey.offered' });
+      await t.record(PROJECT, { event: 'passkey.created', userId: 'usr-d' });
+      await t.record(PROJECT, { event: 'passkey.failed', outcome: 'refused', reason: 'passkey_verification_failed' });
+      await t.record(PROJECT, { event: 'login.succeeded', userId: 'usr-a', details: { method: 'passkey-autofill' } });
+      await t.record(PROJECT, { event: 'login.failed', outcome: 'refused', reason: 'passkey_verification_failed', details: { method: 'passkey' } });
+      await t.record(PROJECT, { event: 'login.succeeded', userId: 'usr-b', details: { method: 'email-otp', fallback: true } });
+      await t.record(PROJECT, { event: 'login.succeeded', userId: 'usr-c', details: { method: 'email-otp' } });
+      // not a figure: recorded, counted nowhere
+      await t.record(PROJECT, { event: 'code.sent', details: { method: 'email-otp' } });
+    });
+    const stats = await projectStats(s.api.store, PROJECT, 30, s.clock.now);
+    expect(stats).toEqual({
+      projectId: PROJECT,
+      days: 30,
+      from: new Date(s.clock.now - 29 * 86_400_000).toISOString().slice(0, 10),
+      signups: { 'email-otp': 3, 'social:google': 1 },
+      logins: { 'email-otp': 2, passkey: 4, 'passkey-autofill': 1 },
+      failedLogins: { passkey_verification_failed: 1, wrong_code: 2 },
+      funnel: [
+        { os: 'iOS', browser: 'Safari', offered: 2, created: 1, skipped: 0, failed: 1 },
+        { os: 'macOS', browser: 'Chrome', offered: 3, created: 2, skipped: 1, failed: 0 },
+      ],
+      // usr-a logged in by passkey; b, c (no passkey) and d (signed up by provider, no passkey stored) did not
+      adoption: { activeUsers: 4, activeUsersWithPasskey: 1, passkeyUserShare: 0.25, passkeyLoginShare: 0.714, fallbacks: 1 },
+    });
+    // 42 days: the old sign-up (41 days ago) counts too
+    expect((await projectStats(s.api.store, PROJECT, 42, s.clock.now)).signups).toEqual({ 'email-otp': 4, 'social:google': 1 });
+
+    expect(await runAdmin(['stats', PROJECT, '--json'], databaseEnv(s.dir), s.clock.now)).toEqual(stats);
+    const table = (await runAdmin(['stats', PROJECT], databaseEnv(s.dir), s.clock.now)) as string;
+    expect(table).toContain('macOS / Chrome        3        2        1       0');
+    expect(table).toMatch(/with a passkey\s+1 \(25\.0 %\)/);
+    expect(table).toMatch(/fallbacks to a code\s+1/);
+
+    const secret = await newSecret(s, PROJECT);
+    const answered = await backendCall(s, { projectId: PROJECT, secret }, 'GET', '/v2/stats?days=30');
+    expect(answered.status).toBe(200);
+    expect(answered.body).toEqual(stats);
+    const bad = await backendCall(s, { projectId: PROJECT, secret }, 'GET', '/v2/stats?days=0');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.validation).toEqual([{ field: 'days', message: 'must be a whole number from 1 to 3660, got 0' }]);
+  });
+});
