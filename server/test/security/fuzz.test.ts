@@ -29,8 +29,8 @@ const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 20);
 const ROUTE_TIME_LIMIT_MS = 60_000;
 /** Counters that count refused requests on purpose (a refusal may well count against a limit). */
 const IGNORED_TABLES = new Set(['rate_limit_buckets', 'schema_migrations']);
-/** The one route a browser, not a client, lands on: its refusals are an HTML page for the person. */
-const BROWSER_PAGES = new Set(['GET /v2/auth/social/verify/callback']);
+/** The routes a browser, not a client, lands on (the provider's callback, the first-party start across sites): their refusals are an HTML page for the person. */
+const BROWSER_PAGES = new Set(['GET /v2/auth/social/verify/callback', 'GET /v2/auth/social/verify/go']);
 
 interface Route {
   method: string;
