@@ -11,7 +11,7 @@ import { firefoxMissing, launchFirefox } from '../e2e/engines/firefox.ts';
 import { journeys, type EngineExpectations } from '../e2e/engines/journeys.ts';
 import { bounded, type EnginePage } from '../e2e/engines/page.ts';
 import { launchWebKit, webkitMissing } from '../e2e/engines/webkit.ts';
-import { crossSiteRows } from '../e2e/engines/crossSite.ts';
+import { crossSiteRows, socialRows } from '../e2e/engines/crossSite.ts';
 import { startCrossSiteStack } from '../e2e/crossSiteStack.ts';
 
 interface Engine extends EngineExpectations {
@@ -132,8 +132,9 @@ async function runEngine(engine: Engine): Promise<{ passed: number; failed: numb
 
 /**
  * README "Where to put the server" beyond Chromium: the https shapes of e2e/crossSiteStack.ts in each
- * installed engine (e2e/engines/crossSite.ts). Answers the number of failures: a silent sign-out (signed
- * out without the widget having said "short-only"), or rows that could not be measured.
+ * installed engine (e2e/engines/crossSite.ts): the session rows, then one GitHub sign-in per shape. Answers
+ * the number of failures: a silent sign-out (signed out without the widget having said "short-only"), a
+ * provider sign-in that stopped with nothing said, or rows that could not be measured.
  */
 async function acrossSites(engines: Engine[]): Promise<number> {
   const kinds = engines.map((engine) => (engine.launch === launchFirefox ? 'firefox' : 'webkit') as 'firefox' | 'webkit');
@@ -149,6 +150,14 @@ async function acrossSites(engines: Engine[]): Promise<number> {
       try {
         const { silent } = await bounded(crossSiteRows(kind, stack), 5 * STEP_LIMIT_MS, 'the rows across sites');
         for (const row of silent) console.info(`  ✗ ${row.api}, ${row.cookies}, crossSiteSessions ${row.sessions}: signed out without the widget saying "short-only"`);
+        failed += silent.length;
+      } catch (error) {
+        console.info(`  ✗ ${error instanceof Error ? error.message : String(error)}`);
+        failed++;
+      }
+      try {
+        const { silent } = await bounded(socialRows(kind, stack), 3 * STEP_LIMIT_MS, 'the GitHub sign-ins across sites');
+        for (const row of silent) console.info(`  ✗ ${row.api}, ${row.cookies}: the GitHub sign-in stopped and nothing told the visitor`);
         failed += silent.length;
       } catch (error) {
         console.info(`  ✗ ${error instanceof Error ? error.message : String(error)}`);
