@@ -3,6 +3,7 @@
 import type { Context, Hono } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { IDENTIFIER_TYPES, SOCIAL_PROVIDERS, VERIFICATIONS } from '../config/projectConfig.ts';
+import { signupAnswersBody as signupFields } from '../config/signupFields.ts';
 import type { FlowEngine, FlowOutcome } from '../flow/FlowEngine.ts';
 import { LINK_ANSWERS } from '../flow/linkApproval.ts';
 import { GO_PATH, SOCIAL_STATE_LIFETIME_MS } from '../flow/social.ts';
@@ -12,7 +13,6 @@ import type { AppEnv } from './AppEnv.ts';
 import { giveBrowserCookie } from './browserCookie.ts';
 import { escapeHtml, htmlDocument, sendHtml, sendRedirect } from './html.ts';
 import { readJson, type RequestResolver } from './requestContext.ts';
-import { signupAnswersBody } from '../config/signupFields.ts';
 import { anyObject, arr, bool, num, obj, oneOf, optional, parseWith, str } from '../schema.ts';
 
 const identifierType = oneOf(IDENTIFIER_TYPES);
@@ -29,9 +29,6 @@ const clientInformation = obj({
   javaScriptHighEntropy: optional(obj({ platform: str({ max: 100 }), platformVersion: str({ max: 100 }), mobile: bool() })),
   isNative: optional(bool()),
 });
-
-/** answers to a project's sign-up fields (config/signupFields.ts checks them against the project) */
-const signupFields = signupAnswersBody;
 
 const schemas = {
   processInit: obj({
