@@ -47,37 +47,49 @@ async function signUp(client: Client, code: (email: string) => Promise<string>):
   return done;
 }
 
-describe('over https (a production server)', () => {
+/**
+ * A production server at `publicUrl` for the describe this is called in: started before its tests,
+ * stopped after them; `code()` reads the code of the next mail it sent (each sign-up sends one).
+ */
+function productionFor(publicUrl: string): { readonly server: TestServer; readonly projectId: string; code: () => Promise<string> } {
   let production: ProductionServer;
-  let server: TestServer;
-  let projectId: string;
+  let mails = 0;
   beforeAll(async () => {
-    production = await startProductionServer('https://auth.shop.example');
-    ({ server, projectId } = production);
+    production = await startProductionServer(publicUrl);
   });
   afterAll(() => production.stop());
-  // each sign-up here sends one mail
-  let mails = 0;
-  const code = () => production.code(++mails);
+  return {
+    get server() {
+      return production.server;
+    },
+    get projectId() {
+      return production.projectId;
+    },
+    code: () => production.code(++mails),
+  };
+}
+
+describe('over https (a production server)', () => {
+  const https = productionFor('https://auth.shop.example');
 
   it('the browser cookie is __Host-cbo_browser, HttpOnly, Secure, Path=/, no Domain, SameSite=Lax; an unprefixed one is not read', async () => {
-    const client = new Client(server.url, projectId, SHOP);
+    const client = new Client(https.server.url, https.projectId, SHOP);
     const init = await client.init({}, 'signup-init');
     expect(init.headers.getSetCookie().filter((l) => l.startsWith('cbo_browser='))).toEqual([]);
     const line = cookieLine(init, '__Host-cbo_browser');
     expectExactly(line, '__Host-cbo_browser', TOKEN, '\\d+', true);
     const value = cookieValue(init, '__Host-cbo_browser');
     // the browser sends it back: the same value is kept
-    const again = await new Client(server.url, projectId, SHOP).request('POST', '/v2/auth/process/init', { clientInformation: {} }, { Cookie: `__Host-cbo_browser=${value}` });
+    const again = await new Client(https.server.url, https.projectId, SHOP).request('POST', '/v2/auth/process/init', { clientInformation: {} }, { Cookie: `__Host-cbo_browser=${value}` });
     expect(cookieValue(again, '__Host-cbo_browser')).toBe(value);
     // a value planted without the prefix (by a sibling subdomain, or over http) is ignored and replaced
-    const planted = await new Client(server.url, projectId, SHOP).request('POST', '/v2/auth/process/init', { clientInformation: {} }, { Cookie: `cbo_browser=${value}` });
+    const planted = await new Client(https.server.url, https.projectId, SHOP).request('POST', '/v2/auth/process/init', { clientInformation: {} }, { Cookie: `cbo_browser=${value}` });
     expect(cookieValue(planted, '__Host-cbo_browser')).not.toBe(value);
   });
 
   it('the long session is cbo_long_session, HttpOnly, Secure, Path=/, no Domain, SameSite=Lax, at completion, refresh and logout', async () => {
-    const client = new Client(server.url, projectId, SHOP);
-    const done = await signUp(client, code);
+    const client = new Client(https.server.url, https.projectId, SHOP);
+    const done = await signUp(client, https.code);
     expectExactly(cookieLine(done, 'cbo_long_session'), 'cbo_long_session', TOKEN, '\\d+', true);
     const first = cookieValue(done, 'cbo_long_session');
     const refreshed = await client.request('POST', '/v2/me/refresh', undefined, { Cookie: `cbo_long_session=${first}` });
@@ -107,25 +119,16 @@ describe('over http (a development server)', () => {
 });
 
 describe('from a page on another site than the API (https://shop.example calling https://authsite.example)', () => {
-  let production: ProductionServer;
-  let server: TestServer;
-  let projectId: string;
-  beforeAll(async () => {
-    production = await startProductionServer('https://authsite.example');
-    ({ server, projectId } = production);
-  });
-  afterAll(() => production.stop());
-  let mails = 0;
-  const code = () => production.code(++mails);
+  const https = productionFor('https://authsite.example');
 
   it('the browser cookie is __Host-cbo_browser, HttpOnly, Secure, SameSite=None, Partitioned', async () => {
-    const init = await new Client(server.url, projectId, SHOP).init({}, 'signup-init');
+    const init = await new Client(https.server.url, https.projectId, SHOP).init({}, 'signup-init');
     expectPartitioned(cookieLine(init, '__Host-cbo_browser'), '__Host-cbo_browser');
   });
 
   it('the long session is HttpOnly, Secure, SameSite=None, Partitioned at completion and refresh, and removed in its partition at logout; not in the body', async () => {
-    const client = new Client(server.url, projectId, SHOP);
-    const done = await signUp(client, code);
+    const client = new Client(https.server.url, https.projectId, SHOP);
+    const done = await signUp(client, https.code);
     expectPartitioned(cookieLine(done, 'cbo_long_session'), 'cbo_long_session');
     // crossSiteSessions "short-only" (the default): the long session is never readable by the page
     expect(JSON.stringify(done.body)).not.toContain(cookieValue(done, 'cbo_long_session'));
@@ -152,7 +155,7 @@ describe('from a page on another site than the API (https://shop.example calling
   });
 
   it('the session configuration tells the widget that the page is on another site, and what the project keeps there', async () => {
-    const config = await new Client(server.url, projectId, SHOP).request('GET', '/v2/session-config');
+    const config = await new Client(https.server.url, https.projectId, SHOP).request('GET', '/v2/session-config');
     expect(config.body.crossSite).toEqual({ sessions: 'short-only' });
     // the API's own site (a sibling subdomain of the page) is no other site
     const sameSite = await startProductionServer('https://auth.shop.example');
