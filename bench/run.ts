@@ -8,6 +8,7 @@
 //   BENCH_SECONDS (server window per endpoint, default 10), BENCH_EVALUATE_RUNS (default 31),
 //   BENCH_EVALUATE_BESIDE (other bundle files to measure beside dist/corbado.js), BENCH_IMPORT_USERS (default 100000),
 //   BENCH_AUDIT_RECORDS (the big trail, default 10000000), BENCH_AUDIT_EXPORT (records exported, default 1000000),
+//   BENCH_COMPARE_SCENARIOS (the comparison's scenarios by name, "|" between them, e.g. "fresh, +150 ms"),
 //   BENCH_ONLY (e.g. "size,compare,server"; "import" alone with BENCH_OUT=bench/results-import.json),
 //   BENCH_OUT (results file, default bench/results.json), CHROMIUM_PATH.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { auditBench, type AuditBenchResult } from './lib/audit.ts';
 import { launchChromium } from './lib/browser.ts';
-import { compareBench, type CompareResults } from './lib/compare.ts';
+import { compareBench, compareScenarios, type CompareResults } from './lib/compare.ts';
 import { evaluateBench, type EvaluateFigures } from './lib/evaluate.ts';
 import { CLIENT_NAMES, compareMissing } from './lib/compareStack.ts';
 import { machineInfo } from './lib/machine.ts';
@@ -121,7 +122,7 @@ if (compareSkipped) say(`3/8 start-up beside ${CLIENT_NAMES['web-js']} skipped: 
 else if (ONLY.has('compare')) {
   mark('compare');
   say(`3/8 start-up beside ${CLIENT_NAMES['web-js']}, ${COMPARE_RUNS} runs per client and scenario … (${elapsed()})`);
-  compare = await compareBench(ROOT, TMP, COMPARE_RUNS, say);
+  compare = await compareBench(ROOT, TMP, COMPARE_RUNS, say, compareScenarios(process.env.BENCH_COMPARE_SCENARIOS));
   if (chromiumVersion === 'not launched') chromiumVersion = compare.chromium;
 }
 
@@ -316,6 +317,10 @@ if (compare) {
     if (s.cpuSlowdown !== 1) continue;
     say(`  ${s.name}, ours: ${own(s).requests.join(' · ')}`);
     say(`  ${s.name}, web-js: ${web(s).requests.join(' · ')}`);
+  }
+  for (const s of compare.scenarios) {
+    if (s.cpuSlowdown !== 1 || s.latencyMs === 0) continue;
+    say(`  ${s.name}, ours, the median run on the wire (ms from navigation start): ${own(s).waterfall.map((row) => `${row.what} ${Math.round(row.start)}${row.end > row.start ? `–${Math.round(row.end)}` : ''}`).join(' · ')}`);
   }
 }
 

@@ -15,6 +15,15 @@ import { chromium } from '@playwright/test';
 export type CompareScenario = Scenario;
 export const COMPARE_SCENARIOS: readonly CompareScenario[] = SCENARIOS;
 
+/** The scenarios BENCH_COMPARE_SCENARIOS names (names separated by "|", e.g. "fresh, +150 ms|returning, +150 ms"; all when empty). */
+export function compareScenarios(names: string | undefined): readonly CompareScenario[] {
+  const wanted = (names ?? '').split(/\s*\|\s*/).filter(Boolean);
+  if (!wanted.length) return COMPARE_SCENARIOS;
+  const chosen = COMPARE_SCENARIOS.filter((s) => wanted.includes(s.name));
+  if (chosen.length !== wanted.length) throw new Error(`BENCH_COMPARE_SCENARIOS: known are ${COMPARE_SCENARIOS.map((s) => `"${s.name}"`).join(', ')}`);
+  return chosen;
+}
+
 export interface CompareRun {
   /** navigation start → the identifier field usable */
   toInputMs: number;
@@ -37,9 +46,17 @@ export interface CompareRun {
   /** which check noticed the field: the MutationObserver, or the 50 ms safety-net timer */
   via: string;
   requests: string[];
+  /** what went on the wire from navigation start to the field: the client's files and its API exchanges (preflights included), ms from navigation start */
+  waterfall: WaterfallRow[];
 }
 
-type Numbers = Omit<CompareRun, 'via' | 'requests'>;
+export interface WaterfallRow {
+  what: string;
+  start: number;
+  end: number;
+}
+
+type Numbers = Omit<CompareRun, 'via' | 'requests' | 'waterfall'>;
 
 export interface Spread {
   median: number;
@@ -49,7 +66,7 @@ export interface Spread {
 
 export interface CompareResult extends CompareScenario {
   runs: number;
-  clients: Record<Client, { median: Numbers; spread: Record<keyof Numbers, Spread>; all: Numbers[]; via: string[]; requests: string[] }>;
+  clients: Record<Client, { median: Numbers; spread: Record<keyof Numbers, Spread>; all: Numbers[]; via: string[]; requests: string[]; waterfall: WaterfallRow[] }>;
   /** the 1-minute load average when the scenario started (the machine may be shared) */
   loadAverage: number;
   /** ours / official, of the medians */
@@ -68,7 +85,7 @@ interface PageFigures {
   loadCall: number;
   scriptDone: number;
   via: string;
-  files: { path: string; responseEnd: number; transferSize: number }[];
+  files: { path: string; startTime: number; responseEnd: number; transferSize: number }[];
   api: { path: string; start: number }[];
 }
 
@@ -113,7 +130,7 @@ async function oneRun(browser: Browser, stack: CompareStack, client: Client, sce
           return {
             files: entries
               .filter((entry) => files.includes(new URL(entry.name).pathname))
-              .map((entry) => ({ path: new URL(entry.name).pathname, responseEnd: entry.responseEnd, transferSize: entry.transferSize })),
+              .map((entry) => ({ path: new URL(entry.name).pathname, startTime: entry.startTime, responseEnd: entry.responseEnd, transferSize: entry.transferSize })),
             api: entries.filter((entry) => entry.name.startsWith(api)).map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime })),
           };
         },
@@ -140,6 +157,12 @@ async function oneRun(browser: Browser, stack: CompareStack, client: Client, sce
       sessionConfigToProcessMs: sessionConfig && processRequest ? processRequest.start - sessionConfig.start : Number.NaN,
       via: figures.via,
       requests: exchanges.map((e) => `${label(e.method, e.path)}${e.end <= inputEpoch ? '' : ' (after)'}`),
+      waterfall: [
+        ...figures.files.map((f) => ({ what: `GET ${f.path}`, start: f.startTime, end: f.responseEnd })),
+        ...exchanges.filter((e) => e.start <= inputEpoch).map((e) => ({ what: label(e.method, e.path), start: e.start - figures.timeOrigin, end: e.end - figures.timeOrigin })),
+      ]
+        .sort((a, b) => a.start - b.start)
+        .concat({ what: 'identifier field usable', start: figures.input, end: figures.input }),
     };
   } finally {
     await context.close();
@@ -147,7 +170,7 @@ async function oneRun(browser: Browser, stack: CompareStack, client: Client, sce
 }
 
 function summarise(all: CompareRun[]): CompareResult['clients'][Client] {
-  const numbers: Numbers[] = all.map(({ via: _v, requests: _r, ...rest }) => rest);
+  const numbers: Numbers[] = all.map(({ via: _v, requests: _r, waterfall: _w, ...rest }) => rest);
   const keys = Object.keys(numbers[0]!) as (keyof Numbers)[];
   const spread = Object.fromEntries(
     keys.map((key) => {
@@ -156,11 +179,13 @@ function summarise(all: CompareRun[]): CompareResult['clients'][Client] {
     }),
   ) as Record<keyof Numbers, Spread>;
   const med = Object.fromEntries(keys.map((key) => [key, spread[key].median])) as Numbers;
-  return { median: med, spread, all: numbers, via: all.map((run) => run.via), requests: all[0]!.requests };
+  // the waterfall of the run whose time to the field is the median one (the lower middle of an even count)
+  const middle = [...all].sort((a, b) => a.toInputMs - b.toInputMs)[Math.floor((all.length - 1) / 2)]!;
+  return { median: med, spread, all: numbers, via: all.map((run) => run.via), requests: all[0]!.requests, waterfall: middle.waterfall };
 }
 
 /** The comparison section: its own stack and its own Chromium (the hosted name mapped to the proxy). */
-export async function compareBench(root: string, tmp: string, runs: number, say: (line: string) => void): Promise<CompareResults> {
+export async function compareBench(root: string, tmp: string, runs: number, say: (line: string) => void, only = COMPARE_SCENARIOS): Promise<CompareResults> {
   ensureBuilt(root);
   const stack = await startCompareStack(root, tmp);
   try {
@@ -169,7 +194,7 @@ export async function compareBench(root: string, tmp: string, runs: number, say:
       // unrecorded warm-up visits: the server, the browser, both bundles
       for (const client of CLIENTS) for (let i = 0; i < 2; i++) await oneRun(browser, stack, client, COMPARE_SCENARIOS[0]!);
       const scenarios: CompareResult[] = [];
-      for (const scenario of COMPARE_SCENARIOS) {
+      for (const scenario of only) {
         const loadAverage = Math.round(loadavg()[0]! * 100) / 100;
         const runsOf: Record<Client, CompareRun[]> = { own: [], 'web-js': [] };
         for (let i = 0; i < runs; i++) {
