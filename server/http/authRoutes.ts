@@ -78,8 +78,10 @@ export function registerAuthRoutes(app: Hono<AppEnv>, engine: FlowEngine, resolv
   }
 
   app.post('/v2/auth/process/init', async (c) => {
-    const project = await resolve.project(c); // a stale X-Corbado-Process-ID header is ignored here
-    const body = parseWith(schemas.processInit, await readJson(c));
+    // a stale X-Corbado-Process-ID header is ignored here; a fresh visitor's page sends this call without a
+    // preflight (the project in the query, JSON as text/plain): the Origin is checked before anything else
+    const project = await resolve.project(c, { simple: true });
+    const body = parseWith(schemas.processInit, await readJson(c, { textPlain: true }));
     const result = await engine.initProcess(
       {
         project,

@@ -14,7 +14,8 @@ const AUTHORIZATION_PATH = '/oauth2/authorize';
 
 export function registerConfigRoutes(app: Hono<AppEnv>, resolve: RequestResolver, keys: KeyRing, store: Store): void {
   app.get('/v2/session-config', async (c) => {
-    const project = await resolve.project(c);
+    // a fresh visitor's page asks without a preflight, naming the project in the query
+    const project = await resolve.project(c, { simple: true });
     // the client writes the short-session cookie itself; in production it is Secure whatever the project says
     const secure = project.shortSessionCookie.secure || resolve.secureCookies(c);
     const cookie = { ...project.shortSessionCookie, secure, lifetimeSeconds: project.shortSessionLifetimeSeconds };

@@ -2,7 +2,8 @@
 // is read, and a body without one (chunked) is read only up to the cap. Either way the answer is 413
 // with the error envelope, and memory holds at most the cap per request whatever the client sends.
 // JSON routes take JSON only (415 otherwise): a form or text/plain body is what a cross-site page can
-// send without a CORS preflight.
+// send without a CORS preflight. process/init alone also reads JSON sent as text/plain, after its
+// Origin was checked (RequestResolver.project with `simple`).
 import type { Context, MiddlewareHandler } from 'hono';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../ApiError.ts';
@@ -153,13 +154,17 @@ async function readWebStream(c: Context<AppEnv>, body: ReadableStream<Uint8Array
   }
 }
 
+const TEXT_MEDIA_TYPE = /^text\/plain\s*(?:;|$)/i;
+
 /**
  * The JSON body; an empty body counts as {} (body-less POSTs, which clients send without a
- * Content-Type). A body in any other media type, or a non-empty one with none, is 415.
+ * Content-Type). A body in any other media type, or a non-empty one with none, is 415. `textPlain`:
+ * JSON sent as text/plain is read too (a call that may come as a CORS simple request, whose caller
+ * checked the request's Origin first: RequestResolver.project with `simple`).
  */
-export async function readJson(c: Context<AppEnv>): Promise<unknown> {
+export async function readJson(c: Context<AppEnv>, { textPlain = false } = {}): Promise<unknown> {
   const type = c.req.header('content-type')?.trim() || undefined;
-  if (type !== undefined && !JSON_MEDIA_TYPE.test(type)) throw notJson();
+  if (type !== undefined && !JSON_MEDIA_TYPE.test(type) && !(textPlain && TEXT_MEDIA_TYPE.test(type))) throw notJson();
   const text = await readBodyText(c);
   if (!text.trim()) return {};
   if (type === undefined) throw notJson();

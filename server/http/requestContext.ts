@@ -26,8 +26,26 @@ export interface SessionAuth {
   viaCookie: boolean;
 }
 
+/**
+ * The query parameter that names the project beside (or instead of) the X-Corbado-ProjectID header, on
+ * the calls a fresh visitor's page makes first (GET /v2/session-config, POST /v2/auth/process/init):
+ * without a custom header, and with a text/plain body, those are CORS simple requests, which the
+ * browser sends without a preflight.
+ */
+export const PROJECT_QUERY = 'projectID';
+
+export interface ProjectOptions {
+  /**
+   * A call that may come as a CORS simple request: the project may be named by the query parameter. A
+   * request that names it so (no header) may have come from any page without a preflight, so it is
+   * refused unless its Origin is one of the project's allowed origins (without an Origin: unless the
+   * browser says the page is the API's own origin).
+   */
+  simple?: boolean;
+}
+
 export interface RequestResolver {
-  project(c: Context<AppEnv>): Promise<ProjectConfig>;
+  project(c: Context<AppEnv>, options?: ProjectOptions): Promise<ProjectConfig>;
   flowRequest(c: Context<AppEnv>): Promise<FlowRequest>;
   /** an e-mail link's page: the process header is optional (the page holds the process only in the browser that asked) */
   linkRequest(c: Context<AppEnv>): Promise<FlowRequest>;
@@ -82,16 +100,20 @@ export function requestResolver(store: Store, sessions: Sessions, now: () => num
   }
 
   const resolver: RequestResolver = {
-    async project(c) {
-      const id = c.req.header('x-corbado-projectid')?.trim();
-      if (!id) throw new ApiError(400, 'project_id_missing', 'Bad request', 'The X-Corbado-ProjectID header is missing');
+    async project(c, { simple = false } = {}) {
+      const header = c.req.header('x-corbado-projectid')?.trim() || undefined;
+      const named = simple ? c.req.queries(PROJECT_QUERY)?.map((value) => value.trim()) : undefined;
+      if (named && new Set(named).size > 1) throw ApiError.invalidRequest(`The ${PROJECT_QUERY} parameter names more than one project`);
+      const query = named?.[0] || undefined;
+      if (header && query && header !== query) throw ApiError.invalidRequest(`X-Corbado-ProjectID and the ${PROJECT_QUERY} parameter name different projects`);
+      const id = header ?? query;
+      if (!id) throw new ApiError(400, 'project_id_missing', 'Bad request', `The X-Corbado-ProjectID header${simple ? ` (or the ${PROJECT_QUERY} parameter)` : ''} is missing`);
       const project = PROJECT_ID_PATTERN.test(id) ? await store.projects.get(id) : undefined;
       if (!project) throw new ApiError(404, 'project_not_found', 'Not found', `Project ${id.slice(0, 40)} does not exist`);
       c.set('project', project);
       const origin = c.req.header('origin');
-      if (origin !== undefined && !project.allowedOrigins.includes(origin)) {
-        throw new ApiError(403, 'forbidden_origin', 'Forbidden', 'This origin is not allowed for the project');
-      }
+      const forbidden = origin !== undefined ? !project.allowedOrigins.includes(origin) : !header && c.req.header('sec-fetch-site') !== 'same-origin';
+      if (forbidden) throw new ApiError(403, 'forbidden_origin', 'Forbidden', 'This origin is not allowed for the project');
       return project;
     },
 

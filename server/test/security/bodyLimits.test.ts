@@ -155,12 +155,13 @@ describe('the size of a body', () => {
 });
 
 describe('the media type of a body', () => {
-  it('refuses a JSON body sent as text/plain or as a form (415)', async () => {
+  it('refuses a JSON body sent as a form (415), and as text/plain but on process/init (security/simpleRequests.test.ts)', async () => {
     const client = new Client(server.url, PROJECT);
     const json = JSON.stringify({ clientInformation: {} });
-    for (const type of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+    for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
       expectEnvelope(await client.request('POST', '/v2/auth/process/init', json, { 'Content-Type': type }), 415, 'unsupported_media_type');
     }
+    expectEnvelope(await client.request('POST', '/v2/component-config', json, { 'Content-Type': 'text/plain;charset=UTF-8' }), 415, 'unsupported_media_type');
   });
 
   it('refuses a non-empty body without a Content-Type (415)', async () => {
