@@ -7,6 +7,8 @@ export const rules: SpecRule[] = [
   {
     id: '7.headers',
     rule: 'Every call sends the project identifier header, a client-version header and a flags header ("preview" in preview mode).',
+    deviation:
+      'The first two calls (GET /v2/session-config, POST /v2/auth/process/init) carry the same three values in the query (projectID, sdk, flags; no flags parameter outside preview mode) and process/init its JSON as text/plain: CORS simple requests, which a fresh visitor\'s browser sends without a preflight, a round trip less before the first screen. Our server checks their Origin against the project\'s allowed origins instead (SECURITY.md promise 50); a server that refuses that form (400, 415) is asked again with the headers (issue 34).',
   },
   { id: '7.process-headers', rule: 'Process calls also send the process id header and use credentials.' },
   { id: '7.timeout', rule: 'The default timeout is 30000 ms.' },

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/core/api/client';
 import type { ClientInformation, ProcessResponse } from '../../src/core/api/types';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
-import { latestCode, latestLink, outbox, serverForThisFile, uniqueEmail, uniquePhone, uniqueUsername } from './helpers/testServer.ts';
+import { DEMO_ORIGIN, latestCode, latestLink, outbox, serverForThisFile, uniqueEmail, uniquePhone, uniqueUsername } from './helpers/testServer.ts';
 
 const server = serverForThisFile();
 
@@ -34,7 +34,11 @@ const realFetch = globalThis.fetch;
 beforeEach(() => {
   sent = [];
   globalThis.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
+    // the Origin a browser adds: the page's, one the project allows
+    const made = new Request(input, init);
+    const headers = new Headers(made.headers);
+    headers.set('Origin', DEMO_ORIGIN);
+    const request = new Request(made, { headers });
     const text = await request.clone().text();
     const url = new URL(request.url);
     sent.push({
@@ -103,16 +107,25 @@ async function signedUpWithPasskey(authenticator = new SoftAuthenticator()) {
 const blockOf = (answer: ProcessResponse) => answer.blockBody.block;
 
 describe('what every call sends', () => {
-  it('[spec 7.headers] the project id, client version and flags headers on every call, "preview" in preview mode', async () => {
+  it('[spec 7.headers] the project id, client version and flags on every call, "preview" in preview mode: as headers, and in the query of the two first calls (no preflight)', async () => {
     const preview = new ApiClient({ projectId: 'pro-1', frontendApiUrl: server.url, timeout: 30_000, preview: true });
     await preview.sessionConfig();
+    await preview.processInit({ clientInformation: PASSKEY_BROWSER });
     const { api } = await started();
     await api.getProcess();
+    const carried = (request: Sent, header: string, parameter: string) => request.headers.get(header) ?? new URLSearchParams(request.search).get(parameter) ?? '';
     for (const request of sent) {
-      expect(request.headers.get('x-corbado-projectid')).toBe('pro-1');
-      expect(JSON.parse(request.headers.get('x-corbado-sdk')!)).toEqual({ name: 'corbado-widget', sdkVersion: expect.any(String) });
+      expect(carried(request, 'x-corbado-projectid', 'projectID')).toBe('pro-1');
+      expect(JSON.parse(carried(request, 'x-corbado-sdk', 'sdk'))).toEqual({ name: 'corbado-widget', sdkVersion: expect.any(String) });
     }
-    expect(sent.map((s) => s.headers.get('x-corbado-flags'))).toEqual(['preview', '', '']);
+    expect(sent.map((s) => carried(s, 'x-corbado-flags', 'flags'))).toEqual(['preview', 'preview', '', '']);
+    // the first two went in the query alone, and the server answered them
+    expect(sent.map((s) => `${s.path} ${s.headers.get('x-corbado-projectid') ?? 'query'}`)).toEqual([
+      '/v2/session-config query',
+      '/v2/auth/process/init query',
+      '/v2/auth/process/init query',
+      '/v2/auth/process pro-1',
+    ]);
   });
 
   it('[spec 7.process-headers] [spec 7.process-base-url] process calls send the process id and use credentials, at the frontendApiUrl of the process', async () => {

@@ -61,12 +61,61 @@ describe('ApiClient', () => {
     expect(JSON.parse(seen[0]!.body)).toEqual({ identifiers: [{ type: 'email', identifier: 'ada@example.com' }], signupFields: [{ id: 'terms', accepted: true, version: 'v2' }] });
   });
 
-  it('sends an empty flags header outside preview mode and no process id on session-config', async () => {
+  it('sends an empty flags header outside preview mode', async () => {
+    seen = [];
+    answer = { status: 200, body: JSON.stringify({ blockBody: {}, common: {} }) };
+    await client().getProcess();
+    expect(seen[0]!.headers['x-corbado-flags']).toBe('');
+  });
+
+  // What a browser sends without a CORS preflight: no header but the safelisted ones (Accept,
+  // Accept-Language, Content-Language, and Content-Type only as text/plain, a form or multipart).
+  const SAFELISTED = ['accept', 'accept-language', 'content-language', 'content-type'];
+  // what Node's fetch adds on its own (a browser adds its own, as forbidden headers)
+  const TRANSPORT = ['host', 'connection', 'user-agent', 'accept-encoding', 'sec-fetch-mode', 'content-length'];
+  const simpleRequest = (request: (typeof seen)[number]) => {
+    expect(Object.keys(request.headers).filter((name) => !SAFELISTED.includes(name) && !TRANSPORT.includes(name))).toEqual([]);
+    if (request.headers['content-type'] !== undefined) expect(request.headers['content-type']).toBe('text/plain;charset=UTF-8');
+  };
+
+  it('[spec 6.project-header] [spec 7.headers] asks session-config and process/init as simple requests (no preflight): the project in the query, the JSON as text/plain', async () => {
     seen = [];
     answer = { status: 200, body: JSON.stringify({ useSessionManagement: true }) };
-    await client().sessionConfig();
-    expect(seen[0]!.headers['x-corbado-flags']).toBe('');
-    expect(seen[0]!.headers['x-corbado-process-id']).toBeUndefined();
+    const api = client(2000, true);
+    api.processId = 'stale';
+    await api.sessionConfig();
+    answer = { status: 200, body: JSON.stringify({ token: 't', expiresAt: 1, processResponse: { blockBody: {}, common: {} } }) };
+    await api.processInit({ clientInformation: { isConditionalMediationAvailable: true } });
+    const urls = seen.map((request) => new URL(request.url!, base));
+    expect(seen.map((request, i) => `${request.method} ${urls[i]!.pathname}`)).toEqual(['GET /v2/session-config', 'POST /v2/auth/process/init']);
+    for (const url of urls) {
+      // what the headers carry on every other call
+      expect([...url.searchParams.keys()]).toEqual(['projectID', 'sdk', 'flags']);
+      expect(url.searchParams.get('projectID')).toBe('pro-7');
+      expect(JSON.parse(url.searchParams.get('sdk')!)).toEqual({ name: 'corbado-widget', sdkVersion: expect.any(String) });
+      expect(url.searchParams.get('flags')).toBe('preview');
+    }
+    for (const request of seen) simpleRequest(request);
+    expect(seen[0]!.headers['accept-language']).toBe('en');
+    expect(JSON.parse(seen[1]!.body)).toEqual({ clientInformation: { isConditionalMediationAvailable: true } });
+  });
+
+  it('asks once more the usual way when the server refuses the simple form (400 or 415: it reads the project from the header only)', async () => {
+    for (const status of [400, 415]) {
+      seen = [];
+      answer = { status, body: JSON.stringify({ error: { type: status === 400 ? 'project_id_missing' : 'unsupported_media_type', links: [] } }) };
+      const refused = client().processInit({ clientInformation: {} });
+      await expect(refused).rejects.toMatchObject({ kind: 'unhandledBackendError', status });
+      expect(seen.map((request) => `${request.method} ${request.url!.replace(/&.*$/, '')}`)).toEqual(['POST /v2/auth/process/init?projectID=pro-7', 'POST /v2/auth/process/init']);
+      expect(seen[1]!.headers['x-corbado-projectid']).toBe('pro-7');
+      expect(seen[1]!.headers['content-type']).toBe('application/json');
+      expect(JSON.parse(seen[1]!.body)).toEqual({ clientInformation: {} });
+    }
+    // a refusal of the origin is not retried
+    seen = [];
+    answer = { status: 403, body: JSON.stringify({ error: { type: 'forbidden_origin', links: [] } }) };
+    await expect(client().sessionConfig()).rejects.toMatchObject({ status: 403 });
+    expect(seen).toHaveLength(1);
   });
 
   it('[spec 8.process-not-found] [spec 8.unhandled-backend] maps process_not_available to "process not found" and other types to an unhandled backend error', async () => {

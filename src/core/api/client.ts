@@ -64,7 +64,17 @@ interface CallOptions {
   json?: unknown;
   searchParams?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * A CORS simple request, which the browser sends without a preflight (a fresh visitor's first calls):
+   * what the X-Corbado headers carry goes in the query instead (SIMPLE_QUERY), the JSON body as
+   * text/plain. A server that refuses that form (400, 415: one that reads the project from the header
+   * only) is asked once more the usual way.
+   */
+  simple?: boolean;
 }
+
+/** The query parameters of a simple request, for the headers they stand in for (projectID: the server's PROJECT_QUERY). */
+export const SIMPLE_QUERY = { 'X-Corbado-ProjectID': 'projectID', 'X-Corbado-SDK': 'sdk', 'X-Corbado-Flags': 'flags' } as const;
 
 /** Maps anything ky or fetch throws to the error catalogue (SPEC.md section 8). */
 export async function toCatalogueError(error: unknown): Promise<unknown> {
@@ -139,11 +149,6 @@ export class ApiClient {
         retry: 0,
         // not JSON.stringify: a legacy page's Array.prototype.toJSON would turn arrays into strings
         stringifyJson: toJson,
-        headers: {
-          'X-Corbado-ProjectID': this.#options.projectId,
-          'X-Corbado-SDK': toJson({ name: 'corbado-widget', sdkVersion: VERSION }),
-          'X-Corbado-Flags': this.#options.preview ? 'preview' : '',
-        },
       });
       this.#instances.set(prefixUrl, instance);
     }
@@ -159,15 +164,28 @@ export class ApiClient {
   ): Promise<T> {
     // the time zone costs a first Intl initialisation: the start-up requests go without it
     const zone = timezone();
-    if (zone) headers['X-Corbado-Client-Timezone'] = zone;
+    const simple = options.simple === true;
+    const own: Record<keyof typeof SIMPLE_QUERY, string> = {
+      'X-Corbado-ProjectID': this.#options.projectId,
+      'X-Corbado-SDK': toJson({ name: 'corbado-widget', sdkVersion: VERSION }),
+      'X-Corbado-Flags': this.#options.preview ? 'preview' : '',
+    };
+    const searchParams = { ...options.searchParams };
+    for (const [header, value] of Object.entries(own) as [keyof typeof SIMPLE_QUERY, string][]) {
+      if (!simple) headers[header] = value;
+      else if (value) searchParams[SIMPLE_QUERY[header]] = value;
+    }
+    if (zone && !simple) headers['X-Corbado-Client-Timezone'] = zone;
     // the widget's language, for the e-mails and SMS the call sends (a CORS-safelisted header: no preflight of its own)
     headers['Accept-Language'] = $language.get();
+    if (simple && options.json !== undefined) headers['Content-Type'] = 'text/plain;charset=UTF-8';
     try {
       const response = await this.#instance(baseUrl)(path.replace(/^\//, ''), {
         method,
         headers,
-        json: options.json,
-        searchParams: options.searchParams,
+        ...(simple ? { body: options.json === undefined ? undefined : toJson(options.json) } : { json: options.json }),
+        // none at all rather than an empty set: ky would leave a bare "?", another URL to the preflight cache
+        searchParams: Object.keys(searchParams).length ? searchParams : undefined,
         signal: options.signal,
       });
       if (response.status === 204) return undefined as T;
@@ -175,6 +193,9 @@ export class ApiClient {
       if (!text) throw unhandledBackendError('no_data_in_response');
       return JSON.parse(text) as T;
     } catch (error) {
+      if (simple && error instanceof HTTPError && (error.response.status === 400 || error.response.status === 415)) {
+        return this.#request<T>(baseUrl, method, path, {}, { ...options, simple: false });
+      }
       throw await toCatalogueError(error);
     }
   }
@@ -195,13 +216,13 @@ export class ApiClient {
 
   sessionConfig(signal?: AbortSignal): Promise<SessionConfig> {
     // always the default URL: the answer names the URL of the session calls
-    return this.#request(this.#options.frontendApiUrl, 'get', 'v2/session-config', {}, { signal });
+    return this.#request(this.#options.frontendApiUrl, 'get', 'v2/session-config', {}, { signal, simple: true });
   }
 
   // --- auth process ----------------------------------------------------------------------------
 
   processInit(body: ProcessInitRequest, baseUrl?: string): Promise<ProcessInitResponse> {
-    return this.#request(baseUrl ?? this.#options.frontendApiUrl, 'post', 'v2/auth/process/init', {}, { json: body });
+    return this.#request(baseUrl ?? this.#options.frontendApiUrl, 'post', 'v2/auth/process/init', {}, { json: body, simple: true });
   }
 
   getProcess(preferredBlock?: string) {
