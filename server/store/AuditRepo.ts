@@ -233,13 +233,29 @@ export class AuditRepo {
     );
   }
 
-  /** Notes a user active on a day (the newest day of their activity); `passkey`: the user held one then. */
-  async active(projectId: string, day: string, userId: string, passkey: boolean): Promise<void> {
+  /**
+   * Notes users active on a day (the newest day of their activity), in one statement: with the day
+   * they held a passkey, when they logged in with one or hold one in the credentials table. A user
+   * already noted for that day is left as it is (no row written again).
+   */
+  async activeAll(users: readonly { projectId: string; day: string; userId: string; byPasskey: boolean }[]): Promise<void> {
+    // one row per user (PostgreSQL refuses to update a row twice in one statement): the newest day, a passkey if any said so
+    const noted = new Map<string, { projectId: string; day: string; userId: string; byPasskey: boolean }>();
+    for (const u of users) {
+      const key = `${u.projectId} ${u.userId}`;
+      const before = noted.get(key);
+      noted.set(key, { ...u, day: before && before.day > u.day ? before.day : u.day, byPasskey: u.byPasskey || (before?.byPasskey ?? false) });
+    }
+    if (noted.size === 0) return;
+    const one = 'SELECT ? AS project_id, ? AS user_id, ? AS day, CASE WHEN ? = 1 OR EXISTS (SELECT 1 FROM credentials c WHERE c.user_id = ?) THEN ? END AS passkey_day';
     await this.db.run(
-      `INSERT INTO audit_user_activity (project_id, user_id, last_active_day, last_passkey_day) VALUES (?, ?, ?, ?)
+      `INSERT INTO audit_user_activity (project_id, user_id, last_active_day, last_passkey_day)
+       SELECT project_id, user_id, day, passkey_day FROM (${[...noted.values()].map(() => one).join(' UNION ALL ')}) AS noted WHERE true
        ON CONFLICT (project_id, user_id) DO UPDATE SET last_active_day = excluded.last_active_day,
-         last_passkey_day = COALESCE(excluded.last_passkey_day, audit_user_activity.last_passkey_day)`,
-      [projectId, userId, day, passkey ? day : null],
+         last_passkey_day = COALESCE(excluded.last_passkey_day, audit_user_activity.last_passkey_day)
+       WHERE audit_user_activity.last_active_day <> excluded.last_active_day
+         OR (excluded.last_passkey_day IS NOT NULL AND (audit_user_activity.last_passkey_day IS NULL OR audit_user_activity.last_passkey_day <> excluded.last_passkey_day))`,
+      [...noted.values()].flatMap((u) => [u.projectId, u.userId, u.day, u.byPasskey ? 1 : 0, u.userId, u.day]),
     );
   }
 

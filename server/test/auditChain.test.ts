@@ -182,6 +182,18 @@ describe('stats', () => {
       await t.record(PROJECT, { event: 'login.failed', outcome: 'refused', reason: 'passkey_verification_failed', details: { method: 'passkey' } });
       await t.record(PROJECT, { event: 'login.succeeded', userId: 'usr-b', details: { method: 'email-otp', fallback: true } });
       await t.record(PROJECT, { event: 'login.succeeded', userId: 'usr-c', details: { method: 'email-otp' } });
+      // e holds a passkey (stored before) and logs in by code: active, with a passkey
+      await db(s).run("INSERT INTO users (id, project_id, full_name, user_handle, created_at) VALUES ('usr-e', ?, '', 'handle-e', ?)", [PROJECT, s.clock.now]);
+      await s.api.store.credentials.insert({
+        id: 'cre-e', projectId: PROJECT, userId: 'usr-e', credentialId: 'cred-e', publicKey: new Uint8Array([1]), userHandle: 'handle-e', aaguid: '',
+        backupEligible: false, backupState: false, transports: [], signCount: 0, attestationType: 'none', sourceBrowser: '', sourceOS: '', status: 'active', createdAt: s.clock.now, lastUsedAt: s.clock.now,
+      });
+      await t.record(PROJECT, { event: 'login.succeeded', userId: 'usr-e', details: { method: 'email-otp' } });
+      // f signs up and logs in within one transaction: one active user, noted once
+      await s.api.store.transaction(async () => {
+        await t.record(PROJECT, { event: 'signup.succeeded', userId: 'usr-f', details: { method: 'email-otp' } });
+        await t.record(PROJECT, { event: 'login.succeeded', userId: 'usr-f', details: { method: 'email-otp' } });
+      });
       // not a figure: recorded, counted nowhere
       await t.record(PROJECT, { event: 'code.sent', details: { method: 'email-otp' } });
     });
@@ -190,23 +202,23 @@ describe('stats', () => {
       projectId: PROJECT,
       days: 30,
       from: new Date(s.clock.now - 29 * 86_400_000).toISOString().slice(0, 10),
-      signups: { 'email-otp': 3, 'social:google': 1 },
-      logins: { 'email-otp': 2, passkey: 4, 'passkey-autofill': 1 },
+      signups: { 'email-otp': 4, 'social:google': 1 },
+      logins: { 'email-otp': 4, passkey: 4, 'passkey-autofill': 1 },
       failedLogins: { passkey_verification_failed: 1, wrong_code: 2 },
       funnel: [
         { os: 'iOS', browser: 'Safari', offered: 2, created: 1, skipped: 0, failed: 1 },
         { os: 'macOS', browser: 'Chrome', offered: 3, created: 2, skipped: 1, failed: 0 },
       ],
-      // usr-a logged in by passkey; b, c (no passkey) and d (signed up by provider, no passkey stored) did not
-      adoption: { activeUsers: 4, activeUsersWithPasskey: 1, passkeyUserShare: 0.25, passkeyLoginShare: 0.714, fallbacks: 1 },
+      // usr-a logged in by passkey, e holds one; b, c, f (no passkey) and d (signed up by provider, no passkey stored) did not
+      adoption: { activeUsers: 6, activeUsersWithPasskey: 2, passkeyUserShare: 0.333, passkeyLoginShare: 0.556, fallbacks: 1 },
     });
     // 42 days: the old sign-up (41 days ago) counts too
-    expect((await projectStats(s.api.store, PROJECT, 42, s.clock.now)).signups).toEqual({ 'email-otp': 4, 'social:google': 1 });
+    expect((await projectStats(s.api.store, PROJECT, 42, s.clock.now)).signups).toEqual({ 'email-otp': 5, 'social:google': 1 });
 
     expect(await runAdmin(['stats', PROJECT, '--json'], databaseEnv(s.dir), s.clock.now)).toEqual(stats);
     const table = (await runAdmin(['stats', PROJECT], databaseEnv(s.dir), s.clock.now)) as string;
     expect(table).toContain('macOS / Chrome        3        2        1       0');
-    expect(table).toMatch(/with a passkey\s+1 \(25\.0 %\)/);
+    expect(table).toMatch(/with a passkey\s+2 \(33\.3 %\)/);
     expect(table).toMatch(/fallbacks to a code\s+1/);
 
     const secret = await newSecret(s, PROJECT);
