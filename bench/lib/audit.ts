@@ -8,7 +8,8 @@
 // The seeded records carry a fixed placeholder hash: nothing here checks the chain.
 import { exportRecords, projectStats } from '../../server/audit/auditReader.ts';
 import { Store } from '../../server/store/Store.ts';
-import { percentile, round } from './stats.ts';
+import type { ServerResults } from './serverLoad.ts';
+import { median, percentile, round } from './stats.ts';
 
 export interface AuditBenchResult {
   database: 'SQLite' | 'PostgreSQL';
@@ -174,4 +175,23 @@ export async function auditBench(location: string, records: number, exported: nu
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The trail's cost per database: each pair's change of the soak's p95 (and p50), recorded against off,
+ * and the median over the pairs (in %).
+ */
+export function auditOverhead(runs: readonly (ServerResults & { pair: number })[]): Record<string, { pairs: number[]; p95: number; p50: number }> {
+  const out: Record<string, { pairs: number[]; p95: number; p50: number }> = {};
+  for (const database of new Set(runs.map((r) => r.database))) {
+    const own = runs.filter((r) => r.database === database);
+    const pairs = [...new Set(own.map((r) => r.pair))].flatMap((pair) => {
+      const off = own.find((r) => r.pair === pair && !r.auditTrail);
+      const on = own.find((r) => r.pair === pair && r.auditTrail);
+      return off && on ? [{ p95: (on.verifyFinish.p95Ms / off.verifyFinish.p95Ms - 1) * 100, p50: (on.verifyFinish.p50Ms / off.verifyFinish.p50Ms - 1) * 100 }] : [];
+    });
+    if (pairs.length === 0) continue;
+    out[database] = { pairs: pairs.map((p) => round(p.p95, 1)), p95: round(median(pairs.map((p) => p.p95)), 1), p50: round(median(pairs.map((p) => p.p50)), 1) };
+  }
+  return out;
 }
