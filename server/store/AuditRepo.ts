@@ -181,10 +181,13 @@ export class AuditRepo {
     return rows.map(fromRow);
   }
 
-  /** How many records the filter matches (the Backend API's paging). */
-  async count(filter: AuditFilter): Promise<number> {
+  /**
+   * How many records the filter matches, counted up to `cap` at most (the Backend API's paging): one
+   * index range of at most `cap` entries, however many millions the trail holds.
+   */
+  async countUpTo(filter: AuditFilter, cap: number): Promise<number> {
     const { where, params } = conditions(filter);
-    const row = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM audit_events WHERE ${where}`, params);
+    const row = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_events WHERE ${where} LIMIT ?) AS matched`, [...params, cap]);
     return Number(row?.n ?? 0);
   }
 
