@@ -470,6 +470,25 @@ if (auditScale.length) {
       ]),
     ),
   );
+  say();
+  say(
+    table(
+      `GET /v2/auditEvents at ${auditScale[0]!.records.toLocaleString('en')} records, 100 a page (p50 / p95; "before": the OFFSET page and the exact count the list used before keyset paging, 3 runs)`,
+      ['database', 'page 1', `page ${auditScale[0]!.auditEvents.deepPage.page.toLocaleString('en')}`, 'page 1 filtered by event', 'cursor at 90 %, filtered', 'before: same deep page by OFFSET', 'before: exact count of the filter'],
+      auditScale.map((a) => {
+        const e = a.auditEvents;
+        return [
+          a.database,
+          `${e.firstPage.p50Ms} / ${e.firstPage.p95Ms} ms`,
+          `${e.deepPage.p50Ms} / ${e.deepPage.p95Ms} ms`,
+          `${e.firstPageFiltered.p50Ms} / ${e.firstPageFiltered.p95Ms} ms (${e.firstPageFiltered.totalItems.toLocaleString('en')}${e.firstPageFiltered.capped ? '+' : ''})`,
+          `${e.deepCursorFiltered.p50Ms} / ${e.deepCursorFiltered.p95Ms} ms`,
+          `${e.before.deepPageByOffset.p50Ms} / ${e.before.deepPageByOffset.p95Ms} ms`,
+          `${e.before.exactCountFiltered.p50Ms} / ${e.before.exactCountFiltered.p95Ms} ms (${e.before.exactCountFiltered.totalItems.toLocaleString('en')})`,
+        ];
+      }),
+    ),
+  );
 }
 
 const results = {
