@@ -111,6 +111,42 @@ function fromRow(r: Row): AuditRecord {
   };
 }
 
+/** A record placed in the chain: its number, its predecessor's hash and its own (built field by field: this runs in every write transaction). */
+function chained(entry: AuditEntry, seq: number, prevHash: string): AuditRecord {
+  const record = {
+    projectId: entry.projectId,
+    seq,
+    at: entry.at,
+    event: entry.event,
+    outcome: entry.outcome,
+    reason: entry.reason,
+    actor: entry.actor,
+    userId: entry.userId,
+    target: entry.target,
+    ip: entry.ip,
+    browser: entry.browser,
+    os: entry.os,
+    requestId: entry.requestId,
+    details: entry.details,
+    prevHash,
+    hash: '',
+  };
+  record.hash = auditHash(record);
+  return record;
+}
+
+/** The INSERT of `count` records, made once per count (a transaction writes one to a few). */
+const inserts = new Map<number, string>();
+function insertSql(count: number): string {
+  let sql = inserts.get(count);
+  if (sql === undefined) {
+    const row = `(${COLUMNS.split(',').map(() => '?').join(', ')})`;
+    sql = `INSERT INTO audit_events (${COLUMNS}) VALUES ${Array.from({ length: count }, () => row).join(', ')}`;
+    if (count <= 64) inserts.set(count, sql);
+  }
+  return sql;
+}
+
 export function recordParams(r: AuditRecord): unknown[] {
   return [r.projectId, r.seq, r.at, r.event, r.outcome, r.reason, r.actor, r.userId, r.target, r.ip, r.browser, r.os, r.requestId, r.details, r.prevHash, r.hash];
 }
@@ -147,14 +183,15 @@ export class AuditRepo {
     }
     let seq = head?.seq ?? 0;
     let prevHash = head?.hash ?? GENESIS_HASH;
-    const records = entries.map((entry) => {
-      const partial = { ...entry, seq: ++seq, prevHash };
-      const record: AuditRecord = { ...partial, hash: auditHash(partial) };
+    const records: AuditRecord[] = [];
+    for (const entry of entries) {
+      const record = chained(entry, ++seq, prevHash);
+      records.push(record);
       prevHash = record.hash;
-      return record;
-    });
-    const row = `(${COLUMNS.split(',').map(() => '?').join(', ')})`;
-    await this.db.run(`INSERT INTO audit_events (${COLUMNS}) VALUES ${records.map(() => row).join(', ')}`, records.flatMap(recordParams));
+    }
+    const params: unknown[] = [];
+    for (const record of records) params.push(...recordParams(record));
+    await this.db.run(insertSql(records.length), params);
     await this.db.run(
       `INSERT INTO audit_heads (project_id, seq, hash, first_seq) VALUES (?, ?, ?, 1)
        ON CONFLICT (project_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`,
