@@ -9,13 +9,15 @@
 //   BENCH_EVALUATE_BESIDE (other bundle files to measure beside dist/corbado.js), BENCH_IMPORT_USERS (default 100000),
 //   BENCH_AUDIT_RECORDS (the big trail, default 10000000), BENCH_AUDIT_EXPORT (records exported, default 1000000),
 //   BENCH_COMPARE_SCENARIOS (the comparison's scenarios by name, "|" between them, e.g. "fresh, +150 ms"),
+//   BENCH_AUDIT_PAIRS (section 8's soak: off/recorded pairs per database, alternating, default 3),
+//   BENCH_AUDIT_PARTS (section 8: "soak,scale", the default, or either alone), BENCH_AUDIT_DATABASES ("sqlite,postgres"),
 //   BENCH_ONLY (e.g. "size,compare,server"; "import" alone with BENCH_OUT=bench/results-import.json),
 //   BENCH_OUT (results file, default bench/results.json), CHROMIUM_PATH.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { auditBench, type AuditBenchResult } from './lib/audit.ts';
+import { auditBench, auditOverhead, type AuditBenchResult } from './lib/audit.ts';
 import { launchChromium } from './lib/browser.ts';
 import { compareBench, compareScenarios, type CompareResults } from './lib/compare.ts';
 import { evaluateBench, type EvaluateFigures } from './lib/evaluate.ts';
@@ -55,6 +57,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const IMPORT_USERS = Number(process.env.BENCH_IMPORT_USERS ?? 100_000);
 const AUDIT_RECORDS = Number(process.env.BENCH_AUDIT_RECORDS ?? 10_000_000);
 const AUDIT_EXPORT = Number(process.env.BENCH_AUDIT_EXPORT ?? 1_000_000);
+const AUDIT_PAIRS = Number(process.env.BENCH_AUDIT_PAIRS ?? 3);
+const AUDIT_PARTS = new Set((process.env.BENCH_AUDIT_PARTS ?? 'soak,scale').split(',').map((part) => part.trim()));
+const AUDIT_DATABASES = new Set((process.env.BENCH_AUDIT_DATABASES ?? 'sqlite,postgres').split(',').map((part) => part.trim()));
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,startup,compare,memory,server,evaluate,import,audit').split(',').map((part) => part.trim()));
 const OUT = process.env.BENCH_OUT ?? join(ROOT, 'bench', 'results.json');
 /** the leak check: no JIT code, feedback allocated on first call, so only retained objects can grow */
@@ -180,29 +185,52 @@ if (ONLY.has('import')) {
   }
 }
 
-/** Section 8: the sign-up soak with and without the trail, then the trail at scale. */
-const auditSoak: ServerResults[] = [];
+/**
+ * Section 8: the sign-up soak with and without the trail, then the trail at scale. The soak runs in
+ * pairs, off then recorded, several times over (A B A B …): on a machine other work shares, a single pair
+ * says more about the neighbours than about the trail; the median of the pairs' p95 ratios is the figure.
+ */
+const auditSoak: (ServerResults & { pair: number })[] = [];
 const auditScale: AuditBenchResult[] = [];
 if (ONLY.has('audit')) {
   mark('audit');
   const load = { durationMs: SECONDS * 1000, concurrency: 20, calibration: 1500, maxPool: 40_000 };
-  say(`8/8 audit trail: the sign-up soak without and with recording, on SQLite … (${elapsed()})`);
-  for (const auditTrail of [false, true]) auditSoak.push(await serverBench({ ...load, auditTrail }));
-  say(`    ${AUDIT_RECORDS.toLocaleString('en')} records on SQLite … (${elapsed()})`);
-  auditScale.push(await auditBench(join(TMP, `audit-${Date.now()}.sqlite`), AUDIT_RECORDS, AUDIT_EXPORT, 50, say));
+  const soak = async (database: string, postgresUrl?: (trail: boolean, pair: number) => Promise<string>) => {
+    for (let pair = 1; pair <= AUDIT_PAIRS; pair++) {
+      for (const auditTrail of [false, true]) {
+        say(`    ${database} pair ${pair} of ${AUDIT_PAIRS}, ${auditTrail ? 'recorded' : 'off'} … (${elapsed()})`);
+        auditSoak.push({ ...(await serverBench({ ...load, auditTrail, ...(postgresUrl ? { postgresUrl: await postgresUrl(auditTrail, pair) } : {}) })), pair });
+      }
+    }
+  };
+  if (AUDIT_DATABASES.has('sqlite')) {
+    if (AUDIT_PARTS.has('soak')) {
+      say(`8/8 audit trail: the sign-up soak without and with recording, on SQLite, ${AUDIT_PAIRS} pairs … (${elapsed()})`);
+      await soak('SQLite');
+    }
+    if (AUDIT_PARTS.has('scale')) {
+      say(`    ${AUDIT_RECORDS.toLocaleString('en')} records on SQLite … (${elapsed()})`);
+      auditScale.push(await auditBench(join(TMP, `audit-${Date.now()}.sqlite`), AUDIT_RECORDS, AUDIT_EXPORT, 50, say));
+    }
+  }
   const found = postgresBin();
-  if ('missing' in found) say(`    PostgreSQL figures skipped: ${found.missing}`);
+  if (!AUDIT_DATABASES.has('postgres')) say('    PostgreSQL figures not asked for (BENCH_AUDIT_DATABASES)');
+  else if ('missing' in found) say(`    PostgreSQL figures skipped: ${found.missing}`);
   else {
     const cluster = await startPostgresCluster();
     try {
-      say(`    the sign-up soak on PostgreSQL … (${elapsed()})`);
-      for (const auditTrail of [false, true]) auditSoak.push(await serverBench({ ...load, auditTrail, postgresUrl: await freshDatabase(cluster.url, `bench_audit_${auditTrail ? 'on' : 'off'}`) }));
-      say(`    ${AUDIT_RECORDS.toLocaleString('en')} records on PostgreSQL … (${elapsed()})`);
-      try {
-        auditScale.push(await auditBench(await freshDatabase(cluster.url, 'bench_audit_scale'), AUDIT_RECORDS, AUDIT_EXPORT, 50, say));
-      } catch (error) {
-        // the figures measured so far are still written
-        say(`    the PostgreSQL trail at scale failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (AUDIT_PARTS.has('soak')) {
+        say(`    the sign-up soak on PostgreSQL, ${AUDIT_PAIRS} pairs … (${elapsed()})`);
+        await soak('PostgreSQL', (trail, pair) => freshDatabase(cluster.url, `bench_audit_${trail ? 'on' : 'off'}_${pair}`));
+      }
+      if (AUDIT_PARTS.has('scale')) {
+        say(`    ${AUDIT_RECORDS.toLocaleString('en')} records on PostgreSQL … (${elapsed()})`);
+        try {
+          auditScale.push(await auditBench(await freshDatabase(cluster.url, 'bench_audit_scale'), AUDIT_RECORDS, AUDIT_EXPORT, 50, say));
+        } catch (error) {
+          // the figures measured so far are still written
+          say(`    the PostgreSQL trail at scale failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
       }
     } finally {
       cluster.stop();
@@ -412,12 +440,13 @@ if (auditSoak.length) {
   say();
   say(
     table(
-      `Audit trail: the sign-up soak (verify/finish with the correct code, ${auditSoak[0]!.concurrency} clients, ${auditSoak[0]!.durationMs / 1000} s) without and with recording`,
-      ['database', 'trail', 'req/s', 'p50', 'p95', 'p99', 'p95 change'],
+      `Audit trail: the sign-up soak (verify/finish with the correct code, ${auditSoak[0]!.concurrency} clients, ${auditSoak[0]!.durationMs / 1000} s) without and with recording, in alternating pairs`,
+      ['database', 'pair', 'trail', 'req/s', 'p50', 'p95', 'p99', 'p95 change'],
       auditSoak.map((run, i) => {
         const base = auditSoak[i - (run.auditTrail ? 1 : 0)]!;
         return [
           run.database,
+          run.pair,
           run.auditTrail ? 'recorded' : 'off',
           Math.round(run.verifyFinish.rps),
           `${run.verifyFinish.p50Ms.toFixed(1)} ms`,
@@ -428,6 +457,7 @@ if (auditSoak.length) {
       }),
     ),
   );
+  for (const [database, change] of Object.entries(auditOverhead(auditSoak))) say(`  ${database}: median p95 change over the pairs ${change.p95.toFixed(1)} % (p50 ${change.p50.toFixed(1)} %)`);
 }
 if (auditScale.length) {
   say();
@@ -443,6 +473,25 @@ if (auditScale.length) {
         a.export.recordsPerSecond.toLocaleString('en'),
         `${a.export.heapBeforeMb} / ${a.export.heapPeakMb} / ${a.export.heapAfterMb} MB`,
       ]),
+    ),
+  );
+  say();
+  say(
+    table(
+      `GET /v2/auditEvents at ${auditScale[0]!.records.toLocaleString('en')} records, 100 a page (p50 / p95; "before": the OFFSET page and the exact count the list used before keyset paging, 3 runs)`,
+      ['database', 'page 1', `page ${auditScale[0]!.auditEvents.deepPage.page.toLocaleString('en')}`, 'page 1 filtered by event', 'cursor at 90 %, filtered', 'before: same deep page by OFFSET', 'before: exact count of the filter'],
+      auditScale.map((a) => {
+        const e = a.auditEvents;
+        return [
+          a.database,
+          `${e.firstPage.p50Ms} / ${e.firstPage.p95Ms} ms`,
+          `${e.deepPage.p50Ms} / ${e.deepPage.p95Ms} ms`,
+          `${e.firstPageFiltered.p50Ms} / ${e.firstPageFiltered.p95Ms} ms (${e.firstPageFiltered.totalItems.toLocaleString('en')}${e.firstPageFiltered.capped ? '+' : ''})`,
+          `${e.deepCursorFiltered.p50Ms} / ${e.deepCursorFiltered.p95Ms} ms`,
+          `${e.before.deepPageByOffset.p50Ms} / ${e.before.deepPageByOffset.p95Ms} ms`,
+          `${e.before.exactCountFiltered.p50Ms} / ${e.before.exactCountFiltered.p95Ms} ms (${e.before.exactCountFiltered.totalItems.toLocaleString('en')})`,
+        ];
+      }),
     ),
   );
 }
@@ -477,7 +526,7 @@ const results = {
   },
   server: servers,
   import: imports.length ? imports : undefined,
-  audit: auditSoak.length || auditScale.length ? { soak: auditSoak, scale: auditScale } : undefined,
+  audit: auditSoak.length || auditScale.length ? { soak: auditSoak, overhead: auditOverhead(auditSoak), scale: auditScale } : undefined,
   totalSeconds: (performance.now() - started) / 1000,
 };
 writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);

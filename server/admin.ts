@@ -10,6 +10,8 @@
 //   webhooks list [projectId]           the endpoints (no secrets), with their waiting and given-up deliveries
 //   webhooks remove <id>                removes an endpoint and what still waits for it
 //   keys rotate <id> [--now]             a new signing key for the project (signing after 15 minutes, or at once)
+//   keys rotate <id> --revoke-previous   a key that leaked: the new key signs at once, the old ones leave the JWKS now
+//                                        and every live session of the project ends
 //   api-secret create <projectId>       a new Backend API secret, printed this once (only its hash is kept)
 //   api-secret list <projectId>         the project's secrets: id, last four characters, made, revoked
 //   api-secret revoke <id>              revokes a secret at once (every instance on the database)
@@ -37,7 +39,7 @@ import { importProject, importUsers } from './backend/UserImport.ts';
 import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig, SOCIAL_PROVIDERS, type ProjectConfig, type SocialProvider } from './config/projectConfig.ts';
 import { parseEventTypes } from './events/eventTypes.ts';
 import { addWebhookEndpoint } from './events/webhookEndpoints.ts';
-import { writingOnly } from './events/WebhookEvents.ts';
+import { recordSessionsEnded, writingOnly } from './events/WebhookEvents.ts';
 import { obj, str, type Issue } from './schema.ts';
 import { KeyRing } from './session/KeyRing.ts';
 import { KeyStore } from './session/KeyStore.ts';
@@ -45,7 +47,7 @@ import { databaseFromEnv, isProduction, webhookSettingsFromEnv } from './setting
 import { Store } from './store/Store.ts';
 
 const USAGE = [
-  'usage: admin projects list | projects show <id> | projects create <file.json|-> | projects update <id> <file.json|-> | keys rotate <id> [--now]',
+  'usage: admin projects list | projects show <id> | projects create <file.json|-> | projects update <id> <file.json|-> | keys rotate <id> [--now | --revoke-previous]',
   '       admin api-secret create <projectId> | api-secret list <projectId> | api-secret revoke <secretId>',
   '       admin users import <projectId> <file.jsonl|->',
   '       admin webhooks add <projectId> <url> [--events a,b] | webhooks list [projectId] | webhooks remove <id>',
@@ -140,16 +142,32 @@ async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv, now: 
     if (area === 'api-secret') return await apiSecretCommand(store, trail, command, first, now);
     if (area === 'users') return await usersCommand(store, trail, env, { command, first, source: second }, output);
     if (area === 'keys') {
-      if (command !== 'rotate' || (second !== undefined && second !== '--now')) throw new UsageError(USAGE);
+      const flag = second;
+      if (command !== 'rotate' || (flag !== undefined && flag !== '--now' && flag !== '--revoke-previous') || args.length > 4) throw new UsageError(USAGE);
       const id = projectId(first);
       const config = await store.projects.get(id);
       if (!config) throw new UsageError(`there is no project ${id}`);
       // sealed under the secret the server uses: KEY_ENCRYPTION_SECRET
       const sealer = new KeyStore(store, env.KEY_ENCRYPTION_SECRET || undefined);
       await sealer.secret('verification-hmac', now); // stops here when the secret is missing or not the server's
-      const rotated = await new KeyRing(store, sealer, () => now).rotate(config, second === '--now' ? 0 : undefined);
-      await trail.record(id, { event: 'signing_key.created', target: `key:${rotated.kid}`, details: { signsFrom: rotated.signsFrom, replaced: rotated.replaced.length } });
-      return rotated;
+      const revoke = flag === '--revoke-previous';
+      let sessionsEnded = 0;
+      const rotated = await new KeyRing(store, sealer, () => now).rotate(config, {
+        ...(flag === '--now' ? { leadMs: 0 } : {}),
+        revoke,
+        // the rotation's records, in its transaction: the rotation commits with them or not at all
+        within: async (rotation) => {
+          await trail.record(id, { event: 'signing_key.created', target: `key:${rotation.kid}`, details: { signsFrom: rotation.signsFrom, replaced: rotation.replaced.length } });
+          if (!revoke) return;
+          for (const key of rotation.replaced) await trail.record(id, { event: 'signing_key.revoked', target: `key:${key.kid}` });
+          // every live session of the project ends: whatever was signed in while the key was out is signed out
+          const events = writingOnly(store, sealer, trail, () => now, webhookSettingsFromEnv(env).giveUpMs);
+          const ended = await store.sessions.revokeAllOfProject(id, now);
+          for (const session of ended) await recordSessionsEnded(events, id, session.userId, [session.id], 'key-rotation');
+          sessionsEnded = ended.length;
+        },
+      });
+      return revoke ? { ...rotated, sessionsEnded } : rotated;
     }
     switch (command) {
       case 'list':

@@ -4,11 +4,18 @@
 // interest. Then, in this process, on the server's own Store:
 //   - `audit list` for one user: the records of one of 100,000 users (100 each), JSON lines to a sink;
 //   - `stats` over 365 days (the daily rollups and the active users);
+//   - `GET /v2/auditEvents` (its handler, listAuditEvents, on the Store): page 1 and page 50,000 of 100
+//     records unfiltered, page 1 filtered by event (its total counted up to 10,000), and by cursor 9
+//     million records deep filtered by event; beside it, once, what the list did before keyset paging: a
+//     deep page by OFFSET and the exact count of a filter;
 //   - the export of a second project's 1 million records, JSON lines, with the heap sampled every 20 ms.
 // The seeded records carry a fixed placeholder hash: nothing here checks the chain.
 import { exportRecords, projectStats } from '../../server/audit/auditReader.ts';
+import { listAuditEvents } from '../../server/backend/auditApi.ts';
+import type { ProjectConfig } from '../../server/config/projectConfig.ts';
 import { Store } from '../../server/store/Store.ts';
-import { percentile, round } from './stats.ts';
+import type { ServerResults } from './serverLoad.ts';
+import { median, percentile, round } from './stats.ts';
 
 export interface AuditBenchResult {
   database: 'SQLite' | 'PostgreSQL';
@@ -17,6 +24,16 @@ export interface AuditBenchResult {
   seedSeconds: number;
   listOneUser: { runs: number; records: number; p50Ms: number; p95Ms: number };
   stats365: { runs: number; p50Ms: number; p95Ms: number };
+  /** GET /v2/auditEvents, 100 records a page */
+  auditEvents: {
+    runs: number;
+    firstPage: Timing;
+    deepPage: Timing & { page: number };
+    firstPageFiltered: Timing & { totalItems: number; capped: boolean };
+    deepCursorFiltered: Timing & { cursor: number };
+    /** the list before keyset paging, 3 runs each: the same deep page by OFFSET, and the filter's exact count */
+    before: { deepPageByOffset: Timing; exactCountFiltered: Timing & { totalItems: number } };
+  };
   export: { records: number; seconds: number; recordsPerSecond: number; megabytes: number; heapBeforeMb: number; heapPeakMb: number; heapAfterMb: number };
 }
 
@@ -97,8 +114,10 @@ async function seedRollups(store: Store, project: string, now: number): Promise<
   });
 }
 
-async function timed(runs: number, fn: () => Promise<unknown>): Promise<{ p50Ms: number; p95Ms: number }> {
-  for (let i = 0; i < 3; i++) await fn(); // warm-up: page cache, plans, JIT
+type Timing = { p50Ms: number; p95Ms: number };
+
+async function timed(runs: number, fn: () => Promise<unknown>, warmUps = 3): Promise<Timing> {
+  for (let i = 0; i < warmUps; i++) await fn(); // warm-up: page cache, plans, JIT
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
@@ -132,11 +151,38 @@ export async function auditBench(location: string, records: number, exported: nu
 
     // audit list --user: one user's records, as JSON lines (a different user each run)
     let user = 0;
-    let listed = 0;
+    let ofUser = 0;
     const list = await timed(runs, async () => {
-      listed = await exportRecords(store, { projectId: BIG, userId: `usr-${(user += 7919) % USERS}` }, 'jsonl', () => {});
+      ofUser = await exportRecords(store, { projectId: BIG, userId: `usr-${(user += 7919) % USERS}` }, 'jsonl', () => {});
     });
     const stats = await timed(runs, () => projectStats(store, BIG, 365, now));
+
+    // GET /v2/auditEvents as its handler answers it
+    const project = { id: BIG } as ProjectConfig;
+    const noRange = { since: undefined, until: undefined };
+    const listed = (page: number, filters: { field: 'event'; value: string }[] = [], cursor?: number) =>
+      listAuditEvents(store, project, { filters, sort: undefined, page, pageSize: 100 }, { ...noRange, ...(cursor === undefined ? {} : { cursor: String(cursor) }) });
+    const failed = [{ field: 'event' as const, value: 'login.failed' }];
+    const deepPage = Math.floor(records / 200); // the middle of the trail
+    const deepCursor = Math.floor(records * 0.9);
+    let firstFiltered = { totalItems: 0, capped: false };
+    const auditEvents = {
+      runs,
+      firstPage: await timed(runs, () => listed(1)),
+      deepPage: { page: deepPage, ...(await timed(runs, () => listed(deepPage))) },
+      firstPageFiltered: {
+        ...(await timed(runs, async () => {
+          const answer = await listed(1, failed);
+          firstFiltered = { totalItems: answer.paging.totalItems, capped: answer.paging.totalItemsCapped === true };
+        })),
+        ...firstFiltered,
+      },
+      deepCursorFiltered: { cursor: deepCursor, ...(await timed(runs, () => listed(1, failed, deepCursor))) },
+      before: {
+        deepPageByOffset: await timed(3, () => store.audit.page({ projectId: BIG }, 0, 100, (deepPage - 1) * 100), 1),
+        exactCountFiltered: { ...(await timed(3, () => store.audit.countUpTo({ projectId: BIG, event: 'login.failed' }, Number.MAX_SAFE_INTEGER), 1)), totalItems: Number(await store.audit.countUpTo({ projectId: BIG, event: 'login.failed' }, Number.MAX_SAFE_INTEGER)) },
+      },
+    };
 
     // the export of 1 million records, the heap sampled meanwhile
     globalThis.gc?.();
@@ -159,8 +205,9 @@ export async function auditBench(location: string, records: number, exported: nu
       records,
       users: USERS,
       seedSeconds,
-      listOneUser: { runs, records: listed, ...list },
+      listOneUser: { runs, records: ofUser, ...list },
       stats365: { runs, ...stats },
+      auditEvents,
       export: {
         records: written,
         seconds: round(seconds, 2),
@@ -174,4 +221,23 @@ export async function auditBench(location: string, records: number, exported: nu
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The trail's cost per database: each pair's change of the soak's p95 (and p50), recorded against off,
+ * and the median over the pairs (in %).
+ */
+export function auditOverhead(runs: readonly (ServerResults & { pair: number })[]): Record<string, { pairs: number[]; p95: number; p50: number }> {
+  const out: Record<string, { pairs: number[]; p95: number; p50: number }> = {};
+  for (const database of new Set(runs.map((r) => r.database))) {
+    const own = runs.filter((r) => r.database === database);
+    const pairs = [...new Set(own.map((r) => r.pair))].flatMap((pair) => {
+      const off = own.find((r) => r.pair === pair && !r.auditTrail);
+      const on = own.find((r) => r.pair === pair && r.auditTrail);
+      return off && on ? [{ p95: (on.verifyFinish.p95Ms / off.verifyFinish.p95Ms - 1) * 100, p50: (on.verifyFinish.p50Ms / off.verifyFinish.p50Ms - 1) * 100 }] : [];
+    });
+    if (pairs.length === 0) continue;
+    out[database] = { pairs: pairs.map((p) => round(p.p95, 1)), p95: round(median(pairs.map((p) => p.p95)), 1), p50: round(median(pairs.map((p) => p.p50)), 1) };
+  }
+  return out;
 }

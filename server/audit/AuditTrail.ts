@@ -65,7 +65,26 @@ export function dayOf(ms: number): string {
 interface Pending {
   entry: AuditEntry;
   metrics: string[];
+  /** a sign-up or log-in: the user it makes active that day, and whether its method was a passkey */
+  activeUser?: string;
+  byPasskey: boolean;
 }
+
+/** The browser and OS of a scope's User-Agent, parsed once per request (a later change of the scope's agent is seen). */
+const parsedAgents = new WeakMap<AuditScope, { userAgent: string; browser: string; os: string }>();
+
+function agentOf(scope: AuditScope): { browser: string; os: string } | undefined {
+  const { userAgent } = scope;
+  if (userAgent === undefined) return undefined;
+  let parsed = parsedAgents.get(scope);
+  if (parsed?.userAgent !== userAgent) {
+    parsed = { userAgent, ...userAgentSource(userAgent) };
+    parsedAgents.set(scope, parsed);
+  }
+  return parsed;
+}
+
+const DONE = Promise.resolve();
 
 export class AuditTrail {
   /** the records of each open transaction, written together right before it commits */
@@ -81,13 +100,17 @@ export class AuditTrail {
    * transaction (else in one of its own): the records of a transaction are written together right
    * before it commits, so the project's chain and its counters are held locked from then to the commit
    * only; a rollback (of the transaction, or of a savepoint the record was made in) takes them along.
+   * What it costs a request is kept small (SQLite runs one transaction at a time, so every statement
+   * and every millisecond here is one every other request waits for): the agent is parsed once per
+   * request, and a transaction's records, counters and active users are written in one statement each.
    */
   record(projectId: string, e: AuditEvent): Promise<void> {
     const scope = scopes.getStore() ?? {};
     const at = this.now();
-    const ua = scope.userAgent === undefined ? undefined : userAgentSource(scope.userAgent);
+    const ua = agentOf(scope);
     const actor = e.actor ?? scope.actor ?? (e.userId ? `user:${e.userId}` : scope.ip === undefined ? 'system' : 'visitor');
-    const details = Object.fromEntries(Object.entries(e.details ?? {}).filter(([, v]) => v !== undefined));
+    const details: Record<string, string | number | boolean | null> = {};
+    for (const [key, value] of Object.entries(e.details ?? {})) if (value !== undefined) details[key] = value;
     const entry: AuditEntry = {
       projectId,
       at,
@@ -104,42 +127,57 @@ export class AuditTrail {
       details: JSON.stringify(details),
     };
     const rollup = rollupOf(entry, details);
+    const made: Pending = { entry, metrics: rollup.metrics, byPasskey: String(details.method).startsWith('passkey') };
+    if (rollup.activeUser) made.activeUser = rollup.activeUser;
     const { db } = this.store;
-    // run at commit, before the records are written: the user's activity is a row of its own, no one waits for it
-    const made = async (transaction: object) => {
-      if (rollup.activeUser) {
-        // a log-in by passkey proves one; otherwise the user's stored passkeys say
-        const passkey = String(details.method).startsWith('passkey') || (await this.store.credentials.listByUser(rollup.activeUser)).length > 0;
-        await this.store.audit.active(projectId, dayOf(at), rollup.activeUser, passkey);
-      }
-      let waiting = this.pending.get(transaction);
-      if (!waiting) {
-        waiting = [];
-        this.pending.set(transaction, waiting);
-        // given while the commit's hooks run: it runs after every record's own
-        const all = waiting;
-        db.beforeCommit(() => this.write(all));
-      }
-      waiting.push({ entry, metrics: rollup.metrics });
-    };
     const transaction = db.currentTransaction();
     if (!transaction) {
-      return this.store.transaction(async () => {
-        await made(db.currentTransaction()!);
+      return this.store.transaction(() => {
+        this.add(db.currentTransaction()!, made);
+        return DONE;
       });
     }
-    db.beforeCommit(() => made(transaction));
-    return Promise.resolve();
+    // a hook per record (it only notes the record): a savepoint rolled back drops it, and the record with it
+    db.beforeCommit(() => {
+      this.add(transaction, made);
+      return DONE;
+    });
+    return DONE;
   }
 
-  /** Writes a transaction's records, per project in the order they were made, and their counters. */
+  /** Run at commit: notes a record; the first of a transaction gives the hook that writes them all, after every record's own. */
+  private add(transaction: object, made: Pending): void {
+    let waiting = this.pending.get(transaction);
+    if (!waiting) {
+      waiting = [];
+      this.pending.set(transaction, waiting);
+      const all = waiting;
+      this.store.db.beforeCommit(() => this.write(all));
+    }
+    waiting.push(made);
+  }
+
+  /**
+   * Writes a transaction's records: first the users' activity (a row of each user's own, that no one
+   * else waits for), then per project its records in the order they were made (the chain locked from
+   * here to the commit) and the day's counters.
+   */
   private async write(records: Pending[]): Promise<void> {
-    for (const projectId of new Set(records.map((r) => r.entry.projectId))) {
-      const own = records.filter((r) => r.entry.projectId === projectId);
+    const active = records.filter((r) => r.activeUser !== undefined);
+    if (active.length > 0) {
+      await this.store.audit.activeAll(active.map((r) => ({ projectId: r.entry.projectId, day: dayOf(r.entry.at), userId: r.activeUser!, byPasskey: r.byPasskey })));
+    }
+    const projects = new Set(records.map((r) => r.entry.projectId));
+    for (const projectId of projects) {
+      const own = projects.size === 1 ? records : records.filter((r) => r.entry.projectId === projectId);
       await this.store.audit.appendAll(projectId, own.map((r) => r.entry));
-      for (const day of new Set(own.map((r) => dayOf(r.entry.at)))) {
-        await this.store.audit.countDaily(projectId, day, own.filter((r) => dayOf(r.entry.at) === day).flatMap((r) => r.metrics));
+      const days = new Map<string, string[]>();
+      for (const r of own) {
+        if (r.metrics.length === 0) continue;
+        const day = dayOf(r.entry.at);
+        days.set(day, [...(days.get(day) ?? []), ...r.metrics]);
       }
+      for (const [day, metrics] of days) await this.store.audit.countDaily(projectId, day, metrics);
     }
   }
 }

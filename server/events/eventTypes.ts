@@ -49,9 +49,10 @@ export type UserSource = 'signup' | 'backend-api' | 'import';
  * from another session, on the account page), `revoked-by-host` (the Backend API's long session
  * update), `user-disabled` (the host disabled the user), `reuse` (an old refresh token came back: the
  * whole session is ended, as it may be stolen), `takeover` (someone proved the address of an account
- * that had no verified identifier: what was issued before is ended).
+ * that had no verified identifier: what was issued before is ended), `key-rotation` (the project's
+ * signing key was revoked, `admin keys rotate --revoke-previous`: every live session of the project ends).
  */
-export type SessionEndReason = 'logout' | 'ended-by-user' | 'revoked-by-host' | 'user-disabled' | 'reuse' | 'takeover';
+export type SessionEndReason = 'logout' | 'ended-by-user' | 'revoked-by-host' | 'user-disabled' | 'reuse' | 'takeover' | 'key-rotation';
 
 /** What `data` holds for each type, besides `projectId`. */
 export interface EventData {

@@ -129,7 +129,7 @@ export function createBackendApp(deps: BackendAppDeps): Hono<AppEnv> {
 
   // beyond Corbado's contract: the audit trail and the adoption figures (server/README.md, "Audit trail")
   app.get('/v2/auditEvents', async (c) =>
-    c.json(await listAuditEvents(deps.store, project(c), parseListQuery(list(c), { filters: AUDIT_FILTERS, sorts: [] }), { since: c.req.query('since'), until: c.req.query('until') })),
+    c.json(await listAuditEvents(deps.store, project(c), parseListQuery(list(c), { filters: AUDIT_FILTERS, sorts: [] }), { since: c.req.query('since'), until: c.req.query('until'), cursor: c.req.query('cursor'), page: c.req.query('page') })),
   );
   app.get('/v2/stats', async (c) => c.json(await stats(deps.store, project(c), c.req.query('days'), deps.now())));
 

@@ -31,8 +31,23 @@ export interface RotationResult {
   /** the new key: published now, the signer from `signsFrom` */
   kid: string;
   signsFrom: string;
-  /** the keys it replaces, and when each leaves the JWKS */
+  /** the keys it replaces, and when each leaves the JWKS (now, when they were revoked) */
   replaced: { kid: string; publishedUntil: string }[];
+  /** the keys it replaces were revoked: out of the JWKS and deleted at once */
+  revoked: boolean;
+}
+
+export interface RotationOptions {
+  /** how long the new key is published before it signs (default ROTATION_LEAD_MS; 0 with `revoke`) */
+  leadMs?: number;
+  /**
+   * A key that leaked: the new key signs at once and the keys it replaces leave the JWKS now, deleted
+   * with their private part, so that a token they sign (a forged one too) verifies nowhere that reads
+   * the key set again.
+   */
+  revoke?: boolean;
+  /** run in the rotation's transaction, after it (its records; what else a revocation ends): if it throws, nothing is rotated */
+  within?: (rotation: RotationResult) => Promise<void>;
 }
 
 interface Cached {
@@ -75,24 +90,34 @@ export class KeyRing {
   }
 
   /**
-   * `npm run admin -- keys rotate <project>`: a new key for the project, signing after `leadMs`; the
-   * keys it replaces stay published until the tokens they signed (the project's lifetime from then, plus
-   * the instances' key cache and a clock tolerance) have expired.
+   * `npm run admin -- keys rotate <project>`: a new key for the project, signing after the lead time;
+   * the keys it replaces stay published until the tokens they signed (the project's lifetime from then,
+   * plus the instances' key cache and a clock tolerance) have expired; or, revoked, leave at once. One
+   * transaction, with what `within` writes (the rotation's records).
    */
-  async rotate(project: ProjectConfig, leadMs = ROTATION_LEAD_MS): Promise<RotationResult> {
+  async rotate(project: ProjectConfig, options: RotationOptions = {}): Promise<RotationResult> {
+    const revoke = options.revoke === true;
     const now = this.now();
-    const signsFrom = now + leadMs;
-    const publishedUntil = signsFrom + KEY_CACHE_MS + project.shortSessionLifetimeSeconds * 1000 + CLOCK_TOLERANCE_MS;
-    await this.#keys(project.id); // a project without a key gets its first one: that is what is replaced
+    const signsFrom = now + (revoke ? 0 : (options.leadMs ?? ROTATION_LEAD_MS));
+    const publishedUntil = revoke ? now : signsFrom + KEY_CACHE_MS + project.shortSessionLifetimeSeconds * 1000 + CLOCK_TOLERANCE_MS;
     const fresh = await newSigningKey(this.sealer);
-    const replaced = await this.store.keys.rotate(project.id, fresh, signsFrom, publishedUntil, now);
-    this.#projects.delete(project.id);
-    return {
-      project: project.id,
-      kid: fresh.kid,
-      signsFrom: new Date(signsFrom).toISOString(),
-      replaced: replaced.map((k) => ({ kid: k.kid, publishedUntil: new Date(k.publishedUntil!).toISOString() })),
-    };
+    try {
+      return await this.store.transaction(async () => {
+        await this.#keys(project.id, true); // a project without a key gets its first one: that is what is replaced
+        const replaced = await this.store.keys.rotate(project.id, fresh, signsFrom, publishedUntil, now);
+        const rotation: RotationResult = {
+          project: project.id,
+          kid: fresh.kid,
+          signsFrom: new Date(signsFrom).toISOString(),
+          replaced: replaced.map((k) => ({ kid: k.kid, publishedUntil: new Date(k.publishedUntil).toISOString() })),
+          revoked: revoke,
+        };
+        await options.within?.(rotation);
+        return rotation;
+      });
+    } finally {
+      this.#projects.delete(project.id);
+    }
   }
 
   /**

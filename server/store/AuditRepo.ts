@@ -111,6 +111,42 @@ function fromRow(r: Row): AuditRecord {
   };
 }
 
+/** A record placed in the chain: its number, its predecessor's hash and its own (built field by field: this runs in every write transaction). */
+function chained(entry: AuditEntry, seq: number, prevHash: string): AuditRecord {
+  const record = {
+    projectId: entry.projectId,
+    seq,
+    at: entry.at,
+    event: entry.event,
+    outcome: entry.outcome,
+    reason: entry.reason,
+    actor: entry.actor,
+    userId: entry.userId,
+    target: entry.target,
+    ip: entry.ip,
+    browser: entry.browser,
+    os: entry.os,
+    requestId: entry.requestId,
+    details: entry.details,
+    prevHash,
+    hash: '',
+  };
+  record.hash = auditHash(record);
+  return record;
+}
+
+/** The INSERT of `count` records, made once per count (a transaction writes one to a few). */
+const inserts = new Map<number, string>();
+function insertSql(count: number): string {
+  let sql = inserts.get(count);
+  if (sql === undefined) {
+    const row = `(${COLUMNS.split(',').map(() => '?').join(', ')})`;
+    sql = `INSERT INTO audit_events (${COLUMNS}) VALUES ${Array.from({ length: count }, () => row).join(', ')}`;
+    if (count <= 64) inserts.set(count, sql);
+  }
+  return sql;
+}
+
 export function recordParams(r: AuditRecord): unknown[] {
   return [r.projectId, r.seq, r.at, r.event, r.outcome, r.reason, r.actor, r.userId, r.target, r.ip, r.browser, r.os, r.requestId, r.details, r.prevHash, r.hash];
 }
@@ -147,14 +183,15 @@ export class AuditRepo {
     }
     let seq = head?.seq ?? 0;
     let prevHash = head?.hash ?? GENESIS_HASH;
-    const records = entries.map((entry) => {
-      const partial = { ...entry, seq: ++seq, prevHash };
-      const record: AuditRecord = { ...partial, hash: auditHash(partial) };
+    const records: AuditRecord[] = [];
+    for (const entry of entries) {
+      const record = chained(entry, ++seq, prevHash);
+      records.push(record);
       prevHash = record.hash;
-      return record;
-    });
-    const row = `(${COLUMNS.split(',').map(() => '?').join(', ')})`;
-    await this.db.run(`INSERT INTO audit_events (${COLUMNS}) VALUES ${records.map(() => row).join(', ')}`, records.flatMap(recordParams));
+    }
+    const params: unknown[] = [];
+    for (const record of records) params.push(...recordParams(record));
+    await this.db.run(insertSql(records.length), params);
     await this.db.run(
       `INSERT INTO audit_heads (project_id, seq, hash, first_seq) VALUES (?, ?, ?, 1)
        ON CONFLICT (project_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`,
@@ -181,10 +218,13 @@ export class AuditRepo {
     return rows.map(fromRow);
   }
 
-  /** How many records the filter matches (the Backend API's paging). */
-  async count(filter: AuditFilter): Promise<number> {
+  /**
+   * How many records the filter matches, counted up to `cap` at most (the Backend API's paging): one
+   * index range of at most `cap` entries, however many millions the trail holds.
+   */
+  async countUpTo(filter: AuditFilter, cap: number): Promise<number> {
     const { where, params } = conditions(filter);
-    const row = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM audit_events WHERE ${where}`, params);
+    const row = await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM (SELECT 1 FROM audit_events WHERE ${where} LIMIT ?) AS matched`, [...params, cap]);
     return Number(row?.n ?? 0);
   }
 
@@ -233,13 +273,29 @@ export class AuditRepo {
     );
   }
 
-  /** Notes a user active on a day (the newest day of their activity); `passkey`: the user held one then. */
-  async active(projectId: string, day: string, userId: string, passkey: boolean): Promise<void> {
+  /**
+   * Notes users active on a day (the newest day of their activity), in one statement: with the day
+   * they held a passkey, when they logged in with one or hold one in the credentials table. A user
+   * already noted for that day is left as it is (no row written again).
+   */
+  async activeAll(users: readonly { projectId: string; day: string; userId: string; byPasskey: boolean }[]): Promise<void> {
+    // one row per user (PostgreSQL refuses to update a row twice in one statement): the newest day, a passkey if any said so
+    const noted = new Map<string, { projectId: string; day: string; userId: string; byPasskey: boolean }>();
+    for (const u of users) {
+      const key = `${u.projectId} ${u.userId}`;
+      const before = noted.get(key);
+      noted.set(key, { ...u, day: before && before.day > u.day ? before.day : u.day, byPasskey: u.byPasskey || (before?.byPasskey ?? false) });
+    }
+    if (noted.size === 0) return;
+    const one = 'SELECT ? AS project_id, ? AS user_id, ? AS day, CASE WHEN ? = 1 OR EXISTS (SELECT 1 FROM credentials c WHERE c.user_id = ?) THEN ? END AS passkey_day';
     await this.db.run(
-      `INSERT INTO audit_user_activity (project_id, user_id, last_active_day, last_passkey_day) VALUES (?, ?, ?, ?)
+      `INSERT INTO audit_user_activity (project_id, user_id, last_active_day, last_passkey_day)
+       SELECT project_id, user_id, day, passkey_day FROM (${[...noted.values()].map(() => one).join(' UNION ALL ')}) AS noted WHERE true
        ON CONFLICT (project_id, user_id) DO UPDATE SET last_active_day = excluded.last_active_day,
-         last_passkey_day = COALESCE(excluded.last_passkey_day, audit_user_activity.last_passkey_day)`,
-      [projectId, userId, day, passkey ? day : null],
+         last_passkey_day = COALESCE(excluded.last_passkey_day, audit_user_activity.last_passkey_day)
+       WHERE audit_user_activity.last_active_day <> excluded.last_active_day
+         OR (excluded.last_passkey_day IS NOT NULL AND (audit_user_activity.last_passkey_day IS NULL OR audit_user_activity.last_passkey_day <> excluded.last_passkey_day))`,
+      [...noted.values()].flatMap((u) => [u.projectId, u.userId, u.day, u.byPasskey ? 1 : 0, u.userId, u.day]),
     );
   }
 

@@ -76,16 +76,21 @@ export class KeysRepo {
   /**
    * A rotation: the new key is published now and signs from `signsFrom`; every key of the project that
    * has no end yet stays published until `publishedUntil` (by then the last token it signed has
-   * expired). Keys whose time has passed are deleted with their private part.
+   * expired). Revoked (`publishedUntil` is `now`): every published key of the project leaves at once,
+   * those still published for the tokens they signed too. Keys whose time has passed are deleted with
+   * their private part. The keys it replaced, and when each leaves the JWKS.
    */
-  rotate(projectId: string, fresh: SigningKeyRecord, signsFrom: number, publishedUntil: number, now: number): Promise<StoredSigningKey[]> {
+  rotate(projectId: string, fresh: SigningKeyRecord, signsFrom: number, publishedUntil: number, now: number): Promise<{ kid: string; publishedUntil: number }[]> {
+    const revoke = publishedUntil <= now;
+    const replaced = revoke ? 'project_id = ? AND (published_until IS NULL OR published_until > ?)' : 'project_id = ? AND published_until IS NULL';
+    const params = revoke ? [projectId, now] : [projectId];
     return this.db.transaction(async () => {
       await this.db.lockKey(`signing_keys:${projectId}`);
-      const ended = await this.db.all<{ kid: string }>('SELECT kid FROM signing_keys WHERE project_id = ? AND published_until IS NULL', [projectId]);
-      await this.db.run('UPDATE signing_keys SET published_until = ? WHERE project_id = ? AND published_until IS NULL', [publishedUntil, projectId]);
+      const ended = await this.db.all<{ kid: string }>(`SELECT kid FROM signing_keys WHERE ${replaced} ORDER BY kid`, params);
+      await this.db.run(`UPDATE signing_keys SET published_until = ? WHERE ${replaced}`, [publishedUntil, ...params]);
       await this.db.run('DELETE FROM signing_keys WHERE published_until IS NOT NULL AND published_until <= ?', [now]);
       await this.insert(projectId, fresh, now, signsFrom);
-      return (await this.projectKeys(projectId, now)).filter((k) => ended.some((e) => e.kid === k.kid));
+      return ended.map((e) => ({ kid: e.kid, publishedUntil }));
     });
   }
 

@@ -144,6 +144,15 @@ export class SessionsRepo {
     return ended.filter((s) => Number(s.expires_at) > now).map((s) => s.id);
   }
 
+  /** Ends every live session of a project (its signing key was revoked); the ended sessions, with their users. */
+  async revokeAllOfProject(projectId: string, now: number): Promise<{ id: string; userId: string }[]> {
+    const ended = await this.db.all<{ id: string; user_id: string }>(
+      'UPDATE sessions SET revoked_at = ? WHERE project_id = ? AND revoked_at IS NULL AND expires_at > ? RETURNING id, user_id',
+      [now, projectId, now],
+    );
+    return ended.map((s) => ({ id: s.id, userId: s.user_id }));
+  }
+
   /** Forgets the retired values of a user's sessions that ended or expired: they can be told from unknown ones no more. */
   async pruneRetired(userId: string, now: number): Promise<void> {
     await this.db.run(

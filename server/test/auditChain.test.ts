@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../admin.ts';
 import { applyRetention, projectStats } from '../audit/auditReader.ts';
 import { AuditTrail, withAuditScope } from '../audit/AuditTrail.ts';
+import { AUDIT_COUNT_CAP, AUDIT_PAGE_WINDOW } from '../backend/auditApi.ts';
 import { auditHash } from '../store/AuditRepo.ts';
 import { backendCall, newSecret } from './helpers/backendApiClient.ts';
 import { databaseEnv, POSTGRES_URL, startTestServer, type TestServer } from './helpers/testServer.ts';
@@ -155,6 +156,80 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL: concurrent writers of one project', 
   });
 });
 
+describe('GET /v2/auditEvents pages by cursor, and by number without counting millions', () => {
+  const seqs = (answer: any): number[] => answer.body.auditEvents.map((e: any) => e.seq);
+
+  it('follows nextCursor page after page; unfiltered, page N starts at its seq from the oldest kept record and the total is the head\'s', async () => {
+    const s = await server();
+    const secret = await newSecret(s, PROJECT);
+    await record(s, 25);
+    const get = (query: string) => backendCall(s, { projectId: PROJECT, secret }, 'GET', `/v2/auditEvents?${query}`);
+    const first = await get('pageSize=10');
+    expect(seqs(first)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(first.body.paging).toEqual({ page: 1, totalPages: 3, totalItems: 25, nextCursor: '10' });
+    const second = await get('pageSize=10&cursor=10');
+    expect(seqs(second)).toEqual([11, 12, 13, 14, 15, 16, 17, 18, 19, 20]);
+    expect(second.body.paging).toEqual({ page: 0, totalPages: 3, totalItems: 25, nextCursor: '20' });
+    const last = await get('pageSize=10&cursor=20');
+    expect(seqs(last)).toEqual([21, 22, 23, 24, 25]);
+    expect(last.body.paging.nextCursor).toBeNull();
+    expect(seqs(await get('pageSize=10&page=3'))).toEqual([21, 22, 23, 24, 25]);
+    // filtered, by cursor: the user's records after it
+    const ofUser = await get('filter[]=userID:eq:usr-3&cursor=2');
+    expect(seqs(ofUser)).toEqual([4]);
+    expect(ofUser.body.paging).toEqual({ page: 0, totalPages: 1, totalItems: 1, nextCursor: null });
+
+    // retention moved the oldest kept record to 8: page 1 starts there, the total counts from there
+    await db(s).run('DELETE FROM audit_events WHERE project_id = ? AND seq < 8', [PROJECT]);
+    await db(s).run('UPDATE audit_heads SET first_seq = 8 WHERE project_id = ?', [PROJECT]);
+    const kept = await get('pageSize=10&page=2');
+    expect(seqs(kept)).toEqual([18, 19, 20, 21, 22, 23, 24, 25]);
+    expect(kept.body.paging).toEqual({ page: 2, totalPages: 2, totalItems: 18, nextCursor: null });
+
+    for (const [query, field] of [
+      ['cursor=abc', 'cursor'],
+      ['cursor=-1', 'cursor'],
+      ['cursor=5&page=2', 'page'],
+    ] as const) {
+      const bad = await get(query);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.validation.map((v: any) => v.field)).toEqual([field]);
+    }
+  });
+
+  it(`a filtered list counts to ${AUDIT_COUNT_CAP.toLocaleString('en')} and pages by number to its ${AUDIT_PAGE_WINDOW.toLocaleString('en')}th record; beyond, the cursor`, async () => {
+    const s = await server();
+    const secret = await newSecret(s, PROJECT);
+    const get = (query: string) => backendCall(s, { projectId: PROJECT, secret }, 'GET', `/v2/auditEvents?${query}`);
+    // more records of one event than the count goes, written as rows (the chain is not what is looked at here)
+    const many = AUDIT_COUNT_CAP + 50;
+    const hash = 'a'.repeat(64);
+    await s.api.store.transaction(async () => {
+      for (let from = 1; from <= many; from += 500) {
+        const rows = Array.from({ length: Math.min(500, many - from + 1) }, (_, i) => from + i);
+        await db(s).run(
+          `INSERT INTO audit_events (project_id, seq, at, event, outcome, actor, details, prev_hash, hash) VALUES ${rows.map(() => "(?, ?, ?, 'login.failed', 'refused', 'visitor', '{}', ?, ?)").join(', ')}`,
+          rows.flatMap((seq) => [PROJECT, seq, s.clock.now, hash, hash]),
+        );
+      }
+      await db(s).run('INSERT INTO audit_heads (project_id, seq, hash, first_seq) VALUES (?, ?, ?, 1)', [PROJECT, many, hash]);
+    });
+    const filtered = await get('filter[]=event:eq:login.failed&pageSize=100');
+    expect(filtered.body.paging).toEqual({ page: 1, totalPages: AUDIT_COUNT_CAP / 100, totalItems: AUDIT_COUNT_CAP, totalItemsCapped: true, nextCursor: '100' });
+    // the unfiltered total is the head's, exact
+    expect((await get('pageSize=100')).body.paging.totalItems).toBe(many);
+    // the last page by number within the window, then the cursor beyond it
+    const lastByNumber = await get(`filter[]=event:eq:login.failed&pageSize=100&page=${AUDIT_PAGE_WINDOW / 100}`);
+    expect(seqs(lastByNumber)[0]).toBe(AUDIT_PAGE_WINDOW - 99);
+    const tooDeep = await get(`filter[]=event:eq:login.failed&pageSize=100&page=${AUDIT_PAGE_WINDOW / 100 + 1}`);
+    expect(tooDeep.status).toBe(400);
+    expect(tooDeep.body.error.validation).toEqual([{ field: 'page', message: expect.stringMatching(/pass paging\.nextCursor as cursor/) }]);
+    const beyond = await get(`filter[]=event:eq:login.failed&pageSize=100&cursor=${lastByNumber.body.paging.nextCursor}`);
+    expect(seqs(beyond)).toEqual(Array.from({ length: 50 }, (_, i) => AUDIT_PAGE_WINDOW + 1 + i));
+    expect(beyond.body.paging.nextCursor).toBeNull();
+  });
+});
+
 describe('stats', () => {
   it('gives the figures a seeded project implies, by admin (table and JSON) and GET /v2/stats', async () => {
     const s = await server();
@@ -182,6 +257,18 @@ describe('stats', () => {
       await t.record(PROJECT, { event: 'login.failed', outcome: 'refused', reason: 'passkey_verification_failed', details: { method: 'passkey' } });
       await t.record(PROJECT, { event: 'login.succeeded', userId: 'usr-b', details: { method: 'email-otp', fallback: true } });
       await t.record(PROJECT, { event: 'login.succeeded', userId: 'usr-c', details: { method: 'email-otp' } });
+      // e holds a passkey (stored before) and logs in by code: active, with a passkey
+      await db(s).run("INSERT INTO users (id, project_id, full_name, user_handle, created_at) VALUES ('usr-e', ?, '', 'handle-e', ?)", [PROJECT, s.clock.now]);
+      await s.api.store.credentials.insert({
+        id: 'cre-e', projectId: PROJECT, userId: 'usr-e', credentialId: 'cred-e', publicKey: new Uint8Array([1]), userHandle: 'handle-e', aaguid: '',
+        backupEligible: false, backupState: false, transports: [], signCount: 0, attestationType: 'none', sourceBrowser: '', sourceOS: '', status: 'active', createdAt: s.clock.now, lastUsedAt: s.clock.now,
+      });
+      await t.record(PROJECT, { event: 'login.succeeded', userId: 'usr-e', details: { method: 'email-otp' } });
+      // f signs up and logs in within one transaction: one active user, noted once
+      await s.api.store.transaction(async () => {
+        await t.record(PROJECT, { event: 'signup.succeeded', userId: 'usr-f', details: { method: 'email-otp' } });
+        await t.record(PROJECT, { event: 'login.succeeded', userId: 'usr-f', details: { method: 'email-otp' } });
+      });
       // not a figure: recorded, counted nowhere
       await t.record(PROJECT, { event: 'code.sent', details: { method: 'email-otp' } });
     });
@@ -190,23 +277,23 @@ describe('stats', () => {
       projectId: PROJECT,
       days: 30,
       from: new Date(s.clock.now - 29 * 86_400_000).toISOString().slice(0, 10),
-      signups: { 'email-otp': 3, 'social:google': 1 },
-      logins: { 'email-otp': 2, passkey: 4, 'passkey-autofill': 1 },
+      signups: { 'email-otp': 4, 'social:google': 1 },
+      logins: { 'email-otp': 4, passkey: 4, 'passkey-autofill': 1 },
       failedLogins: { passkey_verification_failed: 1, wrong_code: 2 },
       funnel: [
         { os: 'iOS', browser: 'Safari', offered: 2, created: 1, skipped: 0, failed: 1 },
         { os: 'macOS', browser: 'Chrome', offered: 3, created: 2, skipped: 1, failed: 0 },
       ],
-      // usr-a logged in by passkey; b, c (no passkey) and d (signed up by provider, no passkey stored) did not
-      adoption: { activeUsers: 4, activeUsersWithPasskey: 1, passkeyUserShare: 0.25, passkeyLoginShare: 0.714, fallbacks: 1 },
+      // usr-a logged in by passkey, e holds one; b, c, f (no passkey) and d (signed up by provider, no passkey stored) did not
+      adoption: { activeUsers: 6, activeUsersWithPasskey: 2, passkeyUserShare: 0.333, passkeyLoginShare: 0.556, fallbacks: 1 },
     });
     // 42 days: the old sign-up (41 days ago) counts too
-    expect((await projectStats(s.api.store, PROJECT, 42, s.clock.now)).signups).toEqual({ 'email-otp': 4, 'social:google': 1 });
+    expect((await projectStats(s.api.store, PROJECT, 42, s.clock.now)).signups).toEqual({ 'email-otp': 5, 'social:google': 1 });
 
     expect(await runAdmin(['stats', PROJECT, '--json'], databaseEnv(s.dir), s.clock.now)).toEqual(stats);
     const table = (await runAdmin(['stats', PROJECT], databaseEnv(s.dir), s.clock.now)) as string;
     expect(table).toContain('macOS / Chrome        3        2        1       0');
-    expect(table).toMatch(/with a passkey\s+1 \(25\.0 %\)/);
+    expect(table).toMatch(/with a passkey\s+2 \(33\.3 %\)/);
     expect(table).toMatch(/fallbacks to a code\s+1/);
 
     const secret = await newSecret(s, PROJECT);

@@ -175,7 +175,7 @@ describe("the audit trail tells a visitor's story", () => {
 
     const listed = await backendCall(s, { projectId: PROJECT, secret }, 'GET', '/v2/auditEvents?pageSize=100');
     expect(listed.status).toBe(200);
-    expect(listed.body.paging).toEqual({ page: 1, totalPages: 1, totalItems: expected.length });
+    expect(listed.body.paging).toEqual({ page: 1, totalPages: 1, totalItems: expected.length, nextCursor: null });
     expect(listed.body.auditEvents.map((e: any) => told(e, story))).toEqual(expected);
     // the details that tell the methods and the ends
     const events = listed.body.auditEvents;
@@ -198,7 +198,7 @@ describe("the audit trail tells a visitor's story", () => {
     // paged: two pages of 10, then filtered by user, by event
     const second = await backendCall(s, { projectId: PROJECT, secret }, 'GET', '/v2/auditEvents?pageSize=10&page=2');
     expect(second.body.auditEvents.map((e: any) => e.seq)).toEqual([11, 12, 13, 14, 15, 16, 17]);
-    expect(second.body.paging).toEqual({ page: 2, totalPages: 2, totalItems: 17 });
+    expect(second.body.paging).toEqual({ page: 2, totalPages: 2, totalItems: 17, nextCursor: null });
     const ofUser = await backendCall(s, { projectId: PROJECT, secret }, 'GET', `/v2/auditEvents?pageSize=100&filter[]=userID:eq:${story.userId}`);
     expect(ofUser.body.auditEvents.map((e: any) => e.seq)).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]);
     const ended = await backendCall(s, { projectId: PROJECT, secret }, 'GET', '/v2/auditEvents?filter[]=event:eq:session.ended');

@@ -4,8 +4,9 @@
 // leaves. Another project's keys and tokens are untouched. Verified as a backend does, with jose
 // against the JWKS the server publishes at the time.
 import { createLocalJWKSet, exportJWK, exportPKCS8, generateKeyPair, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { adminErrorMessage, runAdmin } from '../../admin.ts';
+import { AuditRepo } from '../../store/AuditRepo.ts';
 import { CLOCK_TOLERANCE_MS, KEY_CACHE_MS, ROTATION_LEAD_MS, type RotationResult } from '../../session/KeyRing.ts';
 import { Client, createProject, databaseEnv, jwtPayload, latestCode, serverForThisFile, startTestServer, uniqueEmail } from '../helpers/testServer.ts';
 
@@ -120,6 +121,75 @@ describe('a signing key per project, and its rotation', () => {
     // the earlier token, still within its lifetime
     expect(await verifies(a, before)).toBe(true);
     expect(await verifies(a, after)).toBe(true);
+  });
+
+  it('commits a rotation with its records or not at all: a record that cannot be written leaves keys and sessions as they were', async () => {
+    const alice = await signUp(a);
+    const keysOf = () => server.api.store.db.all('SELECT kid, published_until, signs_from FROM signing_keys WHERE project_id = ? ORDER BY kid', [a]);
+    const keys = await keysOf();
+    const published = (await jwksOf(a)).keys.map((k) => k.kid);
+    for (const flags of [[], ['--now'], ['--revoke-previous']]) {
+      const write = vi.spyOn(AuditRepo.prototype, 'appendAll').mockRejectedValueOnce(new Error('the disk is full (injected)'));
+      try {
+        await expect(rotate(a, ...flags)).rejects.toThrow(/injected/);
+      } finally {
+        write.mockRestore();
+      }
+      expect(await keysOf()).toEqual(keys);
+      expect((await jwksOf(a)).keys.map((k) => k.kid)).toEqual(published);
+    }
+    // the revocation that failed ended no session
+    expect((await alice.request('POST', '/v2/me/refresh')).status).toBe(200);
+    // unhindered, the rotation commits with its record
+    const rotation = await rotate(a, '--now');
+    const created = await server.api.store.audit.page({ projectId: a, event: 'signing_key.created' }, 0, 1000);
+    expect(created.at(-1)).toMatchObject({ actor: 'admin', target: `key:${rotation.kid}` });
+  });
+
+  it('--revoke-previous: the old key leaves the JWKS at once, deleted, and every live session of the project ends, each recorded; the other project is untouched', async () => {
+    const alice = await signUp(a);
+    const carol = await signUp(a);
+    const bob = await signUp(b);
+    const leaked = await refreshed(alice);
+    const bobsToken = await refreshed(bob);
+    const now = server.clock.now;
+    // every key of the project still published: the current signer, and those kept for the tokens they signed
+    const published = (await jwksOf(a)).keys.map((k) => k.kid);
+    expect(published.length).toBeGreaterThanOrEqual(2);
+    expect(published).toContain(kidOf(leaked));
+    const live = (await server.api.store.db.all<{ id: string }>('SELECT id FROM sessions WHERE project_id = ? AND revoked_at IS NULL AND expires_at > ? ORDER BY id', [a, now])).map((r) => r.id);
+    expect(live.length).toBeGreaterThanOrEqual(2);
+
+    const rotation = (await rotate(a, '--revoke-previous')) as RotationResult & { sessionsEnded: number };
+    expect(rotation).toMatchObject({ project: a, revoked: true, signsFrom: new Date(now).toISOString(), sessionsEnded: live.length });
+    expect(rotation.replaced).toEqual([...published].sort().map((kid) => ({ kid, publishedUntil: new Date(now).toISOString() })));
+    // out of the key set now: a token they signed, or one forged with them, verifies no more; their private parts are deleted
+    expect((await jwksOf(a)).keys.map((k) => k.kid)).toEqual([rotation.kid]);
+    expect(await verifies(a, leaked)).toBe(false);
+    for (const kid of published) expect(await server.api.store.db.get('SELECT kid FROM signing_keys WHERE kid = ?', [kid])).toBeUndefined();
+    // everyone signed in to the project is signed out
+    for (const client of [alice, carol]) expect((await client.request('POST', '/v2/me/refresh')).status).toBe(401);
+    // the trail: the new key, the revoked one, and one session.ended per session, in the rotation's transaction
+    const trail = await server.api.store.audit.page({ projectId: a }, 0, 10_000);
+    const from = trail.findIndex((r) => r.event === 'signing_key.created' && r.target === `key:${rotation.kid}`);
+    const written = trail.slice(from);
+    const revokedRecords = published.length;
+    expect(written.slice(0, 1 + revokedRecords).map((r) => [r.event, r.target, r.actor])).toEqual([
+      ['signing_key.created', `key:${rotation.kid}`, 'admin'],
+      ...[...published].sort().map((kid) => ['signing_key.revoked', `key:${kid}`, 'admin']),
+    ]);
+    const ended = written.slice(1 + revokedRecords);
+    expect(ended.map((r) => r.event)).toEqual(live.map(() => 'session.ended'));
+    expect(ended.map((r) => r.target).sort()).toEqual(live.map((id) => `session:${id}`).sort());
+    expect(ended.map((r) => JSON.parse(r.details).reason)).toEqual(live.map(() => 'key-rotation'));
+    // the other project: its key and its visitor's session stand
+    expect(await verifies(b, bobsToken)).toBe(true);
+    expect((await bob.request('POST', '/v2/me/refresh')).status).toBe(200);
+    // a new sign-in gets a token of the new key (once this instance has read the project's keys again)
+    server.clock.advance(KEY_CACHE_MS);
+    const fresh = await refreshed(await signUp(a));
+    expect(kidOf(fresh)).toBe(rotation.kid);
+    expect(await verifies(a, fresh)).toBe(true);
   });
 
   it('names what is wrong: no such project, no project, an unknown flag', async () => {
