@@ -10,7 +10,9 @@ import { openDatabase } from '../store/openDatabase.ts';
 import { ProjectsRepo } from '../store/ProjectsRepo.ts';
 import { SqliteDatabase } from '../store/SqliteDatabase.ts';
 import { projectBuilder } from '../config/projectConfig.ts';
-import { Client, latestCode, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
+import { DatabaseUnavailable } from '../store/DatabaseUnavailable.ts';
+import { PostgresDatabase } from '../store/PostgresDatabase.ts';
+import { Client, dropTestDatabase, latestCode, POSTGRES_URL, startTestServer, testDatabase, uniqueEmail, type TestServer } from './helpers/testServer.ts';
 
 const tempFile = (name: string) => join(mkdtempSync(join(tmpdir(), 'fapi-cost-')), name);
 
@@ -113,5 +115,37 @@ describe("a project's configuration", () => {
     } finally {
       await db.close();
     }
+  });
+});
+
+describe.skipIf(!POSTGRES_URL)('PostgreSQL statements', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fapi-cost-pg-'));
+  let db: PostgresDatabase;
+  beforeAll(async () => {
+    // one connection per pool, so that every statement below meets the one that prepared it
+    db = await PostgresDatabase.open(POSTGRES_URL!, [], { schema: testDatabase(dir).databaseSchema!, poolSize: 1 });
+  });
+  afterAll(async () => {
+    await db.close();
+    await dropTestDatabase(dir);
+  });
+
+  it('run prepared: a connection parses each statement once, then binds and executes it', async () => {
+    const prepared = await db.transaction(async () => {
+      await db.get('SELECT ? + 1 AS next', [41]);
+      expect(await db.get('SELECT ? + 1 AS next', [1])).toEqual({ next: 2 });
+      return db.all<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
+    });
+    expect(prepared.map((p) => p.statement)).toContain('SELECT $1 + 1 AS next');
+  });
+
+  it('answer 503 once when a migration changed a table under a prepared SELECT *, and work again on a fresh connection', async () => {
+    await db.exec('CREATE TABLE changing (a INTEGER)');
+    await db.run('INSERT INTO changing (a) VALUES (?)', [1]);
+    const read = () => db.transaction(() => db.all('SELECT * FROM changing'));
+    expect(await read()).toEqual([{ a: 1 }]);
+    await db.exec('ALTER TABLE changing ADD COLUMN b INTEGER');
+    await expect(read()).rejects.toBeInstanceOf(DatabaseUnavailable);
+    expect(await read()).toEqual([{ a: 1, b: null }]);
   });
 });
