@@ -54,6 +54,8 @@ const EVALUATE_RUNS = Number(process.env.BENCH_EVALUATE_RUNS ?? 31);
 const EVALUATE_BESIDE = (process.env.BENCH_EVALUATE_BESIDE ?? '').split(',').map((part) => part.trim()).filter(Boolean);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SERVER_BASE = process.env.BENCH_SERVER_BASE ?? DEFAULT_SERVER_BASE;
+/** issue 34: the code verify on PostgreSQL, p95 at 20 clients */
+const PG_VERIFY_P95_TARGET_MS = 30;
 const SERVER_ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS ?? 2);
 const IMPORT_USERS = Number(process.env.BENCH_IMPORT_USERS ?? 100_000);
 const AUDIT_RECORDS = Number(process.env.BENCH_AUDIT_RECORDS ?? 10_000_000);
@@ -406,6 +408,10 @@ if (servers.length) {
     say(`  ${server.database} × ${server.instances}, verify/finish: ${server.verifyFinish.pool} processes prepared beforehand${server.verifyFinish.ranDry ? ' (the pool ran out before the window ended)' : ''}`);
   }
   say(`  verify/finish: ${servers[0]!.verifyFinish.kind}`);
+  for (const server of servers.filter((s) => s.database === 'PostgreSQL')) {
+    const p95 = server.verifyFinish.p95Ms;
+    say(`  PostgreSQL × ${server.instances}, verify/finish p95 at ${server.concurrency} clients: ${p95.toFixed(1)} ms (issue 34's target: under ${PG_VERIFY_P95_TARGET_MS} ms) ${p95 < PG_VERIFY_P95_TARGET_MS ? 'met' : 'NOT met'}`);
+  }
 }
 
 if (beside && 'ours' in beside) {
