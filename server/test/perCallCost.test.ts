@@ -9,6 +9,9 @@ import type { Database } from '../store/Database.ts';
 import { openDatabase } from '../store/openDatabase.ts';
 import { ProjectsRepo } from '../store/ProjectsRepo.ts';
 import { SqliteDatabase } from '../store/SqliteDatabase.ts';
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import { KeyRing } from '../session/KeyRing.ts';
+import { KeyStore } from '../session/KeyStore.ts';
 import { projectBuilder } from '../config/projectConfig.ts';
 import { DatabaseUnavailable } from '../store/DatabaseUnavailable.ts';
 import { PostgresDatabase } from '../store/PostgresDatabase.ts';
@@ -62,6 +65,25 @@ describe('statements per sign-up call (SQLite)', () => {
     expect(counts['process/init']).toBeLessThanOrEqual(4);
     expect(counts['signup/init']).toBeLessThanOrEqual(18);
     expect(counts['verify/finish']).toBeLessThanOrEqual(23);
+  });
+});
+
+describe('a short session signed inside its transaction', () => {
+  it('is signed without a turn of the event loop (no hop to the thread pool) and verifies with the published key', async () => {
+    const server = await startTestServer({ api: { database: tempFile('db.sqlite') } });
+    try {
+      const ring = new KeyRing(server.api.store, new KeyStore(server.api.store, undefined), Date.now);
+      await ring.sign('pro-1', { sub: 'usr-1' }); // the project's key made and opened
+      let turned = false;
+      setImmediate(() => (turned = true));
+      const token = await ring.sign('pro-1', { sub: 'usr-2', aud: 'pro-1' });
+      expect(turned).toBe(false);
+      const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(await ring.jwks('pro-1')), { audience: 'pro-1' });
+      expect(payload.sub).toBe('usr-2');
+      expect(protectedHeader).toEqual({ alg: 'ES256', typ: 'JWT', kid: (await ring.jwks('pro-1')).keys[0]!.kid });
+    } finally {
+      await server.stop();
+    }
   });
 });
 
