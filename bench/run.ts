@@ -441,7 +441,10 @@ if (beside && 'ours' in beside) {
   );
   for (const call of BESIDE_CALLS) {
     const [a, b] = [besideSummary(ours, call), besideSummary(base, call)];
-    say(`  ${call}: ${CALL_PATHS[call]}; req/s per round, ours ${a.perRoundRps.map(Math.round).join(' / ')}, base ${b.perRoundRps.map(Math.round).join(' / ')}`);
+    const dry = [ours, base].flatMap((side) => side.rounds.flatMap((round, index) => (round[call].ranDry ? [`${side.label} round ${index + 1}`] : [])));
+    say(
+      `  ${call}: ${CALL_PATHS[call]}; req/s per round, ours ${a.perRoundRps.map(Math.round).join(' / ')}, base ${b.perRoundRps.map(Math.round).join(' / ')}${dry.length ? `; ran out of prepared processes before the window ended: ${dry.join(', ')}` : ''}`,
+    );
   }
 }
 

@@ -93,7 +93,7 @@ const processToken = (body: string) => (JSON.parse(body) as { token?: string }).
 
 /**
  * One side's round on a fresh SQLite file: warm-up, then process/init for the window (the processes it
- * opens are kept), signup/init on those processes for the window, then verify/finish with the codes of
+ * opens are kept, and as many again opened untimed), signup/init on those processes for the window, then verify/finish with the codes of
  * the sign-ups started (topped up untimed so that the window does not run dry).
  */
 async function soak(checkout: string, sqlitePath: string, concurrency: number, durationMs: number): Promise<Record<BesideCall, LoadResult>> {
@@ -102,17 +102,15 @@ async function soak(checkout: string, sqlitePath: string, concurrency: number, d
     const url = child.url;
     await runLoad({ baseUrl: url, concurrency, durationMs: 1500, next: processInitLoad });
     const processes: string[] = [];
-    const init = await runLoad({
-      baseUrl: url,
-      concurrency,
-      durationMs,
-      next: processInitLoad,
-      accept: (status, body) => {
-        const token = status === 200 ? processToken(body) : undefined;
-        if (token) processes.push(token);
-        return token !== undefined;
-      },
-    });
+    const keepProcess = (status: number, body: string) => {
+      const token = status === 200 ? processToken(body) : undefined;
+      if (token) processes.push(token);
+      return token !== undefined;
+    };
+    const init = await runLoad({ baseUrl: url, concurrency, durationMs, next: processInitLoad, accept: keepProcess });
+    // as many again, untimed: signup/init may run faster than process/init did when the load eases
+    let extra = processes.length;
+    await runLoad({ baseUrl: url, concurrency, durationMs: 5 * 60_000, next: () => (extra-- > 0 ? processInitLoad() : undefined), accept: keepProcess });
 
     // the sign-ups that reached email-verify: the outbox holds a code for each of them
     const current: Omit<PendingVerification, 'code'>[] = [];
