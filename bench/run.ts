@@ -11,7 +11,8 @@
 //   BENCH_COMPARE_SCENARIOS (the comparison's scenarios by name, "|" between them, e.g. "fresh, +150 ms"),
 //   BENCH_AUDIT_PAIRS (section 8's soak: off/recorded pairs per database, alternating, default 3),
 //   BENCH_AUDIT_PARTS (section 8: "soak,scale", the default, or either alone), BENCH_AUDIT_DATABASES ("sqlite,postgres"),
-//   BENCH_ONLY (e.g. "size,compare,server"; "import" alone with BENCH_OUT=bench/results-import.json),
+//   BENCH_SERVER_BASE (the commit the server is measured beside, default c734180), BENCH_SERVER_ROUNDS (rounds
+//   per side, alternating, default 2), BENCH_ONLY (e.g. "size,compare,server,beside"; "import" alone with BENCH_OUT=bench/results-import.json),
 //   BENCH_OUT (results file, default bench/results.json), CHROMIUM_PATH.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -25,6 +26,7 @@ import { CLIENT_NAMES, compareMissing } from './lib/compareStack.ts';
 import { machineInfo } from './lib/machine.ts';
 import { memoryBench, type ViewMemory } from './lib/memory.ts';
 import { serverBench, type ServerResults } from './lib/serverLoad.ts';
+import { BESIDE_CALLS, besideSummary, CALL_PATHS, DEFAULT_SERVER_BASE, serverBeside, type BesideResults } from './lib/serverBeside.ts';
 import { ensureBuilt, sizeBench, type SizeResults } from './lib/size.ts';
 import { startStack } from './lib/stack.ts';
 import { startupBench, type ScenarioResult } from './lib/startup.ts';
@@ -54,13 +56,17 @@ const EVALUATE_RUNS = Number(process.env.BENCH_EVALUATE_RUNS ?? 31);
 /** other builds of the bundle to measure beside dist/corbado.js, comma-separated paths (e.g. a base commit's) */
 const EVALUATE_BESIDE = (process.env.BENCH_EVALUATE_BESIDE ?? '').split(',').map((part) => part.trim()).filter(Boolean);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SERVER_BASE = process.env.BENCH_SERVER_BASE ?? DEFAULT_SERVER_BASE;
+/** issue 34: the code verify on PostgreSQL, p95 at 20 clients */
+const PG_VERIFY_P95_TARGET_MS = 30;
+const SERVER_ROUNDS = Number(process.env.BENCH_SERVER_ROUNDS ?? 2);
 const IMPORT_USERS = Number(process.env.BENCH_IMPORT_USERS ?? 100_000);
 const AUDIT_RECORDS = Number(process.env.BENCH_AUDIT_RECORDS ?? 10_000_000);
 const AUDIT_EXPORT = Number(process.env.BENCH_AUDIT_EXPORT ?? 1_000_000);
 const AUDIT_PAIRS = Number(process.env.BENCH_AUDIT_PAIRS ?? 3);
 const AUDIT_PARTS = new Set((process.env.BENCH_AUDIT_PARTS ?? 'soak,scale').split(',').map((part) => part.trim()));
 const AUDIT_DATABASES = new Set((process.env.BENCH_AUDIT_DATABASES ?? 'sqlite,postgres').split(',').map((part) => part.trim()));
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,startup,compare,memory,server,evaluate,import,audit').split(',').map((part) => part.trim()));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,startup,compare,memory,server,beside,evaluate,import,audit').split(',').map((part) => part.trim()));
 const OUT = process.env.BENCH_OUT ?? join(ROOT, 'bench', 'results.json');
 /** the leak check: no JIT code, feedback allocated on first call, so only retained objects can grow */
 const LEAK_CHECK_FLAGS = '--jitless --no-lazy-feedback-allocation';
@@ -81,6 +87,7 @@ let compare: CompareResults | undefined;
 let evaluation: EvaluateFigures[] | undefined;
 let memory: { views: ViewMemory[]; leakCheck: ViewMemory[] } | undefined;
 const servers: ServerResults[] = [];
+let beside: BesideResults | { skipped: string } | undefined;
 const imports: ImportFigures[] = [];
 let chromiumVersion = 'not launched';
 
@@ -148,6 +155,17 @@ if (ONLY.has('server')) {
     } finally {
       cluster.stop();
     }
+  }
+}
+
+if (ONLY.has('beside')) {
+  mark('beside');
+  say(`5b/8 server beside ${SERVER_BASE} on SQLite, 20 clients, ${SECONDS} s per call, ${Math.max(2, SERVER_ROUNDS)} rounds each, alternating … (${elapsed()})`);
+  try {
+    beside = await serverBeside({ root: ROOT, commit: SERVER_BASE, rounds: SERVER_ROUNDS, concurrency: 20, durationMs: SECONDS * 1000, tmp: TMP, say });
+  } catch (error) {
+    beside = { skipped: error instanceof Error ? error.message : String(error) };
+    say(`    skipped: ${beside.skipped}`);
   }
 }
 
@@ -423,6 +441,44 @@ if (servers.length) {
     say(`  ${server.database} × ${server.instances}, verify/finish: ${server.verifyFinish.pool} processes prepared beforehand${server.verifyFinish.ranDry ? ' (the pool ran out before the window ended)' : ''}`);
   }
   say(`  verify/finish: ${servers[0]!.verifyFinish.kind}`);
+  for (const server of servers.filter((s) => s.database === 'PostgreSQL')) {
+    const p95 = server.verifyFinish.p95Ms;
+    say(`  PostgreSQL × ${server.instances}, verify/finish p95 at ${server.concurrency} clients: ${p95.toFixed(1)} ms (issue 34's target: under ${PG_VERIFY_P95_TARGET_MS} ms) ${p95 < PG_VERIFY_P95_TARGET_MS ? 'met' : 'NOT met'}`);
+  }
+}
+
+if (beside && 'ours' in beside) {
+  const { ours, base } = beside;
+  say();
+  say(
+    table(
+      `Server beside ${base.commit}: SQLite, ${beside.concurrency} clients, ${beside.durationMs / 1000} s per call, ${beside.order}; ratio = ours / base (throughput: above 1 is faster; p50, p95: below 1 is faster)`,
+      ['call', 'req/s ours', 'req/s base', 'ratio', 'p50 ours', 'p50 base', 'ratio', 'p95 ours', 'p95 base', 'ratio', 'errors'],
+      BESIDE_CALLS.map((call) => {
+        const [a, b] = [besideSummary(ours, call), besideSummary(base, call)];
+        return [
+          call,
+          Math.round(a.rps),
+          Math.round(b.rps),
+          `${(a.rps / b.rps).toFixed(2)}x`,
+          `${a.p50Ms.toFixed(1)} ms`,
+          `${b.p50Ms.toFixed(1)} ms`,
+          `${(a.p50Ms / b.p50Ms).toFixed(2)}x`,
+          `${a.p95Ms.toFixed(1)} ms`,
+          `${b.p95Ms.toFixed(1)} ms`,
+          `${(a.p95Ms / b.p95Ms).toFixed(2)}x`,
+          `${a.errors}/${b.errors}`,
+        ];
+      }),
+    ),
+  );
+  for (const call of BESIDE_CALLS) {
+    const [a, b] = [besideSummary(ours, call), besideSummary(base, call)];
+    const dry = [ours, base].flatMap((side) => side.rounds.flatMap((round, index) => (round[call].ranDry ? [`${side.label} round ${index + 1}`] : [])));
+    say(
+      `  ${call}: ${CALL_PATHS[call]}; req/s per round, ours ${a.perRoundRps.map(Math.round).join(' / ')}, base ${b.perRoundRps.map(Math.round).join(' / ')}${dry.length ? `; ran out of prepared processes before the window ended: ${dry.join(', ')}` : ''}`,
+    );
+  }
 }
 
 if (imports.length) {
@@ -525,6 +581,7 @@ const results = {
     ...compare,
   },
   server: servers,
+  serverBeside: beside,
   import: imports.length ? imports : undefined,
   audit: auditSoak.length || auditScale.length ? { soak: auditSoak, overhead: auditOverhead(auditSoak), scale: auditScale } : undefined,
   totalSeconds: (performance.now() - started) / 1000,

@@ -1,16 +1,34 @@
 // Random identifiers, secrets and hashes used across the server.
-import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomFillSync, randomInt, timingSafeEqual } from 'node:crypto';
 
-/** An id like `usr-4821...` (19 random digits after the prefix). */
+const NINE_DIGITS = 1_000_000_000;
+
+/**
+ * An id like `usr-4821...` (19 random digits after the prefix, the first not 0): three draws (a
+ * digit, then two blocks of nine, each uniform), the same ids as a digit drawn at a time.
+ */
 export function newId(prefix: string): string {
-  let digits = String(randomInt(1, 10));
-  while (digits.length < 19) digits += String(randomInt(0, 10));
-  return `${prefix}-${digits}`;
+  const block = () => String(randomInt(0, NINE_DIGITS)).padStart(9, '0');
+  return `${prefix}-${randomInt(1, 10)}${block()}${block()}`;
 }
+
+/**
+ * Random bytes drawn from the CSPRNG a few kilobytes at a time (one call into the system's generator
+ * instead of one per token, as node:crypto's randomUUID does); each byte is handed out once.
+ */
+const ENTROPY_BYTES = 4096;
+const entropy = Buffer.alloc(ENTROPY_BYTES);
+let entropyUsed = ENTROPY_BYTES;
 
 /** An unguessable token: 32 random bytes (256 bits), base64url. */
 export function newSecretToken(): string {
-  return randomBytes(32).toString('base64url');
+  if (entropyUsed + 32 > ENTROPY_BYTES) {
+    randomFillSync(entropy);
+    entropyUsed = 0;
+  }
+  const start = entropyUsed;
+  entropyUsed += 32;
+  return entropy.toString('base64url', start, entropyUsed);
 }
 
 /** A six-digit one-time code from a CSPRNG. */

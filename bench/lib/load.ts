@@ -17,8 +17,8 @@ export interface LoadOptions {
   durationMs: number;
   /** the next request of a client, or undefined when there is nothing left to send */
   next: (client: number) => LoadRequest | undefined;
-  /** whether an answer counts as a success (default: 2xx) */
-  accept?: (status: number, body: string) => boolean;
+  /** whether an answer counts as a success (default: 2xx); client: whose request it answered */
+  accept?: (status: number, body: string, client: number) => boolean;
 }
 
 export interface LoadResult {
@@ -84,7 +84,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         const t1 = performance.now();
         latencies.push(t1 - t0);
         statuses[status] = (statuses[status] ?? 0) + 1;
-        if (!accept(status, body)) errors += 1;
+        if (!accept(status, body, index)) errors += 1;
         finished = Math.max(finished, t1);
       } catch {
         errors += 1;

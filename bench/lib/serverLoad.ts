@@ -23,14 +23,19 @@ export interface ServerResults {
   verifyFinish: LoadResult & { pool: number; poolBuildMs: number; kind: string };
 }
 
-interface Child {
+export interface Child {
   url: string;
   process: ChildProcess;
   stop(): Promise<void>;
 }
 
-async function startChild(database: string, auditTrail: boolean): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(BENCH, 'apiServer.ts'), database, 'http://localhost:9'], {
+/**
+ * The API of a checkout (this one by default, or a base commit's beside it) in a child process, started
+ * by that checkout's own bench/apiServer.ts with its own dependencies (tsx resolved from its folder).
+ */
+export async function startChild(database: string, auditTrail: boolean, checkout = join(BENCH, '..')): Promise<Child> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(checkout, 'bench', 'apiServer.ts'), database, 'http://localhost:9'], {
+    cwd: checkout,
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, BENCH_AUDIT_TRAIL: auditTrail ? 'on' : 'off' },
   });
@@ -55,9 +60,9 @@ async function startChild(database: string, auditTrail: boolean): Promise<Child>
   };
 }
 
-const JSON_HEADERS = { 'Content-Type': 'application/json', 'X-Corbado-ProjectID': PROJECT };
+export const JSON_HEADERS = { 'Content-Type': 'application/json', 'X-Corbado-ProjectID': PROJECT };
 
-function processInitLoad(): LoadRequest {
+export function processInitLoad(): LoadRequest {
   return { method: 'POST', path: '/v2/auth/process/init', headers: JSON_HEADERS, body: '{"clientInformation":{}}' };
 }
 
@@ -65,7 +70,7 @@ function processInitLoad(): LoadRequest {
  * Processes at email-verify with their codes, built before the timed window (process/init,
  * signup/init and the outbox read per process), so that the window holds verify/finish calls only.
  */
-async function buildPool(url: string, size: number, concurrency: number): Promise<PendingVerification[]> {
+export async function buildPool(url: string, size: number, concurrency: number): Promise<PendingVerification[]> {
   const pool: PendingVerification[] = [];
   let started = 0;
   let failures = 0;
@@ -88,7 +93,7 @@ async function buildPool(url: string, size: number, concurrency: number): Promis
   return pool;
 }
 
-function verifyLoad(pool: PendingVerification[]): () => LoadRequest | undefined {
+export function verifyLoad(pool: PendingVerification[]): () => LoadRequest | undefined {
   let taken = 0;
   return () => {
     const item = pool[taken++];
@@ -103,7 +108,7 @@ function verifyLoad(pool: PendingVerification[]): () => LoadRequest | undefined 
 }
 
 // a correct code completes the sign-up: the answer is the completed block (or passkey-append)
-const verified = (status: number, body: string) => status === 200 && /"block":"(completed|passkey-append)"/.test(body);
+export const verified = (status: number, body: string) => status === 200 && /"block":"(completed|passkey-append)"/.test(body);
 
 export interface ServerBenchOptions {
   durationMs: number;

@@ -7,7 +7,8 @@
 // time every instance has read it and every backend's cached key set (jose and @corbado/node-sdk keep
 // theirs up to 10 minutes) has been fetched again; the key it replaces stays published until the last
 // token it signed has expired. Instances read a project's keys again at most every KEY_CACHE_MS.
-import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, importJWK, importPKCS8, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose';
+import { createPrivateKey, sign as cryptoSign, type KeyObject } from 'node:crypto';
+import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from 'jose';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import type { SigningKeyRecord, StoredSigningKey } from '../store/KeysRepo.ts';
 import type { Store } from '../store/Store.ts';
@@ -58,7 +59,7 @@ interface Cached {
 export class KeyRing {
   readonly #projects = new Map<string, Cached>();
   /** the private keys this instance has opened, by kid */
-  readonly #privateKeys = new Map<string, { privateKey: Promise<CryptoKey>; publicJwk: string }>();
+  readonly #privateKeys = new Map<string, { privateKey: KeyObject; publicJwk: string }>();
 
   constructor(
     private readonly store: Store,
@@ -72,7 +73,11 @@ export class KeyRing {
     const own = (await this.#keys(projectId)).filter((k) => k.projectId === projectId);
     // newest first: the newest that has started signing (a rotated-in key waits for its lead time)
     const key = own.find((k) => k.signsFrom <= now) ?? own.at(-1)!;
-    return new SignJWT(claims).setProtectedHeader({ alg: ALGORITHM, typ: 'JWT', kid: key.kid }).sign(await this.#privateKey(key));
+    // signed here, synchronously (node:crypto), not by WebCrypto on the thread pool: the call signs
+    // inside its transaction, and a hop to another thread would hold the transaction open meanwhile
+    const input = `${base64url({ alg: ALGORITHM, typ: 'JWT', kid: key.kid })}.${base64url(claims)}`;
+    const signature = cryptoSign('sha256', Buffer.from(input), { key: this.#privateKey(key), dsaEncoding: 'ieee-p1363' });
+    return `${input}.${signature.toString('base64url')}`;
   }
 
   /**
@@ -129,14 +134,14 @@ export class KeyRing {
   async open(): Promise<void> {
     const now = this.now();
     await this.store.keys.retireServerWideKey(now + KEY_CACHE_MS + LONGEST_SHORT_SESSION_MS + CLOCK_TOLERANCE_MS);
-    for (const key of await this.store.keys.allPublished(now)) await this.#privateKey(key);
+    for (const key of await this.store.keys.allPublished(now)) this.#privateKey(key);
   }
 
   /** Readiness: a key this instance holds signs a token that verifies with its public key ('ok' before it holds any). */
   async check(): Promise<string> {
     const held = [...this.#privateKeys.values()].at(-1);
     if (!held) return 'ok';
-    const token = await new SignJWT({ sub: 'readiness' }).setProtectedHeader({ alg: ALGORITHM }).setExpirationTime('1m').sign(await held.privateKey);
+    const token = await new SignJWT({ sub: 'readiness' }).setProtectedHeader({ alg: ALGORITHM }).setExpirationTime('1m').sign(held.privateKey);
     await jwtVerify(token, await importJWK(JSON.parse(held.publicJwk) as JWK, ALGORITHM), { algorithms: [ALGORITHM] });
     return 'ok';
   }
@@ -158,16 +163,18 @@ export class KeyRing {
       .map((k) => ({ ...(JSON.parse(k.publicJwk) as JWK), kid: k.kid, alg: ALGORITHM, use: 'sig' }));
   }
 
-  #privateKey(key: StoredSigningKey): Promise<CryptoKey> {
+  /** The key opened once per instance; one that does not open (a wrong KEY_ENCRYPTION_SECRET) throws and is not kept. */
+  #privateKey(key: StoredSigningKey): KeyObject {
     let held = this.#privateKeys.get(key.kid);
     if (!held) {
-      held = { privateKey: importPKCS8(this.sealer.unseal(key.privateKeyPem, `signing key ${key.kid}`), ALGORITHM), publicJwk: key.publicJwk };
+      held = { privateKey: createPrivateKey(this.sealer.unseal(key.privateKeyPem, `signing key ${key.kid}`)), publicJwk: key.publicJwk };
       this.#privateKeys.set(key.kid, held);
-      held.privateKey.catch(() => this.#privateKeys.delete(key.kid));
     }
     return held.privateKey;
   }
 }
+
+const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 function fresh(cached: Cached, now: number): boolean {
   return now >= cached.loadedAt && now - cached.loadedAt < KEY_CACHE_MS;

@@ -18,6 +18,7 @@ import { userAgentSource } from '../flow/userAgentSource.ts';
 import { newId, newSecretToken, sha256Hex } from '../randomValues.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
 import type { Store } from '../store/Store.ts';
+import type { UserRecord } from '../store/UsersRepo.ts';
 import type { KeyRing } from './KeyRing.ts';
 
 export const LONG_SESSION_COOKIE = 'cbo_long_session';
@@ -82,7 +83,8 @@ export class Sessions {
    */
   async start(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number, userAgent?: string): Promise<StartedSession> {
     // the one place a session is issued: a user the host disabled (Backend API) gets none, whatever the way in
-    if ((await this.store.users.get(userId))?.status === 'disabled') throw new ApiError(403, 'user_disabled', 'Forbidden', 'This account is disabled');
+    const user = await this.store.users.get(userId);
+    if (user?.status === 'disabled') throw new ApiError(403, 'user_disabled', 'Forbidden', 'This account is disabled');
     const longSession = newSecretToken();
     const { browser, os } = userAgentSource(userAgent);
     await this.store.sessions.pruneRetired(userId, nowMs);
@@ -101,7 +103,7 @@ export class Sessions {
     });
     await this.audit({ id, projectId: project.id, userId }, 'session.created');
     return {
-      shortSession: await this.shortSession(project, userId, orig, issuer, nowMs),
+      shortSession: await this.shortSession(project, userId, orig, issuer, nowMs, user),
       longSession,
       longSessionMaxAgeSeconds: project.longSessionLifetimeSeconds,
     };
@@ -115,8 +117,9 @@ export class Sessions {
    * may take them as proven. `orig` is what the user logged in with and `name` is display text; neither
    * proves anything.
    */
-  async shortSession(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number): Promise<string> {
-    const user = await this.store.users.get(userId);
+  async shortSession(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number, read?: UserRecord): Promise<string> {
+    // `read`: the user as the caller read it in the same transaction (start), not read a second time
+    const user = read ?? (await this.store.users.get(userId));
     // listed primary first within a type, so the first verified one is the primary when it is verified
     const verified = (await this.store.users.listIdentifiers(userId)).filter((i) => i.status === 'verified');
     const email = verified.find((i) => i.type === 'email')?.value;

@@ -32,7 +32,11 @@ export class PostgresDatabase implements Database {
   private readonly scope = new AsyncLocalStorage<Scope>();
   /** set inside outsideTransaction: its statements use the side pool */
   private readonly detached = new AsyncLocalStorage<true>();
-  private readonly converted = new Map<string, string>();
+  /**
+   * Each statement's PostgreSQL text and the name it is prepared under: a connection parses and plans
+   * it the first time it runs it, then only binds and executes (a named statement in pg).
+   */
+  private readonly prepared = new Map<string, { name: string; text: string }>();
 
   /**
    * `pool` serves transactions and plain statements; `side`, a few connections of its own, serves
@@ -225,18 +229,23 @@ export class PostgresDatabase implements Database {
   }
 
   private async query(sql: string, params: readonly unknown[]): Promise<pg.QueryResult> {
-    let text = this.converted.get(sql);
-    if (text === undefined) {
-      text = numberedPlaceholders(sql);
-      this.converted.set(sql, text);
+    let statement = this.prepared.get(sql);
+    if (statement === undefined) {
+      const text = numberedPlaceholders(sql);
+      // a bound on what each connection keeps prepared: statements beyond it run unnamed
+      statement = this.prepared.size < PREPARED_KEPT ? { name: `s${this.prepared.size + 1}`, text } : { name: '', text };
+      this.prepared.set(sql, statement);
     }
     try {
-      return await (this.active()?.client ?? (this.detached.getStore() ? this.side : this.pool)).query(text, bindParams(params));
+      return await (this.active()?.client ?? (this.detached.getStore() ? this.side : this.pool)).query({ ...(statement.name ? { name: statement.name } : {}), text: statement.text, values: bindParams(params) as unknown[] });
     } catch (error) {
       throw translate(error);
     }
   }
 }
+
+/** How many distinct statements run prepared (named) on each connection. */
+const PREPARED_KEPT = 500;
 
 function translate(error: unknown): unknown {
   if (error instanceof UniqueViolation || error instanceof DatabaseUnavailable) return error;
@@ -271,6 +280,9 @@ export function unavailableReason(error: unknown): string | undefined {
   // pg's own errors carry no code: a socket closed under a query, a connect or checkout timeout, a
   // client already known broken
   const message = error instanceof Error ? error.message : '';
+  // a table changed by a migration under a statement a connection prepared before (SELECT * gained a
+  // column): this connection is dropped (DatabaseUnavailable), the next one prepares it afresh
+  if (/cached plan must not change result type/.test(message)) return 'the schema changed under a prepared statement (0A000)';
   if (/Connection terminated|timeout exceeded when trying to connect|connection timeout|not queryable|Connection refused/i.test(message)) {
     return message;
   }

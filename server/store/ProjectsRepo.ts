@@ -63,6 +63,28 @@ export class ProjectsRepo {
   }
 }
 
+/**
+ * A project's configuration is read on every call; parsing it and filling in its defaults is done
+ * once per stored text. The text is the key, so a configuration changed by any instance or by the
+ * admin command is parsed afresh on the next read; the object is frozen, as callers share it.
+ */
+const parsed = new Map<string, ProjectConfig>();
+const PARSED_KEPT = 256;
+
 function parseConfig(json: string): ProjectConfig {
-  return storedProjectConfig(JSON.parse(json) as ProjectConfig);
+  let config = parsed.get(json);
+  if (!config) {
+    config = deepFreeze(storedProjectConfig(JSON.parse(json) as ProjectConfig));
+    if (parsed.size >= PARSED_KEPT) parsed.clear();
+    parsed.set(json, config);
+  }
+  return config;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
 }

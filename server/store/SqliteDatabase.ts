@@ -170,8 +170,18 @@ export class SqliteDatabase implements Database {
   /** Runs a statement now inside the caller's transaction, otherwise when no transaction is running. */
   private statement<T>(fn: () => T): Promise<T> {
     if (this.active()) return settle(fn);
-    // always a turn of its own, even when nothing runs: while it waits out another connection's lock,
-    // a transaction starting here would otherwise take its statement in
+    // Nothing running: the statement runs now, synchronously, so nothing can slip in between (no
+    // queue turn, no promise per step). Only when another connection holds the file's lock does it
+    // need a turn of its own below: while it waits that lock out, a transaction starting here would
+    // otherwise take its statement in.
+    if (!this.busy) {
+      const now = settle(fn);
+      return now.catch((error: unknown) => (isBusy(error) ? this.statementInTurn(fn) : Promise.reject(error)));
+    }
+    return this.statementInTurn(fn);
+  }
+
+  private statementInTurn<T>(fn: () => T): Promise<T> {
     return this.acquire().then(async () => {
       try {
         return await this.retryWhileBusy(fn);
@@ -191,7 +201,7 @@ export class SqliteDatabase implements Database {
       try {
         return await settle(fn);
       } catch (error) {
-        const busy = error instanceof DatabaseUnavailable && /^SQLITE_BUSY/.test(sqliteCode(error.cause) ?? '');
+        const busy = isBusy(error);
         const left = deadline - performance.now();
         if (!busy || left <= 0) throw error;
         await sleep(Math.min(pause, left));
@@ -237,6 +247,11 @@ function settle<T>(fn: () => T): Promise<T> {
     const reason = code && unavailableReason(code);
     return Promise.reject(reason ? new DatabaseUnavailable(reason, error) : error);
   }
+}
+
+/** Another connection holds the file's lock (DatabaseUnavailable from settle). */
+function isBusy(error: unknown): boolean {
+  return error instanceof DatabaseUnavailable && /^SQLITE_BUSY/.test(sqliteCode(error.cause) ?? '');
 }
 
 function sqliteCode(error: unknown): string | undefined {

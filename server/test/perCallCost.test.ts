@@ -1,0 +1,173 @@
+// What a sign-up call costs the database: the statements each call runs (a ceiling that a change adding
+// one per call has to raise here, in view), a statement with nothing running that takes no queue turn,
+// and a project's configuration parsed once per stored text (issue 34).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../store/Database.ts';
+import { openDatabase } from '../store/openDatabase.ts';
+import { ProjectsRepo } from '../store/ProjectsRepo.ts';
+import { SqliteDatabase } from '../store/SqliteDatabase.ts';
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import { KeyRing } from '../session/KeyRing.ts';
+import { KeyStore } from '../session/KeyStore.ts';
+import { projectBuilder } from '../config/projectConfig.ts';
+import { DatabaseUnavailable } from '../store/DatabaseUnavailable.ts';
+import { PostgresDatabase } from '../store/PostgresDatabase.ts';
+import { Client, dropTestDatabase, latestCode, POSTGRES_URL, startTestServer, testDatabase, uniqueEmail, type TestServer } from './helpers/testServer.ts';
+
+const tempFile = (name: string) => join(mkdtempSync(join(tmpdir(), 'fapi-cost-')), name);
+
+describe('statements per sign-up call (SQLite)', () => {
+  let server: TestServer;
+  const statements: string[] = [];
+
+  beforeAll(async () => {
+    // a SQLite file whatever TEST_DATABASE_URL says: the ceilings are SQLite's
+    server = await startTestServer({ api: { database: tempFile('db.sqlite') } });
+    const db = server.api.store.db as Database;
+    for (const method of ['all', 'get', 'run'] as const) {
+      const original = db[method].bind(db) as (sql: string, params?: readonly unknown[]) => Promise<unknown>;
+      (db as unknown as Record<string, unknown>)[method] = (sql: string, params?: readonly unknown[]) => {
+        statements.push(sql);
+        return original(sql, params);
+      };
+    }
+  });
+  afterAll(() => server.stop());
+
+  async function signUp(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    const measured = async <T>(name: string, call: () => Promise<T>): Promise<T> => {
+      statements.length = 0;
+      const result = await call();
+      counts[name] = statements.length;
+      return result;
+    };
+    const client = new Client(server.url, 'pro-1');
+    await measured('process/init', () => client.init({}, 'signup-init'));
+    const email = uniqueEmail('cost');
+    await measured('signup/init', () => client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }], fullName: 'Cost' }));
+    const code = await latestCode(server.url, email);
+    const finished = await measured('verify/finish', () =>
+      client.step('/v2/auth/identifier/verify/finish', { code, identifierType: 'email', verificationType: 'email-otp', isNewDevice: false }),
+    );
+    expect(['completed', 'passkey-append']).toContain((finished as { block: string }).block);
+    return counts;
+  }
+
+  it('stays within its statements per call once the project has its signing key', async () => {
+    await signUp(); // the first sign-up makes the project's signing key
+    const counts = await signUp();
+    // c734180 ran 4 / 17 / 17; since then: rate limits per address, the audit trail in the same
+    // transaction (AuditRepo), webhook endpoints read in it, a session's retired values pruned
+    expect(counts['process/init']).toBeLessThanOrEqual(4);
+    expect(counts['signup/init']).toBeLessThanOrEqual(18);
+    expect(counts['verify/finish']).toBeLessThanOrEqual(23);
+  });
+});
+
+describe('a short session signed inside its transaction', () => {
+  it('is signed without a turn of the event loop (no hop to the thread pool) and verifies with the published key', async () => {
+    const server = await startTestServer({ api: { database: tempFile('db.sqlite') } });
+    try {
+      const ring = new KeyRing(server.api.store, new KeyStore(server.api.store, undefined), Date.now);
+      await ring.sign('pro-1', { sub: 'usr-1' }); // the project's key made and opened
+      let turned = false;
+      setImmediate(() => (turned = true));
+      const token = await ring.sign('pro-1', { sub: 'usr-2', aud: 'pro-1' });
+      expect(turned).toBe(false);
+      const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(await ring.jwks('pro-1')), { audience: 'pro-1' });
+      expect(payload.sub).toBe('usr-2');
+      expect(protectedHeader).toEqual({ alg: 'ES256', typ: 'JWT', kid: (await ring.jwks('pro-1')).keys[0]!.kid });
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe('SQLite statements outside a transaction', () => {
+  let db: SqliteDatabase;
+  beforeAll(async () => {
+    db = await SqliteDatabase.open(':memory:');
+  });
+  afterAll(() => db.close());
+
+  it('run at once with nothing running: no queue turn taken', async () => {
+    const answer = db.get<{ one: number }>('SELECT 1 AS one');
+    expect(db.pools()[0]!.inUse).toBe(0);
+    expect(await answer).toEqual({ one: 1 });
+  });
+
+  it('wait for a running transaction to end, never slipping into it', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await db.exec('CREATE TABLE t (n INTEGER)');
+    const transaction = db.transaction(async () => {
+      await db.run('INSERT INTO t (n) VALUES (1)');
+      await held;
+      throw new Error('rolled back');
+    });
+    // outside the transaction's own context: the statement is queued behind it
+    const outside = db.run('INSERT INTO t (n) VALUES (2)');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(db.pools()[0]!.waiting).toBe(1);
+    release();
+    await expect(transaction).rejects.toThrow('rolled back');
+    await outside;
+    // the rollback took the transaction's row only; the outside statement's row stayed
+    expect(await db.all('SELECT n FROM t')).toEqual([{ n: 2 }]);
+  });
+});
+
+describe("a project's configuration", () => {
+  it('is parsed once per stored text, shared frozen, and read afresh once changed', async () => {
+    const db = await openDatabase(':memory:');
+    try {
+      const projects = new ProjectsRepo(db);
+      const created = await projects.create(projectBuilder({ appName: 'Before', allowedOrigins: ['https://shop.example'] }, undefined), 1);
+      const first = await projects.get(created.id);
+      expect(await projects.get(created.id)).toBe(first);
+      expect(Object.isFrozen(first)).toBe(true);
+      expect(Object.isFrozen(first!.identifiers.email)).toBe(true);
+      // changed by another instance or the admin command: the stored text differs, so it is parsed again
+      await db.run('UPDATE projects SET config = ? WHERE id = ?', [JSON.stringify({ ...created, appName: 'After' }), created.id]);
+      expect((await projects.get(created.id))!.appName).toBe('After');
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe.skipIf(!POSTGRES_URL)('PostgreSQL statements', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fapi-cost-pg-'));
+  let db: PostgresDatabase;
+  beforeAll(async () => {
+    // one connection per pool, so that every statement below meets the one that prepared it
+    db = await PostgresDatabase.open(POSTGRES_URL!, [], { schema: testDatabase(dir).databaseSchema!, poolSize: 1 });
+  });
+  afterAll(async () => {
+    await db.close();
+    await dropTestDatabase(dir);
+  });
+
+  it('run prepared: a connection parses each statement once, then binds and executes it', async () => {
+    const prepared = await db.transaction(async () => {
+      await db.get('SELECT ? + 1 AS next', [41]);
+      expect(await db.get('SELECT ? + 1 AS next', [1])).toEqual({ next: 2 });
+      return db.all<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
+    });
+    expect(prepared.map((p) => p.statement)).toContain('SELECT $1 + 1 AS next');
+  });
+
+  it('answer 503 once when a migration changed a table under a prepared SELECT *, and work again on a fresh connection', async () => {
+    await db.exec('CREATE TABLE changing (a INTEGER)');
+    await db.run('INSERT INTO changing (a) VALUES (?)', [1]);
+    const read = () => db.transaction(() => db.all('SELECT * FROM changing'));
+    expect(await read()).toEqual([{ a: 1 }]);
+    await db.exec('ALTER TABLE changing ADD COLUMN b INTEGER');
+    await expect(read()).rejects.toBeInstanceOf(DatabaseUnavailable);
+    expect(await read()).toEqual([{ a: 1, b: null }]);
+  });
+});
