@@ -4,13 +4,15 @@ import { expect, test, widget } from './fixtures';
 import { violationsOn } from './axeCheck';
 import { screenshotStop, screenTour, TOUR_STOPS, type Language, type Stop } from './screenTour';
 
-// axe-core over every screen of every view, reaching into the widget's shadow roots: any WCAG 2.2 A or
-// AA violation fails. And phones: every screen at 320 and 375 px wide scrolls only downwards, never
-// sideways. One walk per language; at each stop the page is looked at twice without leaving it: at
-// 1000 px in one colour scheme, then at 375 px in the other (the widget's darkMode 'auto' follows the
-// scheme the page emulates). So both languages are checked in both schemes, and at both sizes, in two
-// walks rather than four (a walk is some two minutes, most of it the flows that reach the screens).
-// The same walks write the screenshots to e2e/screenshots/, with what changes from run to run masked.
+// axe-core over every screen of every view, reaching into the widget's shadow roots (axe runs on the
+// widget's hosts only): any WCAG 2.2 A or AA violation fails, in both languages, in both colour schemes,
+// at both widths. And phones: every screen at 320 and 375 px wide scrolls only downwards, never
+// sideways. One walk per language (a walk is some two minutes, most of it the flows that reach the
+// screens); at each stop the page is looked at four times without leaving it: at 1000 px and at 375 px
+// in one scheme, then at 375 px and at 1000 px in the other (the widget's darkMode 'auto' follows the
+// scheme the page emulates, and the viewport is resized, never reloaded).
+// The same walks write the screenshots to e2e/screenshots/, with what changes from run to run masked:
+// at 1000 px in the first scheme and at 375 px in the second.
 
 type Scheme = 'dark' | 'light';
 const WALKS: { language: Language; desktop: Scheme; mobile: Scheme }[] = [
@@ -36,39 +38,49 @@ async function useScheme(page: Page, scheme: Scheme): Promise<void> {
 const shotPath = (folder: URL, stop: Stop) => new URL(`${String(TOUR_STOPS.indexOf(stop.name) + 1).padStart(2, '0')}-${stop.name}.png`, folder).pathname;
 
 for (const { language, desktop, mobile } of WALKS) {
-  test(`every screen, ${language}: no axe violation at 1000 px (${desktop}) and 375 px (${mobile}), no sideways scroll at 320 and 375 px`, async ({ page }) => {
-    test.setTimeout(360_000); // the whole walk, every stop of TOUR_STOPS, looked at twice
+  test(`every screen, ${language}: no axe violation at 1000 and 375 px in light and dark, no sideways scroll at 320 and 375 px`, async ({ page }) => {
+    test.setTimeout(480_000); // the whole walk, every stop of TOUR_STOPS, looked at four times
     const desktopFolder = new URL(`./screenshots/desktop-${language}-${desktop}/`, import.meta.url);
     const mobileFolder = new URL(`./screenshots/mobile-${language}-${mobile}/`, import.meta.url);
     for (const folder of [desktopFolder, mobileFolder]) mkdirSync(folder, { recursive: true });
     const violations: Record<string, string[]> = {};
-    const overflowing: Record<string, number[]> = {};
+    const overflowing: Record<string, string[]> = {};
     const seen: string[] = [];
     await screenTour(page, { language, dark: 'auto', tag: `axe-${language}` }, async (stop) => {
       seen.push(stop.name);
       const on = stop.page;
+      const look = async (width: number, scheme: Scheme) => {
+        violations[`${stop.name} at ${width} px, ${scheme}`] = await violationsOn(on);
+      };
+      const phone = async (scheme: Scheme) => {
+        for (const width of [320, 375]) {
+          await on.setViewportSize({ width, height: PHONE_HEIGHT });
+          const { scrollWidth, clientWidth } = await on.evaluate(() => {
+            const { scrollWidth, clientWidth } = document.documentElement;
+            return { scrollWidth, clientWidth };
+          });
+          expect(clientWidth).toBe(width);
+          if (scrollWidth > clientWidth) (overflowing[stop.name] ??= []).push(`${width} px, ${scheme}`);
+        }
+        await look(375, scheme);
+      };
+      // 1000 px, then 375 px in the first scheme; 375 px, then 1000 px in the other: three resizes a stop
       await on.setViewportSize(DESKTOP);
       await useScheme(on, desktop);
-      violations[`${stop.name} at 1000 px, ${desktop}`] = await violationsOn(on);
+      await look(1000, desktop);
       await screenshotStop(stop, shotPath(desktopFolder, stop));
-
+      await phone(desktop);
       await useScheme(on, mobile);
-      for (const width of [320, 375]) {
-        await on.setViewportSize({ width, height: PHONE_HEIGHT });
-        const { scrollWidth, clientWidth } = await on.evaluate(() => {
-          const { scrollWidth, clientWidth } = document.documentElement;
-          return { scrollWidth, clientWidth };
-        });
-        expect(clientWidth).toBe(width);
-        if (scrollWidth > clientWidth) (overflowing[stop.name] ??= []).push(width);
-      }
-      violations[`${stop.name} at 375 px, ${mobile}`] = await violationsOn(on);
+      await phone(mobile);
       await screenshotStop(stop, shotPath(mobileFolder, stop), true);
-      // the walk goes on as it came
       await on.setViewportSize(DESKTOP);
+      await look(1000, mobile);
+      // the walk goes on at 1000 px, as it came
     });
     console.info(`axe, ${language}: ${Object.entries(violations).map(([name, list]) => `${name} ${list.length}`).join(', ')}`);
     expect(seen).toEqual([...TOUR_STOPS]);
+    // every stop at both widths in both schemes
+    expect(Object.keys(violations)).toHaveLength(TOUR_STOPS.length * 4);
     expect(overflowing).toEqual({});
     expect(Object.fromEntries(Object.entries(violations).filter(([, list]) => list.length))).toEqual({});
   });

@@ -1,0 +1,95 @@
+// The stages of `npm test`, timed: each stage's wall time and the CPU time (user + system) of all it
+// started, and a table of them at the end, also when a stage fails. Stages in one step run at the same
+// time (their output is held back and printed whole when each ends); a step starts when the one before
+// has passed, and after a failure the later steps are not run.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface Stage {
+  name: string;
+  /** the program and its arguments */
+  command: string[];
+}
+
+/** One stage, or several that run at the same time. */
+export type Step = Stage | Stage[];
+
+export interface StageResult {
+  name: string;
+  status: 'passed' | 'failed' | 'not run';
+  wallMs: number;
+  /** user + system time of the stage's processes that were waited for (bash's `times`) */
+  cpuMs: number;
+}
+
+/** "1m2.345s" (bash's `times`) in milliseconds */
+function bashDuration(text: string): number {
+  const match = /^(\d+)m([\d.]+)s$/.exec(text);
+  return match ? Math.round((Number(match[1]) * 60 + Number(match[2])) * 1000) : 0;
+}
+
+async function runStage(stage: Stage, quiet: boolean, write: (text: string) => void): Promise<StageResult> {
+  const folder = mkdtempSync(join(tmpdir(), 'stage-'));
+  const timesFile = join(folder, 'times');
+  const started = performance.now();
+  // bash waits for the command and then prints what its children used: the stage's whole tree, as far
+  // as each process waited for its own children
+  const child = spawn('bash', ['-c', '"$@"; status=$?; times > "$STAGE_TIMES_OUT"; exit $status', stage.name, ...stage.command], {
+    stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'],
+    env: { ...process.env, STAGE_TIMES_OUT: timesFile },
+  });
+  const output: Buffer[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
+  child.stderr?.on('data', (chunk: Buffer) => output.push(chunk));
+  const code = await new Promise<number>((resolve) => {
+    child.once('error', () => resolve(127));
+    child.once('close', (exitCode, signal) => resolve(exitCode ?? (signal ? 128 : 1)));
+  });
+  const wallMs = performance.now() - started;
+  let cpuMs = 0;
+  try {
+    // the second line: the children's user and system time
+    const [user, system] = readFileSync(timesFile, 'utf8').trim().split('\n')[1]!.split(/\s+/);
+    cpuMs = bashDuration(user!) + bashDuration(system!);
+  } catch {
+    // bash itself did not get that far
+  }
+  rmSync(folder, { recursive: true, force: true });
+  if (quiet) write(`\n── ${stage.name} (${code === 0 ? 'passed' : 'failed'}) ──\n${Buffer.concat(output).toString()}`);
+  return { name: stage.name, status: code === 0 ? 'passed' : 'failed', wallMs, cpuMs };
+}
+
+/** Runs the steps in order; the results of every stage, those not run included. */
+export async function runStages(steps: Step[], write: (text: string) => void = (text) => process.stdout.write(text)): Promise<StageResult[]> {
+  const results: StageResult[] = [];
+  let failed = false;
+  for (const step of steps) {
+    const stages = Array.isArray(step) ? step : [step];
+    if (failed) {
+      results.push(...stages.map((stage) => ({ name: stage.name, status: 'not run' as const, wallMs: 0, cpuMs: 0 })));
+      continue;
+    }
+    const done = await Promise.all(stages.map((stage) => runStage(stage, stages.length > 1, write)));
+    results.push(...done);
+    failed = done.some((result) => result.status === 'failed');
+  }
+  return results;
+}
+
+/** The table printed at the end: one row per stage, then the whole run's wall time. */
+export function stageTable(results: StageResult[], totalMs: number): string {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  const rows = results.map((r) => [r.name, r.status === 'not run' ? '-' : seconds(r.wallMs), r.status === 'not run' ? '-' : seconds(r.cpuMs), r.status]);
+  rows.push(['total', seconds(totalMs), seconds(results.reduce((sum, r) => sum + r.cpuMs, 0)), results.every((r) => r.status === 'passed') ? 'passed' : 'failed']);
+  const header = ['stage', 'wall', 'CPU', 'result'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column]!.length)));
+  const line = (row: string[]) => row.map((cell, column) => (column === 1 || column === 2 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ').trimEnd();
+  return [line(header), ...rows.map(line)].join('\n') + '\n';
+}
+
+/** The rows as tab-separated lines (name, wall ms, CPU ms, result), for `.ci/run` to add its own stages to. */
+export function stageLines(results: StageResult[]): string {
+  return results.map((r) => `${r.name}\t${Math.round(r.wallMs)}\t${r.cpuMs}\t${r.status}\n`).join('');
+}
