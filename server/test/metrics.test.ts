@@ -362,5 +362,5 @@ describe('settings', () => {
       await api.stop();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 60_000); // starts main.ts in a process of its own (tsx compiles the server first)
 });
