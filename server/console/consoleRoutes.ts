@@ -264,6 +264,37 @@ export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission:
     return c.json(added);
   });
 
+  app.get(`${P}/webhooks/:id/deliveries`, allow('webhooks.read'), async (c) => {
+    const endpoint = await store.webhookEndpoints.get(c.req.param('id'));
+    if (!endpoint || endpoint.projectId !== project(c).id) throw notFound();
+    const rows = await store.webhookDeliveries.listByChannel(endpoint.id, limitOf(c.req.query('limit'), 50));
+    return c.json({
+      deliveries: rows.map((d) => ({
+        id: d.id,
+        // the event's type, from its sealed body while the row still holds it (a given-up one has none)
+        event: d.payload === null ? null : ((JSON.parse(deps.keys.unseal(d.payload, `webhook delivery ${d.id}`)) as { type?: string }).type ?? null),
+        status: d.status,
+        attempts: d.attempts,
+        lastError: d.lastError,
+        endpointUrl: endpoint.url,
+        created: timestamp(d.createdAt),
+        nextAttempt: d.status === 'pending' ? timestamp(d.nextAttemptAt) : null,
+      })),
+    });
+  });
+  app.post(`${P}/deliveries/:d/redeliver`, allow('deliveries.redeliver'), async (c) => {
+    const delivery = await store.webhookDeliveries.getInChannel(c.req.param('d'));
+    const endpoint = delivery && (await store.webhookEndpoints.get(delivery.channel));
+    if (!delivery || !endpoint || endpoint.projectId !== project(c).id) throw notFound();
+    await store.transaction(async () => {
+      if (!(await store.webhookDeliveries.dueNow(delivery.id, now()))) {
+        throw new ConsoleError(409, 'not_waiting', 'This delivery is not waiting to be sent (it was given up, its event is no longer kept, or it is being sent now)');
+      }
+      await trail.record(endpoint.projectId, { event: 'webhook_delivery.redelivered', target: `webhook_delivery:${delivery.id}` });
+    });
+    return c.json({ ok: true });
+  });
+
   // ---- operators (owner only)
 
   app.get('/api/operators', allow('operators'), async (c) => c.json({ operators: await deps.operators.list() }));
