@@ -216,14 +216,14 @@ const consoleSearch: ConsoleSearchResult[] = [];
 if (ONLY.has('console')) {
   mark('console');
   say(`console: the user search on ${CONSOLE_USERS.toLocaleString('en')} users, SQLite … (${elapsed()})`);
-  consoleSearch.push(await consoleSearchBench(join(TMP, `console-${Date.now()}.sqlite`), CONSOLE_USERS, 200, say));
+  consoleSearch.push(await consoleSearchBench(join(TMP, `console-${Date.now()}.sqlite`), CONSOLE_USERS, 100, say));
   const found = postgresBin();
   if ('missing' in found) say(`    PostgreSQL figures skipped: ${found.missing}`);
   else {
     const cluster = await startPostgresCluster();
     try {
       say(`    PostgreSQL … (${elapsed()})`);
-      consoleSearch.push(await consoleSearchBench(await freshDatabase(cluster.url, 'bench_console'), CONSOLE_USERS, 200, say));
+      consoleSearch.push(await consoleSearchBench(await freshDatabase(cluster.url, 'bench_console'), CONSOLE_USERS, 100, say));
     } finally {
       cluster.stop();
     }

@@ -80,13 +80,13 @@ export async function consoleSearchBench(location: string, count: number, runs: 
     const queries: ConsoleSearchResult['queries'] = [];
     const all: number[] = [];
     for (const [kind, query] of kinds) {
-      for (let i = 0; i < 3; i++) await searchUsers(store, PROJECT, query(), '', 25); // warm-up
+      for (let i = 0; i < 3; i++) await searchUsers(store, PROJECT, query(), ['', ''], 25); // warm-up
       const times: number[] = [];
       let found = 0;
       for (let i = 0; i < runs; i++) {
         const q = query();
         const started = performance.now();
-        const page = await searchUsers(store, PROJECT, q, '', 25);
+        const page = await searchUsers(store, PROJECT, q, ['', ''], 25);
         times.push(performance.now() - started);
         found += page.users.length;
       }

@@ -16,7 +16,7 @@ import type { ConsoleDeps, ConsoleEnv } from './consoleApp.ts';
 import { ConsoleError, notFound } from './consoleErrors.ts';
 import type { Operators } from './operators.ts';
 import type { Permission } from './permissions.ts';
-import { searchUsers, shownIdentifiers } from './userSearch.ts';
+import { decodeCursor, searchUsers, shownIdentifiers } from './userSearch.ts';
 
 export interface ConsoleRouteDeps extends ConsoleDeps {
   operators: Operators;
@@ -61,9 +61,9 @@ export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission:
 
   app.get(`${P}/users`, allow('project.read'), async (c) => {
     const limit = limitOf(c.req.query('limit'), 25);
-    const cursor = c.req.query('cursor') ?? '';
-    if (cursor !== '' && !/^usr-\d{1,30}$/.test(cursor)) throw new ConsoleError(400, 'invalid', 'The parameters are invalid', { cursor: 'is not one this search answered' });
-    return c.json(await searchUsers(store, project(c).id, c.req.query('q'), cursor, limit));
+    const after = decodeCursor(c.req.query('cursor') ?? '');
+    if (!after) throw new ConsoleError(400, 'invalid', 'The parameters are invalid', { cursor: 'is not one this search answered' });
+    return c.json(await searchUsers(store, project(c).id, c.req.query('q'), after, limit));
   });
 
   app.get(`${P}/users/:u`, allow('project.read'), async (c) => {

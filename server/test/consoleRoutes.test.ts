@@ -47,7 +47,7 @@ describe('the user search', () => {
     expect(await emails('example.com')).toEqual([]); // a prefix, not a substring
     expect((await search('ada')).users[0]).toMatchObject({ fullName: expect.any(String), status: 'active', created: expect.any(String) });
 
-    // keyset pages: every user once, in id order
+    // keyset pages: every user once, in the order of what matched (Ada…, adam…, alan…)
     const seen: string[] = [];
     let cursor: string | null = '';
     while (cursor !== null) {
@@ -55,7 +55,8 @@ describe('the user search', () => {
       seen.push(...page.users.map((u) => u.id));
       cursor = page.nextCursor;
     }
-    expect(seen).toEqual([ids[0], ids[1], ids[3]].sort());
+    expect(seen).toEqual([ids[0], ids[1], ids[3]]);
+    expect((await console.call('GET', `/api/projects/${projectId}/users?cursor=usr-1`)).body.error.fields.cursor).toBeDefined();
     expect((await console.call('GET', `/api/projects/${projectId}/users?limit=1000`)).body.error).toMatchObject({ type: 'invalid', fields: { limit: expect.any(String) } });
   });
 });
