@@ -375,12 +375,15 @@ export class UsersRepo {
       { table: 'users', key: `id${c}`, id: 'id', extra: '' },
       { table: 'users', key: `lower(external_id)${c}`, id: 'id', extra: ' AND external_id IS NOT NULL' },
     ];
+    // where the walk starts: after the cursor, and never before the prefix. One row comparison is the lower
+    // bound (PostgreSQL starts its scan at a row comparison when there is one, whatever else bounds it)
+    const start = after[0] < prefix ? [prefix, ''] : after;
     const found = await Promise.all(
       kinds.map((k) =>
         this.db.all<{ key: string; id: string }>(
-          `SELECT ${k.key} AS key, ${k.id} AS id FROM ${k.table} WHERE project_id = ?${k.extra} AND ${k.key} >= ? AND ${k.key} < ? AND (${k.key}, ${k.id}) > (?, ?)
+          `SELECT ${k.key} AS key, ${k.id} AS id FROM ${k.table} WHERE project_id = ?${k.extra} AND (${k.key}, ${k.id}) > (?, ?) AND ${k.key} < ?
            ORDER BY ${k.key}, ${k.id} LIMIT ?`,
-          [projectId, prefix, end, after[0], after[1], limit],
+          [projectId, start[0], start[1], end, limit],
         ),
       ),
     );
