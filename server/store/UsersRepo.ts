@@ -375,15 +375,15 @@ export class UsersRepo {
       { table: 'users', key: `id${c}`, id: 'id', extra: '' },
       { table: 'users', key: `lower(external_id)${c}`, id: 'id', extra: ' AND external_id IS NOT NULL' },
     ];
-    // where the walk starts: after the cursor, and never before the prefix. One row comparison is the lower
-    // bound (PostgreSQL starts its scan at a row comparison when there is one, whatever else bounds it)
+    // where the walk starts: after the cursor, and never before the prefix, given both as the key's own
+    // bound (SQLite starts its range there) and as the row comparison (PostgreSQL starts at that one)
     const start = after[0] < prefix ? [prefix, ''] : after;
     const found = await Promise.all(
       kinds.map((k) =>
         this.db.all<{ key: string; id: string }>(
-          `SELECT ${k.key} AS key, ${k.id} AS id FROM ${k.table} WHERE project_id = ?${k.extra} AND (${k.key}, ${k.id}) > (?, ?) AND ${k.key} < ?
+          `SELECT ${k.key} AS key, ${k.id} AS id FROM ${k.table} WHERE project_id = ?${k.extra} AND ${k.key} >= ? AND (${k.key}, ${k.id}) > (?, ?) AND ${k.key} < ?
            ORDER BY ${k.key}, ${k.id} LIMIT ?`,
-          [projectId, start[0], start[1], end, limit],
+          [projectId, start[0], start[0], start[1], end, limit],
         ),
       ),
     );
