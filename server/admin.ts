@@ -21,6 +21,8 @@
 //                                       the trail's records, streamed (JSON lines; export also as CSV)
 //   audit trim <projectId>              deletes the records older than the project's auditRetentionDays
 //   stats <projectId> [--days 30] [--json]  sign-ups, log-ins, the passkey funnel and adoption, as a table
+//   operators add <email> --role owner|admin|support [--project pro-N …]   a person who may use the console
+//   operators list | operators role <email|id> <role> [--project pro-N …] | operators remove <email|id>
 //
 // Every change the command makes is recorded in the project's audit trail with `admin` as the actor.
 //
@@ -34,16 +36,16 @@ import { fileURLToPath } from 'node:url';
 import { ApiError } from './ApiError.ts';
 import { AuditTrail, withAuditScope } from './audit/AuditTrail.ts';
 import { applyRetention, exportRecords, projectStats, statsTable, verifyChain, type Sink } from './audit/auditReader.ts';
-import { createApiSecret } from './backend/ApiSecrets.ts';
+import { issueApiSecret, registerWebhookEndpoint, removeWebhookEndpoint, revokeApiSecret, rotateSigningKey, updateProject } from './config/projectChanges.ts';
+import { Operators } from './console/operators.ts';
 import { importProject, importUsers } from './backend/UserImport.ts';
-import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig, SOCIAL_PROVIDERS, type ProjectConfig, type SocialProvider } from './config/projectConfig.ts';
+import { PROJECT_ID_PATTERN, projectBuilder, SOCIAL_PROVIDERS, type ProjectConfig, type SocialProvider } from './config/projectConfig.ts';
 import { parseEventTypes } from './events/eventTypes.ts';
-import { addWebhookEndpoint } from './events/webhookEndpoints.ts';
-import { recordSessionsEnded, writingOnly } from './events/WebhookEvents.ts';
+import { writingOnly } from './events/WebhookEvents.ts';
 import { obj, str, type Issue } from './schema.ts';
 import { KeyRing } from './session/KeyRing.ts';
 import { KeyStore } from './session/KeyStore.ts';
-import { databaseFromEnv, isProduction, webhookSettingsFromEnv } from './settings.ts';
+import { consoleOriginFromEnv, databaseFromEnv, isProduction, webhookSettingsFromEnv } from './settings.ts';
 import { Store } from './store/Store.ts';
 
 const USAGE = [
@@ -54,6 +56,8 @@ const USAGE = [
   '       admin audit verify <projectId> | audit trim <projectId>',
   '       admin audit list|export <projectId> [--since t] [--until t] [--user id] [--event name] [--format jsonl|csv]',
   '       admin stats <projectId> [--days 30] [--json]',
+  '       admin operators add <email> --role owner|admin|support [--project pro-N …] | operators list',
+  '       admin operators role <email|id> <role> [--project pro-N …] | operators remove <email|id>',
 ].join('\n');
 
 /** Where the admin command reports what is not its answer: the import's progress line and failed lines. */
@@ -129,6 +133,7 @@ async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv, now: 
   const [area, command, first, second] = args;
   if (area === 'webhooks' && command) return runWebhooks(args.slice(1), env, now);
   if (area === 'audit' || area === 'stats') return auditCommand(args, env, now, output);
+  if (area === 'operators') return operatorsCommand(args.slice(1), env, now);
   if (!['projects', 'keys', 'api-secret', 'users'].includes(area ?? '') || !command) throw new UsageError(USAGE);
   const store = await Store.open(databaseFromEnv(env));
   const trail = new AuditTrail(store, () => now);
@@ -150,24 +155,10 @@ async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv, now: 
       // sealed under the secret the server uses: KEY_ENCRYPTION_SECRET
       const sealer = new KeyStore(store, env.KEY_ENCRYPTION_SECRET || undefined);
       await sealer.secret('verification-hmac', now); // stops here when the secret is missing or not the server's
-      const revoke = flag === '--revoke-previous';
-      let sessionsEnded = 0;
-      const rotated = await new KeyRing(store, sealer, () => now).rotate(config, {
-        ...(flag === '--now' ? { leadMs: 0 } : {}),
-        revoke,
-        // the rotation's records, in its transaction: the rotation commits with them or not at all
-        within: async (rotation) => {
-          await trail.record(id, { event: 'signing_key.created', target: `key:${rotation.kid}`, details: { signsFrom: rotation.signsFrom, replaced: rotation.replaced.length } });
-          if (!revoke) return;
-          for (const key of rotation.replaced) await trail.record(id, { event: 'signing_key.revoked', target: `key:${key.kid}` });
-          // every live session of the project ends: whatever was signed in while the key was out is signed out
-          const events = writingOnly(store, sealer, trail, () => now, webhookSettingsFromEnv(env).giveUpMs);
-          const ended = await store.sessions.revokeAllOfProject(id, now);
-          for (const session of ended) await recordSessionsEnded(events, id, session.userId, [session.id], 'key-rotation');
-          sessionsEnded = ended.length;
-        },
-      });
-      return revoke ? { ...rotated, sessionsEnded } : rotated;
+      const revoke = flag === '--revoke-previous'
+        ? { store, now, events: writingOnly(store, sealer, trail, () => now, webhookSettingsFromEnv(env).giveUpMs) }
+        : undefined;
+      return await rotateSigningKey(new KeyRing(store, sealer, () => now), trail, config, { ...(flag === '--now' ? { leadMs: 0 } : {}), ...(revoke ? { revoke } : {}) });
     }
     switch (command) {
       case 'list':
@@ -200,18 +191,10 @@ async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv, now: 
       case 'update': {
         const id = projectId(first);
         const { config: partial, clients } = splitClients(readConfig(second));
-        const config = resolveProjectConfig(id, partial, undefined);
         const keys = keysFor(clients);
-        const updated = await store.transaction(async () => {
-          const before = await store.projects.get(id);
-          if (!before || !(await store.projects.update(config, now))) return false;
-          await applyClients(store, keys, id, clients, now);
-          const changed = (Object.keys(config) as (keyof ProjectConfig)[]).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(config[k]));
-          const changedClients = Object.keys(clients).map((p) => `socialClients.${p}`);
-          await trail.record(id, { event: 'project.settings_changed', target: `project:${id}`, details: { changed: [...changed, ...changedClients].join(',') } });
-          return true;
-        });
-        if (!updated) throw new UsageError(`there is no project ${id}`);
+        const changed = Object.keys(clients).map((p) => `socialClients.${p}`);
+        const config = await updateProject(store, trail, id, partial, now, { changed, apply: () => applyClients(store, keys, id, clients, now) });
+        if (!config) throw new UsageError(`there is no project ${id}`);
         return await shown(store, config);
       }
       default:
@@ -244,9 +227,7 @@ async function runWebhooks(args: readonly string[], env: NodeJS.ProcessEnv, now:
       case 'add': {
         const rules = { production, allowPrivateNetworks: webhookSettingsFromEnv(env).allowPrivateNetworks ?? false };
         const keys = new KeyStore(store, env.KEY_ENCRYPTION_SECRET || undefined);
-        const added = await addWebhookEndpoint(store, keys, { projectId: projectId(first), url: second!, events, rules }, now);
-        await trail.record(added.projectId, { event: 'webhook_endpoint.added', target: `webhook_endpoint:${added.id}`, details: { url: new URL(added.url).origin, events: added.events?.join(',') ?? 'every event' } });
-        return added;
+        return await registerWebhookEndpoint(store, keys, trail, { projectId: projectId(first), url: second!, events, rules }, now);
       }
       case 'list':
         return (await store.webhookEndpoints.summaries(first === undefined ? undefined : projectId(first))).map((e) => ({
@@ -255,12 +236,7 @@ async function runWebhooks(args: readonly string[], env: NodeJS.ProcessEnv, now:
           createdAt: new Date(e.createdAt).toISOString(),
         }));
       default: {
-        const endpoint = await store.webhookEndpoints.get(first!);
-        if (!endpoint) throw new UsageError(`there is no webhook endpoint ${first}`);
-        await store.transaction(async () => {
-          await store.webhookEndpoints.remove(endpoint.id);
-          await trail.record(endpoint.projectId, { event: 'webhook_endpoint.removed', target: `webhook_endpoint:${endpoint.id}` });
-        });
+        if (!(await removeWebhookEndpoint(store, trail, first!, undefined))) throw new UsageError(`there is no webhook endpoint ${first}`);
         return { removed: first };
       }
     }
@@ -272,11 +248,7 @@ async function runWebhooks(args: readonly string[], env: NodeJS.ProcessEnv, now:
 async function apiSecretCommand(store: Store, trail: AuditTrail, command: string, first: string | undefined, now: number): Promise<unknown> {
   switch (command) {
     case 'create': {
-      const created = await store.transaction(async () => {
-        const made = await createApiSecret(store, projectId(first), 'admin', now);
-        await trail.record(made.projectId, { event: 'api_secret.created', target: `secret:${made.id}` });
-        return made;
-      });
+      const created = await issueApiSecret(store, trail, projectId(first), 'admin', now);
       return { ...created, createdAt: new Date(created.createdAt).toISOString(), note: 'Shown this once: only a hash of the secret is kept.' };
     }
     case 'list':
@@ -289,11 +261,7 @@ async function apiSecretCommand(store: Store, trail: AuditTrail, command: string
       }));
     case 'revoke': {
       if (!first || !/^sec-\d+$/.test(first)) throw new UsageError(`a secret id like sec-4821… is needed, got ${first ?? 'nothing'}`);
-      const secret = await store.apiSecrets.get(first);
-      await store.transaction(async () => {
-        if (!secret || !(await store.apiSecrets.revoke(first, now))) throw new UsageError(`there is no live secret ${first}`);
-        await trail.record(secret.projectId, { event: 'api_secret.revoked', target: `secret:${first}` });
-      });
+      if (!(await revokeApiSecret(store, trail, first, undefined, now))) throw new UsageError(`there is no live secret ${first}`);
       return { id: first, revoked: true };
     }
     default:
@@ -393,6 +361,48 @@ async function auditCommand(args: readonly string[], env: NodeJS.ProcessEnv, now
         await exportRecords(store, filter, format, sink);
         return undefined;
       }
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+/** `operators add | list | role | remove`: the console's operators (console/operators.ts). */
+async function operatorsCommand(args: readonly string[], env: NodeJS.ProcessEnv, now: number): Promise<unknown> {
+  const [command, ...rest] = args;
+  const words: string[] = [];
+  const projects: string[] = [];
+  let role: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === '--project') projects.push(projectId(rest[++i]));
+    else if (arg === '--role') role = rest[++i];
+    else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}\n${USAGE}`);
+    else words.push(arg);
+  }
+  const expected: Record<string, number> = { add: 1, list: 0, role: 2, remove: 1 };
+  if (command === undefined || expected[command] !== words.length) throw new UsageError(USAGE);
+  const store = await Store.open(databaseFromEnv(env));
+  try {
+    const trail = new AuditTrail(store, () => now);
+    const events = writingOnly(store, new KeyStore(store, env.KEY_ENCRYPTION_SECRET || undefined), trail, () => now);
+    const operators = new Operators({ store, events, now: () => now, consoleOrigin: consoleOriginFromEnv(env) });
+    const named = async (key: string) => {
+      const found = (await store.operators.get(key)) ?? (await store.operators.byEmail(key.trim().toLowerCase()));
+      if (!found) throw new UsageError(`there is no operator ${key}`);
+      return found.id;
+    };
+    switch (command) {
+      case 'add':
+        if (role === undefined) throw new UsageError('--role owner|admin|support is needed');
+        return await operators.add({ email: words[0], role, projects });
+      case 'list':
+        return await operators.list();
+      case 'role':
+        return await operators.update(await named(words[0]!), { role: words[1], ...(projects.length > 0 ? { projects } : {}) });
+      default:
+        await operators.remove(await named(words[0]!));
+        return { removed: words[0] };
     }
   } finally {
     await store.close();

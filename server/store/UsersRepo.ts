@@ -355,6 +355,41 @@ export class UsersRepo {
     return rows.map(toIdentifier);
   }
 
+  /**
+   * The console's user search: matches of the project's users after the keyset `after` ([key, user id]),
+   * ordered by the key each matched on, then the user id: an identifier value (normalized: lower case, a
+   * phone in E.164), the user id or the external id (lower case) that starts with `prefix` (already
+   * lower-cased by the caller). An empty prefix lists every user by id. Each kind is a walk of one index
+   * (migration 19) from the cursor, compared byte by byte, that stops after `limit` rows: however many
+   * users match, a page reads a page of rows.
+   */
+  async searchMatches(projectId: string, prefix: string, after: readonly [string, string], limit: number): Promise<{ key: string; id: string }[]> {
+    const c = this.db.dialect === 'postgres' ? ' COLLATE "C"' : '';
+    if (prefix === '') {
+      return this.db.all<{ key: string; id: string }>(`SELECT id AS key, id FROM users WHERE project_id = ? AND id${c} > ? ORDER BY id${c} LIMIT ?`, [projectId, after[1], limit]);
+    }
+    // every string that starts with the prefix sorts below the prefix followed by the highest code point
+    const end = `${prefix}\u{10FFFF}`;
+    const kinds = [
+      { table: 'identifiers', key: `normalized${c}`, id: 'user_id', extra: '' },
+      { table: 'users', key: `id${c}`, id: 'id', extra: '' },
+      { table: 'users', key: `lower(external_id)${c}`, id: 'id', extra: ' AND external_id IS NOT NULL' },
+    ];
+    // where the walk starts: after the cursor, and never before the prefix, given both as the key's own
+    // bound (SQLite starts its range there) and as the row comparison (PostgreSQL starts at that one)
+    const start = after[0] < prefix ? [prefix, ''] : after;
+    const found = await Promise.all(
+      kinds.map((k) =>
+        this.db.all<{ key: string; id: string }>(
+          `SELECT ${k.key} AS key, ${k.id} AS id FROM ${k.table} WHERE project_id = ?${k.extra} AND ${k.key} >= ? AND (${k.key}, ${k.id}) > (?, ?) AND ${k.key} < ?
+           ORDER BY ${k.key}, ${k.id} LIMIT ?`,
+          [projectId, start[0], start[0], start[1], end, limit],
+        ),
+      ),
+    );
+    return found.flat().sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
   async markIdentifierPending(id: string): Promise<void> {
     await this.db.run(`UPDATE identifiers SET status = 'pending' WHERE id = ?`, [id]);
   }
