@@ -19,6 +19,8 @@
 //                                       the trail's records, streamed (JSON lines; export also as CSV)
 //   audit trim <projectId>              deletes the records older than the project's auditRetentionDays
 //   stats <projectId> [--days 30] [--json]  sign-ups, log-ins, the passkey funnel and adoption, as a table
+//   operators add <email> --role owner|admin|support [--project pro-N …]   a person who may use the console
+//   operators list | operators role <email|id> <role> [--project pro-N …] | operators remove <email|id>
 //
 // Every change the command makes is recorded in the project's audit trail with `admin` as the actor.
 //
@@ -33,6 +35,7 @@ import { ApiError } from './ApiError.ts';
 import { AuditTrail, withAuditScope } from './audit/AuditTrail.ts';
 import { applyRetention, exportRecords, projectStats, statsTable, verifyChain, type Sink } from './audit/auditReader.ts';
 import { createApiSecret } from './backend/ApiSecrets.ts';
+import { Operators } from './console/operators.ts';
 import { importProject, importUsers } from './backend/UserImport.ts';
 import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig, SOCIAL_PROVIDERS, type ProjectConfig, type SocialProvider } from './config/projectConfig.ts';
 import { parseEventTypes } from './events/eventTypes.ts';
@@ -41,7 +44,7 @@ import { writingOnly } from './events/WebhookEvents.ts';
 import { obj, str, type Issue } from './schema.ts';
 import { KeyRing } from './session/KeyRing.ts';
 import { KeyStore } from './session/KeyStore.ts';
-import { databaseFromEnv, isProduction, webhookSettingsFromEnv } from './settings.ts';
+import { consoleOriginFromEnv, databaseFromEnv, isProduction, webhookSettingsFromEnv } from './settings.ts';
 import { Store } from './store/Store.ts';
 
 const USAGE = [
@@ -52,6 +55,8 @@ const USAGE = [
   '       admin audit verify <projectId> | audit trim <projectId>',
   '       admin audit list|export <projectId> [--since t] [--until t] [--user id] [--event name] [--format jsonl|csv]',
   '       admin stats <projectId> [--days 30] [--json]',
+  '       admin operators add <email> --role owner|admin|support [--project pro-N …] | operators list',
+  '       admin operators role <email|id> <role> [--project pro-N …] | operators remove <email|id>',
 ].join('\n');
 
 /** Where the admin command reports what is not its answer: the import's progress line and failed lines. */
@@ -127,6 +132,7 @@ async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv, now: 
   const [area, command, first, second] = args;
   if (area === 'webhooks' && command) return runWebhooks(args.slice(1), env, now);
   if (area === 'audit' || area === 'stats') return auditCommand(args, env, now, output);
+  if (area === 'operators') return operatorsCommand(args.slice(1), env, now);
   if (!['projects', 'keys', 'api-secret', 'users'].includes(area ?? '') || !command) throw new UsageError(USAGE);
   const store = await Store.open(databaseFromEnv(env));
   const trail = new AuditTrail(store, () => now);
@@ -375,6 +381,48 @@ async function auditCommand(args: readonly string[], env: NodeJS.ProcessEnv, now
         await exportRecords(store, filter, format, sink);
         return undefined;
       }
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+/** `operators add | list | role | remove`: the console's operators (console/operators.ts). */
+async function operatorsCommand(args: readonly string[], env: NodeJS.ProcessEnv, now: number): Promise<unknown> {
+  const [command, ...rest] = args;
+  const words: string[] = [];
+  const projects: string[] = [];
+  let role: string | undefined;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (arg === '--project') projects.push(projectId(rest[++i]));
+    else if (arg === '--role') role = rest[++i];
+    else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}\n${USAGE}`);
+    else words.push(arg);
+  }
+  const expected: Record<string, number> = { add: 1, list: 0, role: 2, remove: 1 };
+  if (command === undefined || expected[command] !== words.length) throw new UsageError(USAGE);
+  const store = await Store.open(databaseFromEnv(env));
+  try {
+    const trail = new AuditTrail(store, () => now);
+    const events = writingOnly(store, new KeyStore(store, env.KEY_ENCRYPTION_SECRET || undefined), trail, () => now);
+    const operators = new Operators({ store, events, now: () => now, consoleOrigin: consoleOriginFromEnv(env) });
+    const named = async (key: string) => {
+      const found = (await store.operators.get(key)) ?? (await store.operators.byEmail(key.trim().toLowerCase()));
+      if (!found) throw new UsageError(`there is no operator ${key}`);
+      return found.id;
+    };
+    switch (command) {
+      case 'add':
+        if (role === undefined) throw new UsageError('--role owner|admin|support is needed');
+        return await operators.add({ email: words[0], role, projects });
+      case 'list':
+        return await operators.list();
+      case 'role':
+        return await operators.update(await named(words[0]!), { role: words[1], ...(projects.length > 0 ? { projects } : {}) });
+      default:
+        await operators.remove(await named(words[0]!));
+        return { removed: words[0] };
     }
   } finally {
     await store.close();

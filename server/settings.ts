@@ -49,6 +49,35 @@ export function backendApiFromEnv(env: NodeJS.ProcessEnv): { backendApiPort?: nu
   return { backendApiPort: port(env, 'BACKEND_API_PORT', '3002'), ...(env.BACKEND_API_HOST ? { backendApiHost: env.BACKEND_API_HOST } : {}) };
 }
 
+/** The console's port (CONSOLE_PORT; `off`: no console listener; unset: none, `npm start` says 3003) and its host. */
+export function consoleFromEnv(env: NodeJS.ProcessEnv, fallback?: string): { consolePort?: number; consoleHost?: string; consolePublicUrl?: string } {
+  const value = env.CONSOLE_PORT?.trim().toLowerCase();
+  if (value === 'off' || (value === undefined && fallback === undefined)) return {};
+  return {
+    consolePort: port(env, 'CONSOLE_PORT', fallback),
+    ...(env.CONSOLE_HOST ? { consoleHost: env.CONSOLE_HOST } : {}),
+    ...(env.CONSOLE_PUBLIC_URL ? { consolePublicUrl: consoleUrl(env.CONSOLE_PUBLIC_URL) } : {}),
+  };
+}
+
+function consoleUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error(`CONSOLE_PUBLIC_URL must be an http(s) origin, got ${value}`);
+  return url.origin;
+}
+
+/** The console's origin as the browser sees it: CONSOLE_PUBLIC_URL, else the local listener's (the admin command, before a server runs). */
+export function consoleOriginFromEnv(env: NodeJS.ProcessEnv): string {
+  if (env.CONSOLE_PUBLIC_URL) return consoleUrl(env.CONSOLE_PUBLIC_URL);
+  const value = env.CONSOLE_PORT?.trim().toLowerCase();
+  return `http://localhost:${value && value !== 'off' ? port(env, 'CONSOLE_PORT', '3003') : 3003}`;
+}
+
 /** The server's limits across projects from `SERVER_*_SENDS_PER_IDENTIFIER` (`max` or `max/windowSeconds`). */
 function serverLimitsFromEnv(env: NodeJS.ProcessEnv): Partial<ServerRateLimits> {
   const variables: Record<ServerRateLimitName, string> = {
@@ -170,6 +199,7 @@ export function startOptionsFromEnv(env: NodeJS.ProcessEnv, argv: readonly strin
     port: port(env),
     ...(env.API_HOST ? { host: env.API_HOST } : {}),
     ...backendApiFromEnv(env),
+    ...consoleFromEnv(env),
     database: databaseFromEnv(env),
     ...(poolSize ? { databasePoolSize: poolSize } : {}),
     databaseTimeouts: databaseTimeoutsFromEnv(env),

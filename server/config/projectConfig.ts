@@ -102,7 +102,8 @@ export function logsIn(project: ProjectConfig, type: IdentifierType): boolean {
   return cfg.enabled && cfg.loginIdentifier;
 }
 
-export const PROJECT_ID_PATTERN = /^pro-\d+$/;
+/** pro-1, pro-1000 …; `pro-console` is the console's own project (server/console/) */
+export const PROJECT_ID_PATTERN = /^pro-(?:\d+|console)$/;
 export const DEMO_ORIGIN_PLACEHOLDER = '${DEMO_ORIGIN}';
 
 /** Which verification methods each identifier type may use. */

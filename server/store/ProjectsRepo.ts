@@ -36,6 +36,11 @@ export class ProjectsRepo {
     });
   }
 
+  /** Inserts a project under its own id (the console's reserved one); it counts as created. */
+  async insert(config: ProjectConfig, now: number): Promise<void> {
+    await this.db.run(`INSERT INTO projects (id, config, source, created_at, updated_at) VALUES (?, ?, 'dev', ?, ?)`, [config.id, JSON.stringify(config), now, now]);
+  }
+
   /**
    * Replaces a project's configuration; false when there is no such project. A replaced seed is no
    * longer the seed's (production refuses to start with seeded projects): it counts as created.

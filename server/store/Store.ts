@@ -8,6 +8,7 @@ import { DeliveriesRepo, WEBHOOK_DELIVERIES } from './DeliveriesRepo.ts';
 import { KeysRepo } from './KeysRepo.ts';
 import { OAuthStatesRepo } from './OAuthStatesRepo.ts';
 import { openDatabase } from './openDatabase.ts';
+import { OperatorsRepo } from './OperatorsRepo.ts';
 import { OutboxRepo } from './OutboxRepo.ts';
 import type { PostgresOptions } from './PostgresDatabase.ts';
 import { ProcessesRepo } from './ProcessesRepo.ts';
@@ -49,6 +50,8 @@ export class Store {
   readonly apiSecrets: ApiSecretsRepo;
   /** the audit trail and its daily rollups */
   readonly audit: AuditRepo;
+  /** the console's operators and their console sessions */
+  readonly operators: OperatorsRepo;
 
   constructor(readonly db: Database) {
     this.projects = new ProjectsRepo(db);
@@ -70,6 +73,7 @@ export class Store {
     this.rateLimits = new RateLimitsRepo(db);
     this.apiSecrets = new ApiSecretsRepo(db);
     this.audit = new AuditRepo(db);
+    this.operators = new OperatorsRepo(db);
   }
 
   /** A SQLite file path, or a postgres:// URL. */

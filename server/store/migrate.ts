@@ -15,7 +15,7 @@ export async function migrate(db: Database, migrations: Migration[]): Promise<nu
     const ran: number[] = [];
     for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
       if (applied.has(migration.version)) continue;
-      await db.exec(migration.sql);
+      await db.exec(db.dialect === 'postgres' && migration.postgresSql ? migration.postgresSql : migration.sql);
       await db.run('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)', [migration.version, migration.name, Date.now()]);
       ran.push(migration.version);
     }

@@ -4,6 +4,8 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /** PostgreSQL only, instead of `sql` where the engines need different text (an index's collation) */
+  postgresSql?: string;
 }
 
 export const MIGRATIONS: Migration[] = [
@@ -502,6 +504,61 @@ export const MIGRATIONS: Migration[] = [
       );
       CREATE INDEX audit_user_activity_active ON audit_user_activity(project_id, last_active_day);
       CREATE INDEX audit_user_activity_passkey ON audit_user_activity(project_id, last_passkey_day);
+    `,
+  },
+  {
+    version: 19,
+    name: 'the console: operators, their sessions, and the indexes of the user search',
+    // Operators are people who run the site (server/console/): each is an e-mail address with a role and,
+    // for admin and support, the projects they may see. They sign in to the console project
+    // (pro-console) through the widget; console_sessions holds their console cookie's hash.
+    sql: `
+      CREATE TABLE operators (
+        id          TEXT PRIMARY KEY,            -- opr-…
+        email       TEXT NOT NULL UNIQUE,        -- lower case
+        role        TEXT NOT NULL CHECK (role IN ('owner', 'admin', 'support')),
+        projects    TEXT NOT NULL,               -- JSON array of project ids (admin, support)
+        created_at  INTEGER NOT NULL,
+        updated_at  INTEGER NOT NULL
+      );
+      CREATE TABLE console_sessions (
+        id           TEXT PRIMARY KEY,
+        token_hash   TEXT NOT NULL UNIQUE,       -- sha256 of the cookie
+        operator_id  TEXT NOT NULL REFERENCES operators(id) ON DELETE CASCADE,
+        csrf_token   TEXT NOT NULL,
+        created_at   INTEGER NOT NULL,
+        proved_at    INTEGER NOT NULL,           -- the operator's last sign-in (the recent-proof rule)
+        expires_at   INTEGER NOT NULL
+      );
+      CREATE INDEX console_sessions_operator ON console_sessions(operator_id);
+      -- the console's user search (console/userSearch.ts): prefixes of identifier values, user ids and
+      -- external ids, compared byte by byte (PostgreSQL: the "C" collation, so that a prefix is a range)
+      CREATE INDEX identifiers_prefix ON identifiers(project_id, normalized, user_id);
+      CREATE INDEX users_project_id ON users(project_id, id);
+      CREATE INDEX users_external_prefix ON users(project_id, lower(external_id)) WHERE external_id IS NOT NULL;
+    `,
+    postgresSql: `
+      CREATE TABLE operators (
+        id          TEXT PRIMARY KEY,
+        email       TEXT NOT NULL UNIQUE,
+        role        TEXT NOT NULL CHECK (role IN ('owner', 'admin', 'support')),
+        projects    TEXT NOT NULL,
+        created_at  BIGINT NOT NULL,
+        updated_at  BIGINT NOT NULL
+      );
+      CREATE TABLE console_sessions (
+        id           TEXT PRIMARY KEY,
+        token_hash   TEXT NOT NULL UNIQUE,
+        operator_id  TEXT NOT NULL REFERENCES operators(id) ON DELETE CASCADE,
+        csrf_token   TEXT NOT NULL,
+        created_at   BIGINT NOT NULL,
+        proved_at    BIGINT NOT NULL,
+        expires_at   BIGINT NOT NULL
+      );
+      CREATE INDEX console_sessions_operator ON console_sessions(operator_id);
+      CREATE INDEX identifiers_prefix ON identifiers(project_id, (normalized COLLATE "C"), user_id);
+      CREATE INDEX users_project_id ON users(project_id, (id COLLATE "C"));
+      CREATE INDEX users_external_prefix ON users(project_id, (lower(external_id) COLLATE "C")) WHERE external_id IS NOT NULL;
     `,
   },
 ];

@@ -32,7 +32,8 @@ export interface CorbadoOptions {
   rememberLastUser?: boolean;
 }
 
-export const PROJECT_ID = /^pro-\d+$/;
+/** pro-1, pro-1000 …; `pro-console` is the operators' console's own project (its sign-in page mounts this widget) */
+export const PROJECT_ID = /^pro-(?:\d+|console)$/;
 
 export class CorbadoApp {
   readonly options: CorbadoOptions;
