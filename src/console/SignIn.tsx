@@ -10,7 +10,7 @@ import type { Language, Translate } from './i18n';
 export interface ConsoleConfig {
   projectId: string;
   frontendApiUrl: string;
-  /** where the listener serves the widget's bundle (default /corbado.js) */
+  /** where the listener serves the widget's bundle (default /widget/corbado.js, server/console/consoleApp.ts) */
   widgetUrl?: string;
 }
 
@@ -28,7 +28,7 @@ export function loadWidget(config: ConsoleConfig, language: Language, doc: Docum
     const ready = () => (doc.defaultView?.Corbado ? resolve(doc.defaultView.Corbado) : reject(new Error('widget missing')));
     if (doc.defaultView?.Corbado) return ready();
     const script = doc.createElement('script');
-    script.src = config.widgetUrl ?? '/corbado.js';
+    script.src = config.widgetUrl ?? '/widget/corbado.js';
     script.onload = ready;
     script.onerror = () => reject(new Error('widget missing'));
     doc.head.append(script);

@@ -100,20 +100,18 @@ function Settings({ project }: { project: string }) {
 function Secrets({ project }: { project: string }) {
   const { api, t, language } = useConsole();
   const list = useLoad(() => api.get<unknown>(path`/projects/${project}/secrets`), [api, project]);
-  const [label, setLabel] = useState('');
   const [shown, setShown] = useState<string>();
   const { run, status } = useActions(list.reload);
   const create = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      const answer = await api.post<{ secret: string }>(path`/projects/${project}/secrets`, label ? { label } : {});
+      const answer = await api.post<{ secret: string }>(path`/projects/${project}/secrets`);
       setShown(answer.secret);
-      setLabel('');
     });
   };
   const revoke = (secret: Row) =>
     void run(() => api.delete(`${path`/projects/${project}/secrets/`}${encodeURIComponent(text(secret.id))}`), {
-      confirm: t('project.confirmRevoke', { last: text(secret.lastFour ?? secret.last4 ?? secret.suffix ?? secret.id) }),
+      confirm: t('project.confirmRevoke', { last: text(secret.endsWith ?? secret.id) }),
     });
   return (
     <>
@@ -123,7 +121,7 @@ function Secrets({ project }: { project: string }) {
         {listOf(list.data, 'secrets').map((secret) => (
           <li key={text(secret.id)}>
             <span>
-              <code>…{text(secret.lastFour ?? secret.last4 ?? secret.suffix)}</code> {text(secret.label)} · {formatTime(text(secret.created), language)}
+              <code>…{text(secret.endsWith)}</code> {text(secret.label)} · {formatTime(text(secret.created), language)}
               {secret.revoked ? ` · ${t('project.revoke')}: ${formatTime(text(secret.revoked), language)}` : ''}
             </span>
             {!secret.revoked ? (
@@ -135,8 +133,6 @@ function Secrets({ project }: { project: string }) {
         ))}
       </ul>
       <form onSubmit={create} className="inline">
-        <label htmlFor="secret-label">{t('project.secretLabel')}</label>
-        <input id="secret-label" value={label} onChange={(event) => setLabel(event.target.value)} />
         <button type="submit">{t('project.newSecret')}</button>
       </form>
       {shown ? <SecretOnce label={t('project.newSecretShown')} secret={shown} onClose={() => setShown(undefined)} /> : null}
@@ -247,6 +243,7 @@ function Webhooks({ project }: { project: string }) {
           <li key={text(webhook.id)} className="webhook">
             <span className="wrap">
               {text(webhook.url)} · {t('project.enabled')}: {webhook.enabled === false ? t('common.no') : t('common.yes')}
+              {webhook.givenUp ? ` · ${t('project.givenUp', { count: text(webhook.givenUp) })}` : ''}
             </span>
             <span className="buttons">
               <button type="button" aria-expanded={open === webhook.id} onClick={() => setOpen(open === webhook.id ? undefined : text(webhook.id))}>
