@@ -7,16 +7,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
+import { CONTENT_TYPES } from '../server/http/contentTypes.ts';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.ico': 'image/x-icon',
-};
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 
@@ -146,7 +138,7 @@ export function startDemo(options: { port: number; host?: string; apiUrl: string
         return sendJson(response, await profile(request, url.searchParams.get('project') ?? 'pro-1'));
       }
       if (url.pathname === '/config.js') {
-        response.writeHead(200, { 'Content-Type': TYPES['.js'], 'Cache-Control': 'no-store' });
+        response.writeHead(200, { 'Content-Type': CONTENT_TYPES['.js'], 'Cache-Control': 'no-store' });
         response.end(`window.DEMO_CONFIG = ${JSON.stringify({ apiUrl: options.apiUrl })};\n`);
         return;
       }
@@ -158,7 +150,7 @@ export function startDemo(options: { port: number; host?: string; apiUrl: string
         return;
       }
       response.writeHead(200, {
-        'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+        'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
         'Content-Length': info.size,
         'Cache-Control': 'no-cache',
       });

@@ -34,12 +34,11 @@ import { fileURLToPath } from 'node:url';
 import { ApiError } from './ApiError.ts';
 import { AuditTrail, withAuditScope } from './audit/AuditTrail.ts';
 import { applyRetention, exportRecords, projectStats, statsTable, verifyChain, type Sink } from './audit/auditReader.ts';
-import { createApiSecret } from './backend/ApiSecrets.ts';
+import { issueApiSecret, registerWebhookEndpoint, removeWebhookEndpoint, revokeApiSecret, rotateSigningKey, updateProject } from './config/projectChanges.ts';
 import { Operators } from './console/operators.ts';
 import { importProject, importUsers } from './backend/UserImport.ts';
-import { PROJECT_ID_PATTERN, projectBuilder, resolveProjectConfig, SOCIAL_PROVIDERS, type ProjectConfig, type SocialProvider } from './config/projectConfig.ts';
+import { PROJECT_ID_PATTERN, projectBuilder, SOCIAL_PROVIDERS, type ProjectConfig, type SocialProvider } from './config/projectConfig.ts';
 import { parseEventTypes } from './events/eventTypes.ts';
-import { addWebhookEndpoint } from './events/webhookEndpoints.ts';
 import { writingOnly } from './events/WebhookEvents.ts';
 import { obj, str, type Issue } from './schema.ts';
 import { KeyRing } from './session/KeyRing.ts';
@@ -153,9 +152,7 @@ async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv, now: 
       // sealed under the secret the server uses: KEY_ENCRYPTION_SECRET
       const sealer = new KeyStore(store, env.KEY_ENCRYPTION_SECRET || undefined);
       await sealer.secret('verification-hmac', now); // stops here when the secret is missing or not the server's
-      const rotated = await new KeyRing(store, sealer, () => now).rotate(config, second === '--now' ? 0 : undefined);
-      await trail.record(id, { event: 'signing_key.created', target: `key:${rotated.kid}`, details: { signsFrom: rotated.signsFrom, replaced: rotated.replaced.length } });
-      return rotated;
+      return await rotateSigningKey(new KeyRing(store, sealer, () => now), trail, config, second === '--now' ? 0 : undefined);
     }
     switch (command) {
       case 'list':
@@ -188,18 +185,10 @@ async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv, now: 
       case 'update': {
         const id = projectId(first);
         const { config: partial, clients } = splitClients(readConfig(second));
-        const config = resolveProjectConfig(id, partial, undefined);
         const keys = keysFor(clients);
-        const updated = await store.transaction(async () => {
-          const before = await store.projects.get(id);
-          if (!before || !(await store.projects.update(config, now))) return false;
-          await applyClients(store, keys, id, clients, now);
-          const changed = (Object.keys(config) as (keyof ProjectConfig)[]).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(config[k]));
-          const changedClients = Object.keys(clients).map((p) => `socialClients.${p}`);
-          await trail.record(id, { event: 'project.settings_changed', target: `project:${id}`, details: { changed: [...changed, ...changedClients].join(',') } });
-          return true;
-        });
-        if (!updated) throw new UsageError(`there is no project ${id}`);
+        const changed = Object.keys(clients).map((p) => `socialClients.${p}`);
+        const config = await updateProject(store, trail, id, partial, now, { changed, apply: () => applyClients(store, keys, id, clients, now) });
+        if (!config) throw new UsageError(`there is no project ${id}`);
         return await shown(store, config);
       }
       default:
@@ -232,9 +221,7 @@ async function runWebhooks(args: readonly string[], env: NodeJS.ProcessEnv, now:
       case 'add': {
         const rules = { production, allowPrivateNetworks: webhookSettingsFromEnv(env).allowPrivateNetworks ?? false };
         const keys = new KeyStore(store, env.KEY_ENCRYPTION_SECRET || undefined);
-        const added = await addWebhookEndpoint(store, keys, { projectId: projectId(first), url: second!, events, rules }, now);
-        await trail.record(added.projectId, { event: 'webhook_endpoint.added', target: `webhook_endpoint:${added.id}`, details: { url: new URL(added.url).origin, events: added.events?.join(',') ?? 'every event' } });
-        return added;
+        return await registerWebhookEndpoint(store, keys, trail, { projectId: projectId(first), url: second!, events, rules }, now);
       }
       case 'list':
         return (await store.webhookEndpoints.summaries(first === undefined ? undefined : projectId(first))).map((e) => ({
@@ -243,12 +230,7 @@ async function runWebhooks(args: readonly string[], env: NodeJS.ProcessEnv, now:
           createdAt: new Date(e.createdAt).toISOString(),
         }));
       default: {
-        const endpoint = await store.webhookEndpoints.get(first!);
-        if (!endpoint) throw new UsageError(`there is no webhook endpoint ${first}`);
-        await store.transaction(async () => {
-          await store.webhookEndpoints.remove(endpoint.id);
-          await trail.record(endpoint.projectId, { event: 'webhook_endpoint.removed', target: `webhook_endpoint:${endpoint.id}` });
-        });
+        if (!(await removeWebhookEndpoint(store, trail, first!, undefined))) throw new UsageError(`there is no webhook endpoint ${first}`);
         return { removed: first };
       }
     }
@@ -260,11 +242,7 @@ async function runWebhooks(args: readonly string[], env: NodeJS.ProcessEnv, now:
 async function apiSecretCommand(store: Store, trail: AuditTrail, command: string, first: string | undefined, now: number): Promise<unknown> {
   switch (command) {
     case 'create': {
-      const created = await store.transaction(async () => {
-        const made = await createApiSecret(store, projectId(first), 'admin', now);
-        await trail.record(made.projectId, { event: 'api_secret.created', target: `secret:${made.id}` });
-        return made;
-      });
+      const created = await issueApiSecret(store, trail, projectId(first), 'admin', now);
       return { ...created, createdAt: new Date(created.createdAt).toISOString(), note: 'Shown this once: only a hash of the secret is kept.' };
     }
     case 'list':
@@ -277,11 +255,7 @@ async function apiSecretCommand(store: Store, trail: AuditTrail, command: string
       }));
     case 'revoke': {
       if (!first || !/^sec-\d+$/.test(first)) throw new UsageError(`a secret id like sec-4821… is needed, got ${first ?? 'nothing'}`);
-      const secret = await store.apiSecrets.get(first);
-      await store.transaction(async () => {
-        if (!secret || !(await store.apiSecrets.revoke(first, now))) throw new UsageError(`there is no live secret ${first}`);
-        await trail.record(secret.projectId, { event: 'api_secret.revoked', target: `secret:${first}` });
-      });
+      if (!(await revokeApiSecret(store, trail, first, undefined, now))) throw new UsageError(`there is no live secret ${first}`);
       return { id: first, revoked: true };
     }
     default:

@@ -14,6 +14,8 @@ import { startRetention } from './audit/auditReader.ts';
 import { AuditTrail, withAuditScope } from './audit/AuditTrail.ts';
 import { AccountIdentifiers } from './account/AccountIdentifiers.ts';
 import { Reauthentication } from './account/Reauthentication.ts';
+import { createConsoleApp, type ConsoleEnv } from './console/consoleApp.ts';
+import { ensureConsoleProject } from './console/operators.ts';
 import { DEFAULT_SERVER_RATE_LIMITS, type ServerRateLimits } from './config/rateLimits.ts';
 import { DEFAULT_SEED_FILE, loadSeedProjects } from './config/seedProjects.ts';
 import { WebhookEvents, type WebhookSettings } from './events/WebhookEvents.ts';
@@ -107,6 +109,8 @@ export interface ApiOptions {
   simulatorClients?: Record<string, string>;
   /** false: no audit trail at all. Only `npm run bench` sets it, to measure what recording costs; never a setting of a running server */
   auditTrail?: boolean;
+  /** where the console's built app and the widget's bundle are (default dist/; tests give their own) */
+  consoleDistDir?: string;
   /** the authenticators' names and icons by AAGUID, a JSON file (default aaguids/catalogue.json; README, "Authenticator names and icons") */
   aaguidCatalogue?: string | URL;
 }
@@ -115,6 +119,8 @@ export interface Api {
   app: Hono<AppEnv>;
   /** the Backend API (the host's backend, HTTP Basic with an API secret): served on a listener of its own */
   backendApp: Hono<AppEnv>;
+  /** the console (server/console/) for an origin it is served at: on a listener of its own */
+  consoleApp(origin: string, frontendApiUrl: string): Hono<ConsoleEnv>;
   store: Store;
   /** the counters and gauges GET /metrics serves; other parts of the server count through it */
   metrics: Metrics;
@@ -256,6 +262,23 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       events,
     });
 
+    const consoleApp = (origin: string, frontendApiUrl: string) =>
+      createConsoleApp({
+        store,
+        keyRing,
+        events,
+        trail,
+        now,
+        log,
+        origin,
+        frontendApiUrl: publicUrl ?? frontendApiUrl,
+        production,
+        allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false,
+        aaguids,
+        keys,
+        ...(options.consoleDistDir ? { distDir: options.consoleDistDir } : {}),
+      });
+
     messenger.start();
     await events.start();
     const stopRetention = startRetention(store, now, (error) => log.error('audit trail retention failed', error));
@@ -263,6 +286,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     return {
       app,
       backendApp,
+      consoleApp,
       store,
       metrics,
       async close() {
@@ -290,6 +314,12 @@ export interface StartOptions extends ApiOptions {
   backendApiPort?: number;
   /** the host or address the Backend API port binds (default: `host`), e.g. 127.0.0.1 to keep it off the network */
   backendApiHost?: string;
+  /** serve the console on this port (0 = ephemeral); without it there is no console */
+  consolePort?: number;
+  /** the host or address the console port binds (default: `host`), e.g. 127.0.0.1 or a private network's */
+  consoleHost?: string;
+  /** the console's origin as browsers see it behind a proxy (default: the listener's) */
+  consolePublicUrl?: string;
   /** how long close() lets the calls in flight finish before it cuts their connections (default 15 s) */
   shutdownGraceMs?: number;
 }
@@ -301,6 +331,8 @@ export interface RunningApi {
   metricsUrl?: string;
   /** the base URL of the Backend API, when it has a listener */
   backendApiUrl?: string;
+  /** the console's origin, when it has a listener */
+  consoleUrl?: string;
   store: Store;
   /** the Frontend API's and the Backend API's apps: their `routes` list what each answers (tests go through them all) */
   app: Hono<AppEnv>;
@@ -328,7 +360,7 @@ interface Listener {
  */
 export const BACKEND_KEEP_ALIVE_MS = 65_000;
 
-function listen(fetch: (request: Request) => Response | Promise<Response>, port: number, hostname: string | undefined, keepAliveMs?: number): Promise<Listener> {
+function listen(fetch: (request: Request, env?: unknown) => Response | Promise<Response>, port: number, hostname: string | undefined, keepAliveMs?: number): Promise<Listener> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, port, ...(hostname ? { hostname } : {}) }, () => {
       if (keepAliveMs !== undefined) {
@@ -398,12 +430,23 @@ export async function startApi(options: StartOptions): Promise<RunningApi> {
       servers.push(backend);
       backendApiUrl = backend.url;
     }
+    let consoleUrl: string | undefined;
+    if (options.consolePort !== undefined) {
+      // the app needs its origin (the listener's, when no public one is given): it is made once bound
+      const made: { app?: Hono<ConsoleEnv> } = {};
+      const listener = await listen((request, env) => made.app?.fetch(request, env) ?? new Response('Starting\n', { status: 503 }), options.consolePort, options.consoleHost ?? options.host);
+      servers.push(listener);
+      consoleUrl = options.consolePublicUrl ?? listener.url;
+      await ensureConsoleProject(api.store, consoleUrl, (options.now ?? Date.now)());
+      made.app = api.consoleApp(consoleUrl, main.url);
+    }
     let closing: Promise<void> | undefined;
     return {
       url: main.url,
       port: (main.server.address() as AddressInfo).port,
       ...(metricsUrl ? { metricsUrl } : {}),
       ...(backendApiUrl ? { backendApiUrl } : {}),
+      ...(consoleUrl ? { consoleUrl } : {}),
       store: api.store,
       app: api.app,
       backendApp: api.backendApp,

@@ -10,6 +10,7 @@ try {
   const mode = options.mode === 'production' ? 'production' : 'development';
   console.info(`Frontend API (${mode}) listening on ${api.url}${mode === 'development' ? ` (dev outbox: ${api.url}/_dev/)` : ''}`);
   if (api.backendApiUrl) console.info(`Backend API listening on ${api.backendApiUrl} (HTTP Basic: project id and an API secret from \`admin api-secret create <projectId>\`)`);
+  if (api.consoleUrl) console.info(`Console listening on ${api.consoleUrl} (operators: \`npm run admin -- operators add <email> --role owner\`)`);
   if (options.sms) console.info(`SMS go to the ${options.sms.description}`);
   if (options.metricsEnabled) console.info(`Metrics at ${api.metricsUrl ?? api.url}/metrics${options.metricsToken ? ' (bearer token required)' : ''}`);
 } catch (error) {

@@ -112,7 +112,8 @@ export class Operators {
     const { role, projects } = await this.checked(input, issues);
     invalid(issues);
     const now = this.deps.now();
-    const project = await ensureConsoleProject(this.store, this.deps.consoleOrigin, now);
+    // made here when no console has started yet (the admin command on a new database)
+    const project = (await this.store.projects.get(CONSOLE_PROJECT_ID)) ?? (await ensureConsoleProject(this.store, this.deps.consoleOrigin, now));
     return this.store.transaction(async () => {
       if (await this.store.operators.byEmail(email)) throw ApiError.invalidRequest('The operator is invalid', [{ field: 'email', message: 'is an operator already' }]);
       const operator: OperatorRecord = { id: newId('opr'), email, role, projects, createdAt: now, updatedAt: now };

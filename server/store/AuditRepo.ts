@@ -261,4 +261,12 @@ export class AuditRepo {
       Number((await this.db.get<{ n: number }>(`SELECT COUNT(*) AS n FROM audit_user_activity WHERE project_id = ? AND ${column} >= ?`, [projectId, fromDay]))?.n ?? 0);
     return { active: await count('last_active_day'), withPasskey: await count('last_passkey_day') };
   }
+
+  /** The counters of each day from `fromDay` (inclusive), by metric: the console's charts. */
+  async dailyCounts(projectId: string, fromDay: string): Promise<{ day: string; counts: Record<string, number> }[]> {
+    const rows = await this.db.all<{ day: string; metric: string; count: number }>('SELECT day, metric, count FROM audit_daily WHERE project_id = ? AND day >= ? ORDER BY day', [projectId, fromDay]);
+    const days = new Map<string, Record<string, number>>();
+    for (const r of rows) (days.get(r.day) ?? days.set(r.day, {}).get(r.day)!)[r.metric] = Number(r.count);
+    return [...days].map(([day, counts]) => ({ day, counts }));
+  }
 }

@@ -1,0 +1,303 @@
+// The console's routes under /api/projects/:p and /api/operators (console-contract). Each is registered
+// with the permission it needs (`allow`, consoleApp.ts: the project must be visible, the role must
+// allow it, destructive ones need a recent sign-in), and each write goes through the operation the
+// Backend API or the admin command uses for it: BackendApi for users, identifiers, passkeys and
+// sessions; config/projectChanges.ts for settings, secrets, keys and webhook endpoints; Operators.
+import type { Hono, MiddlewareHandler } from 'hono';
+import { signupFieldAnswers, timestamp } from '../account/Account.ts';
+import { exportRecords, shownRecord } from '../audit/auditReader.ts';
+import { stats } from '../backend/auditApi.ts';
+import { BackendApi } from '../backend/BackendApi.ts';
+import { issueApiSecret, registerWebhookEndpoint, revokeApiSecret, rotateSigningKey, updateProject } from '../config/projectChanges.ts';
+import type { ProjectConfig } from '../config/projectConfig.ts';
+import { parseEventTypes } from '../events/eventTypes.ts';
+import type { AuditFilter } from '../store/AuditRepo.ts';
+import type { ConsoleDeps, ConsoleEnv } from './consoleApp.ts';
+import { ConsoleError, notFound } from './consoleErrors.ts';
+import type { Operators } from './operators.ts';
+import type { Permission } from './permissions.ts';
+
+export interface ConsoleRouteDeps extends ConsoleDeps {
+  operators: Operators;
+}
+
+const MAX_LIMIT = 100;
+
+function limitOf(raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!/^\d{1,3}$/.test(raw) || n < 1 || n > MAX_LIMIT) throw new ConsoleError(400, 'invalid', 'The parameters are invalid', { limit: `must be a whole number from 1 to ${MAX_LIMIT}` });
+  return n;
+}
+
+/** What the search compares: lower case; a phone number without its spaces, dashes and brackets. */
+export function searchPrefix(raw: string | undefined): string {
+  const q = (raw ?? '').trim().slice(0, 200).toLowerCase();
+  return /^\+?[\d\s()-]+$/.test(q) ? q.replace(/[\s()-]/g, '') : q;
+}
+
+async function body(c: { req: { json(): Promise<unknown> } }): Promise<Record<string, unknown>> {
+  const value = await c.req.json().catch(() => undefined);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ConsoleError(400, 'invalid', 'The body must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+function timeOf(raw: string | undefined, field: string): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(raw) ? Date.parse(raw.length === 10 ? `${raw}T00:00:00Z` : raw) : NaN;
+  if (Number.isNaN(ms)) throw new ConsoleError(400, 'invalid', 'The parameters are invalid', { [field]: 'must be a date (2026-01-31) or an RFC 3339 time' });
+  return ms;
+}
+
+export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission: Permission) => MiddlewareHandler<ConsoleEnv>, deps: ConsoleRouteDeps): void {
+  const { store, now, trail } = deps;
+  const users = new BackendApi({ store, now, events: deps.events });
+  const project = (c: { get(key: 'project'): ProjectConfig | undefined }) => c.get('project')!;
+  const P = '/api/projects/:p';
+
+  /** The project's user of the path (404 for another project's or an unknown one). */
+  const userOf = async (projectId: string, userId: string) => {
+    const user = await store.users.get(userId);
+    if (!user || user.projectId !== projectId) throw notFound();
+    return user;
+  };
+  const shownIdentifiers = async (userIds: string[]) =>
+    (await store.users.identifiersOfUsers(userIds)).map((i) => ({ id: i.id, userId: i.userId, type: i.type, value: i.value, status: i.status, primary: i.primary }));
+
+  // ---- users
+
+  app.get(`${P}/users`, allow('project.read'), async (c) => {
+    const limit = limitOf(c.req.query('limit'), 25);
+    const cursor = c.req.query('cursor') ?? '';
+    if (cursor !== '' && !/^usr-\d{1,30}$/.test(cursor)) throw new ConsoleError(400, 'invalid', 'The parameters are invalid', { cursor: 'is not one this search answered' });
+    const ids = await store.users.searchIds(project(c).id, searchPrefix(c.req.query('q')), cursor, limit + 1);
+    const page = ids.slice(0, limit);
+    const records = new Map((await store.users.getMany(page)).map((u) => [u.id, u]));
+    const identifiers = await shownIdentifiers(page);
+    return c.json({
+      users: page.flatMap((id) => {
+        const u = records.get(id);
+        if (!u) return [];
+        return [
+          {
+            id: u.id,
+            fullName: u.fullName,
+            status: u.status,
+            externalId: u.externalId,
+            identifiers: identifiers.filter((i) => i.userId === id).map(({ userId: _, ...i }) => i),
+            created: timestamp(u.createdAt),
+          },
+        ];
+      }),
+      nextCursor: ids.length > limit ? page.at(-1)! : null,
+    });
+  });
+
+  app.get(`${P}/users/:u`, allow('project.read'), async (c) => {
+    const p = project(c);
+    const user = await userOf(p.id, c.req.param('u'));
+    const [identifiers, credentials, social, signupFields, sessions, count] = await Promise.all([
+      shownIdentifiers([user.id]),
+      store.credentials.listByUser(user.id),
+      store.socialAccounts.listByUser(user.id),
+      signupFieldAnswers(store, p, user.id),
+      store.sessions.listLive(user.id, p.id, now()),
+      store.audit.count({ projectId: p.id, userId: user.id }),
+    ]);
+    const trailRecords = await store.audit.page({ projectId: p.id, userId: user.id }, 0, 50, Math.max(0, count - 50));
+    return c.json({
+      user: { id: user.id, fullName: user.fullName, status: user.status, externalId: user.externalId, created: timestamp(user.createdAt) },
+      identifiers: identifiers.map(({ userId: _, ...i }) => i),
+      passkeys: credentials.map((k) => {
+        const details = deps.aaguids.details(k.aaguid);
+        return { id: k.id, name: details.name, aaguidName: details.name, iconUrl: details.iconLight, created: timestamp(k.createdAt), lastUsed: timestamp(k.lastUsedAt), synced: k.backupState };
+      }),
+      socialAccounts: social.map((a) => ({ id: a.id, provider: a.provider, email: a.email, created: timestamp(a.createdAt), lastUsed: timestamp(a.lastUsedAt) })),
+      signupFields: signupFields.map((f) => ({
+        id: f.id,
+        answer: f.type === 'checkbox' ? (f.accepted ?? false) : (f.value ?? ''),
+        consent: { label: f.shown?.label ?? null, url: f.shown?.url ?? null, language: f.shown?.language ?? null, source: f.source ?? null, at: f.answeredAt },
+      })),
+      sessions: sessions.map((s) => ({ id: s.id, browser: s.browser || 'Unknown browser', os: s.os || 'Unknown OS', created: timestamp(s.createdAt), lastUsed: timestamp(s.lastUsedAt ?? s.createdAt) })),
+      // webhook deliveries are not kept per user yet (server/console/README.md)
+      deliveries: [],
+      trail: trailRecords.reverse().map(shownRecord),
+    });
+  });
+
+  app.post(`${P}/users/:u/sessions/end-all`, allow('sessions.end'), async (c) => {
+    const p = project(c);
+    const user = await userOf(p.id, c.req.param('u'));
+    for (const s of await store.sessions.listLive(user.id, p.id, now())) await users.updateLongSession(p, user.id, s.id, { status: 'revoked' });
+    return c.json({ ok: true });
+  });
+  app.post(`${P}/users/:u/sessions/:s/end`, allow('sessions.end'), async (c) => {
+    await users.updateLongSession(project(c), c.req.param('u'), c.req.param('s'), { status: 'revoked' });
+    return c.json({ ok: true });
+  });
+  for (const [action, status] of [
+    ['disable', 'disabled'],
+    ['enable', 'active'],
+  ] as const) {
+    app.post(`${P}/users/:u/${action}`, allow('users.status'), async (c) => c.json(await users.updateUser(project(c), c.req.param('u'), { status })));
+  }
+  app.delete(`${P}/users/:u/passkeys/:c`, allow('passkeys.delete'), async (c) => {
+    await users.deleteCredential(project(c), c.req.param('u'), c.req.param('c'));
+    return c.json({ ok: true });
+  });
+  app.delete(`${P}/users/:u/identifiers/:i`, allow('identifiers.delete'), async (c) => {
+    await users.deleteIdentifier(project(c), c.req.param('u'), c.req.param('i'));
+    return c.json({ ok: true });
+  });
+  app.delete(`${P}/users/:u`, allow('users.delete'), async (c) => {
+    await users.deleteUser(project(c), c.req.param('u'));
+    return c.json({ ok: true });
+  });
+
+  // ---- the trail and the figures
+
+  const auditFilter = (c: { req: { query(name: string): string | undefined } }, projectId: string): AuditFilter => {
+    const since = timeOf(c.req.query('since'), 'since');
+    const until = timeOf(c.req.query('until'), 'until');
+    const user = c.req.query('user');
+    const event = c.req.query('event');
+    return {
+      projectId,
+      ...(since !== undefined ? { since } : {}),
+      ...(until !== undefined ? { until } : {}),
+      ...(user ? { userId: user } : {}),
+      ...(event ? { event } : {}),
+    };
+  };
+
+  app.get(`${P}/audit`, allow('project.read'), async (c) => {
+    const filter = auditFilter(c, project(c).id);
+    const limit = limitOf(c.req.query('limit'), 50);
+    const cursor = c.req.query('cursor') ?? '';
+    if (cursor !== '' && !/^\d{1,15}$/.test(cursor)) throw new ConsoleError(400, 'invalid', 'The parameters are invalid', { cursor: 'is not one this list answered' });
+    const outcome = c.req.query('outcome');
+    const actor = c.req.query('actor');
+    // outcome and actor are looked at here, page by page (the trail's indexes are by user, event and time)
+    const events: ReturnType<typeof shownRecord>[] = [];
+    let after = Number(cursor || 0);
+    let more = true;
+    for (let pages = 0; events.length < limit && more && pages < 20; pages++) {
+      const records = await store.audit.page(filter, after, limit);
+      more = records.length === limit;
+      for (const r of records) {
+        after = r.seq;
+        if ((outcome && r.outcome !== outcome) || (actor && r.actor !== actor)) continue;
+        events.push(shownRecord(r));
+        if (events.length === limit) break;
+      }
+    }
+    return c.json({ events, nextCursor: more || events.length === limit ? String(after) : null });
+  });
+
+  app.get(`${P}/audit/export`, allow('project.read'), (c) => {
+    const format = c.req.query('format') ?? 'jsonl';
+    if (format !== 'jsonl' && format !== 'csv') throw new ConsoleError(400, 'invalid', 'The parameters are invalid', { format: 'is csv or jsonl' });
+    const filter = auditFilter(c, project(c).id);
+    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    const writer = writable.getWriter();
+    const encoder = new TextEncoder();
+    exportRecords(store, filter, format, (chunk) => writer.write(encoder.encode(chunk))).then(
+      () => writer.close(),
+      (error: unknown) => {
+        deps.log.error('console audit export failed', error);
+        void writer.abort(error);
+      },
+    );
+    return new Response(readable, {
+      headers: {
+        'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/jsonl; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${project(c).id}-audit.${format}"`,
+      },
+    });
+  });
+
+  app.get(`${P}/stats`, allow('project.read'), async (c) => {
+    const figures = await stats(store, project(c), c.req.query('days'), now());
+    const daily = await store.audit.dailyCounts(project(c).id, figures.from);
+    return c.json({
+      ...figures,
+      daily: daily.map(({ day, counts }) => {
+        const of = (kind: string) => Object.fromEntries(Object.entries(counts).flatMap(([m, n]) => (m.startsWith(`${kind}:`) ? [[m.slice(kind.length + 1), n]] : [])));
+        const logIns = of('login');
+        const all = Object.values(logIns).reduce((a, b) => a + b, 0);
+        const byPasskey = (logIns.passkey ?? 0) + (logIns['passkey-autofill'] ?? 0);
+        return { date: day, signUps: of('signup'), logIns, passkeyAdoptionShare: all === 0 ? 0 : Math.round((byPasskey / all) * 1000) / 1000 };
+      }),
+    });
+  });
+
+  // ---- the project's setup
+
+  app.get(`${P}/settings`, allow('settings.read'), (c) => c.json(project(c)));
+  app.patch(`${P}/settings`, allow('settings.write'), async (c) => {
+    const { id, ...current } = project(c);
+    const changes = await body(c);
+    delete changes.id;
+    const updated = await updateProject(store, trail, id, { ...current, ...changes }, now());
+    if (!updated) throw notFound();
+    return c.json(updated);
+  });
+
+  app.get(`${P}/secrets`, allow('secrets.read'), async (c) =>
+    c.json({
+      secrets: (await store.apiSecrets.listByProject(project(c).id)).map((s) => ({
+        id: s.id,
+        endsWith: s.hint,
+        label: s.label,
+        created: timestamp(s.createdAt),
+        revoked: s.revokedAt === null ? null : timestamp(s.revokedAt),
+      })),
+    }),
+  );
+  app.post(`${P}/secrets`, allow('secrets.write'), async (c) => {
+    const made = await issueApiSecret(store, trail, project(c).id, 'console', now());
+    return c.json({ id: made.id, secret: made.secret, created: timestamp(made.createdAt) });
+  });
+  app.delete(`${P}/secrets/:id`, allow('secrets.write'), async (c) => {
+    if (!(await revokeApiSecret(store, trail, c.req.param('id'), project(c).id, now()))) throw notFound();
+    return c.json({ ok: true });
+  });
+
+  app.get(`${P}/keys`, allow('keys.read'), async (c) => c.json(await deps.keyRing.jwks(project(c).id)));
+  app.post(`${P}/keys/rotate`, allow('keys.rotate'), async (c) => c.json(await rotateSigningKey(deps.keyRing, trail, project(c))));
+
+  app.get(`${P}/webhooks`, allow('webhooks.read'), async (c) =>
+    c.json({
+      webhooks: (await store.webhookEndpoints.summaries(project(c).id)).map((e) => ({ ...e, events: e.events ?? 'every event', created: timestamp(e.createdAt) })),
+    }),
+  );
+  app.post(`${P}/webhooks`, allow('webhooks.write'), async (c) => {
+    const input = await body(c);
+    if (typeof input.url !== 'string' || input.url.length > 2000) throw new ConsoleError(400, 'invalid', 'The webhook endpoint is invalid', { url: 'is required' });
+    let events = null;
+    let added;
+    try {
+      if (Array.isArray(input.events) && input.events.length > 0) events = parseEventTypes(input.events.map(String).join(','));
+    } catch (error) {
+      throw new ConsoleError(400, 'invalid', 'The webhook endpoint is invalid', { events: (error as Error).message.replace(/^--events/, 'events') });
+    }
+    try {
+      const rules = { production: deps.production, allowPrivateNetworks: deps.allowPrivateNetworks };
+      added = await registerWebhookEndpoint(store, deps.keys, trail, { projectId: project(c).id, url: input.url, events, rules }, now());
+    } catch (error) {
+      if (error instanceof ConsoleError || !(error instanceof Error) || error.constructor !== Error) throw error;
+      throw new ConsoleError(400, 'invalid', 'The webhook endpoint is invalid', { url: error.message });
+    }
+    return c.json(added);
+  });
+
+  // ---- operators (owner only)
+
+  app.get('/api/operators', allow('operators'), async (c) => c.json({ operators: await deps.operators.list() }));
+  app.post('/api/operators', allow('operators'), async (c) => c.json(await deps.operators.add(await body(c))));
+  app.patch('/api/operators/:id', allow('operators'), async (c) => c.json(await deps.operators.update(c.req.param('id'), await body(c))));
+  app.delete('/api/operators/:id', allow('operators'), async (c) => {
+    await deps.operators.remove(c.req.param('id'));
+    return c.json({ ok: true });
+  });
+}
