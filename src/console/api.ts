@@ -8,7 +8,13 @@ export interface Operator {
   id: string;
   email: string;
   role: Role;
-  projects: string[];
+  /** the projects of an admin or support operator: ids (the operators list) or ids with names (the session) */
+  projects: (string | { id: string; name: string })[];
+}
+
+/** A project of an operator as its id. */
+export function projectId(project: string | { id: string }): string {
+  return typeof project === 'string' ? project : project.id;
 }
 export type Role = 'owner' | 'admin' | 'support';
 

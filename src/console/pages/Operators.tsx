@@ -1,7 +1,7 @@
 // Operators (owner only): invite (an address, a role, the projects of an admin or support operator),
 // change a role, remove.
 import { useState, type FormEvent } from 'react';
-import { ConsoleApiError, path, type Operator, type Role } from '../api';
+import { ConsoleApiError, path, projectId, type Operator, type Role } from '../api';
 import { ErrorNote, useConsole, useLoad } from '../context';
 import { useActions } from '../dialogs';
 import { Table } from '../Table';
@@ -68,7 +68,7 @@ export function Operators() {
                     ))}
                   </select>
                 </td>
-                <td>{operator.projects.join(', ')}</td>
+                <td>{operator.projects.map(projectId).join(', ')}</td>
                 <td>
                   {operator.id !== me.id ? (
                     <button type="button" className="danger" aria-label={`${t('operators.remove')}: ${operator.email}`} onClick={() => remove(operator)}>
