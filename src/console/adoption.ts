@@ -59,3 +59,17 @@ export function seriesRows(series: Series): { date: string; values: number[] }[]
 export function funnelRows(funnel: readonly FunnelRow[]): (FunnelRow & { label: string })[] {
   return [...funnel].sort((a, b) => b.offered - a.offered || `${a.os}${a.browser}`.localeCompare(`${b.os}${b.browser}`)).map((row) => ({ ...row, label: `${row.os} · ${row.browser}` }));
 }
+
+/**
+ * Every day of the period, from its first day (`from`, YYYY-MM-DD) on, with zeros where the server
+ * has no counts (it answers only the days that have some): the charts' time axis is the period.
+ */
+export function fillDays(daily: readonly Daily[], from: string, days: number): Daily[] {
+  const byDate = new Map(daily.map((day) => [day.date, day]));
+  const start = Date.parse(`${from}T00:00:00Z`);
+  if (Number.isNaN(start)) return [...daily];
+  return Array.from({ length: days }, (_, i) => {
+    const date = new Date(start + i * 86_400_000).toISOString().slice(0, 10);
+    return byDate.get(date) ?? { date, signUps: {}, logIns: {}, passkeyAdoptionShare: 0 };
+  });
+}

@@ -1,6 +1,6 @@
 // The console's pure parts: its dictionary, roles, routes, adoption series and settings form.
 import { describe, expect, it } from 'vitest';
-import { funnelRows, perMethod, seriesRows, shareSeries, type Daily } from './adoption';
+import { fillDays, funnelRows, perMethod, seriesRows, shareSeries, type Daily } from './adoption';
 import { DICTIONARIES, preferredLanguage, translator, type TextKey } from './i18n';
 import { projectList } from './pages/Operators';
 import { asInstant, trailFilters } from './pages/Trail';
@@ -65,6 +65,14 @@ describe('adoption series', () => {
       { date: '2026-11-02', values: [0, 2] },
     ]);
     expect(shareSeries(daily).lines[0]!.values).toEqual([0.25, 0.5]);
+  });
+  it('spans the whole period, zero on the days the server has no counts for', () => {
+    const filled = fillDays(daily, '2026-10-31', 4);
+    expect(filled.map((day) => day.date)).toEqual(['2026-10-31', '2026-11-01', '2026-11-02', '2026-11-03']);
+    expect(perMethod(filled, 'signUps').lines).toEqual([
+      { name: 'email-otp', values: [0, 3, 0, 0] },
+      { name: 'passkey', values: [0, 0, 2, 0] },
+    ]);
   });
   it('orders the funnel by offers', () => {
     const rows = funnelRows([

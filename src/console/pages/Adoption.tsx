@@ -3,7 +3,7 @@
 // beside it; the period is picked here, the project in the header.
 import { useEffect, useMemo, useState } from 'react';
 import { path } from '../api';
-import { funnelRows, perMethod, seriesRows, shareSeries, type Series, type Stats } from '../adoption';
+import { fillDays, funnelRows, perMethod, seriesRows, shareSeries, type Series, type Stats } from '../adoption';
 import { Chart } from '../Chart';
 import { ErrorNote, useConsole, useLoad } from '../context';
 import { formatShare } from '../format';
@@ -58,7 +58,7 @@ export function Adoption({ project }: { project: string }) {
   const stats = useLoad(() => api.get<Stats>(path`/projects/${project}/stats`, { days }), [api, project, days]);
   const scheme = useScheme();
   const charts = useMemo(() => {
-    const daily = stats.data?.daily ?? [];
+    const daily = stats.data ? fillDays(stats.data.daily ?? [], stats.data.from, stats.data.days) : [];
     const funnel = funnelRows(stats.data?.funnel ?? []);
     return {
       signUps: perMethod(daily, 'signUps'),
