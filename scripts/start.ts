@@ -1,5 +1,5 @@
 // `npm start`: the local Frontend API and the demo pages, on two origins on purpose.
-// Ports: API_PORT (default 3001), BACKEND_API_PORT (default 3002) and DEMO_PORT (default 5173); DATABASE_PATH
+// Ports: API_PORT (default 3001), BACKEND_API_PORT (default 3002), CONSOLE_PORT (default 3003) and DEMO_PORT (default 5173); DATABASE_PATH
 // (SQLite) or DATABASE_URL (PostgreSQL) picks the database. Every other server variable counts as for
 // `npm run start:server` (scripts/startOptions.ts).
 import { startApi } from '../server/app.ts';
@@ -21,6 +21,11 @@ if (api.backendApiUrl) {
   await api.store.apiSecrets.revokeLabelled(DEV_SECRET_PROJECT, DEV_SECRET_LABEL, Date.now());
   const devSecret = await createApiSecret(api.store, DEV_SECRET_PROJECT, DEV_SECRET_LABEL, Date.now());
   console.info(`Backend API:  ${api.backendApiUrl}  (${DEV_SECRET_PROJECT}, API secret for this run: ${devSecret.secret})`);
+}
+if (api.consoleUrl) {
+  // development: an owner of the console, and a link that signs this machine's browser in as it (once)
+  const link = api.consoleSignInLink ? await api.consoleSignInLink() : undefined;
+  console.info(`Console:      ${api.consoleUrl}/${link ? `  (development owner, one-time sign-in: ${link})` : ''}`);
 }
 console.info(`Demo pages:   ${demo.url}/  (${demo.url}/signup.html, /login.html, /account.html; ?project=pro-1 … pro-7)`);
 console.info(`Dev outbox:   ${api.url}/_dev/`);

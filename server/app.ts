@@ -121,6 +121,8 @@ export interface Api {
   backendApp: Hono<AppEnv>;
   /** the console (server/console/) for an origin it is served at: on a listener of its own */
   consoleApp(origin: string, frontendApiUrl: string): Hono<ConsoleEnv>;
+  /** development only: the console's development owner (made if missing) and a one-time sign-in link for it */
+  devConsoleLink?: (consoleUrl: string) => Promise<string>;
   store: Store;
   /** the counters and gauges GET /metrics serves; other parts of the server count through it */
   metrics: Metrics;
@@ -234,9 +236,11 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     registerMeRoutes(app, account, resolve);
     registerAccountRoutes(app, account, identifiers, resolve);
     registerReauthRoutes(app, reauth, resolve);
+    let devConsoleLinks: import('./dev/index.ts').DevConsoleLinks | undefined;
     if (!production) {
       // the development-only room (server/dev/): loaded here alone, never by a production server
-      const { mountDevelopmentRoom } = await import('./dev/index.ts');
+      const { mountDevelopmentRoom, DevConsoleLinks } = await import('./dev/index.ts');
+      devConsoleLinks = new DevConsoleLinks({ store, events, now });
       mountDevelopmentRoom(app, {
         store,
         demoOrigin,
@@ -277,6 +281,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
         aaguids,
         keys,
         ...(options.consoleDistDir ? { distDir: options.consoleDistDir } : {}),
+        ...(devConsoleLinks ? { extend: devConsoleLinks.register.bind(devConsoleLinks) } : {}),
       });
 
     messenger.start();
@@ -287,6 +292,7 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       app,
       backendApp,
       consoleApp,
+      ...(devConsoleLinks ? { devConsoleLink: devConsoleLinks.ownerLink.bind(devConsoleLinks) } : {}),
       store,
       metrics,
       async close() {
@@ -333,6 +339,8 @@ export interface RunningApi {
   backendApiUrl?: string;
   /** the console's origin, when it has a listener */
   consoleUrl?: string;
+  /** development with a console: a one-time link that signs this machine's browser in as the development owner */
+  consoleSignInLink?: () => Promise<string>;
   store: Store;
   /** the Frontend API's and the Backend API's apps: their `routes` list what each answers (tests go through them all) */
   app: Hono<AppEnv>;
@@ -447,6 +455,7 @@ export async function startApi(options: StartOptions): Promise<RunningApi> {
       ...(metricsUrl ? { metricsUrl } : {}),
       ...(backendApiUrl ? { backendApiUrl } : {}),
       ...(consoleUrl ? { consoleUrl } : {}),
+      ...(consoleUrl && api.devConsoleLink ? { consoleSignInLink: () => api.devConsoleLink!(consoleUrl!) } : {}),
       store: api.store,
       app: api.app,
       backendApp: api.backendApp,

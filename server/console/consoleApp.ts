@@ -67,7 +67,11 @@ export interface ConsoleDeps {
   aaguids: AaguidCatalogue;
   /** seals webhook endpoints' signing secrets */
   keys: KeyStore;
+  /** adds routes before the app's own (development: server/dev/consoleSignIn.ts), with the way to open a console session */
+  extend?: (app: Hono<ConsoleEnv>, openSession: OpenConsoleSession) => void;
 }
+
+export type OpenConsoleSession = (c: Context<ConsoleEnv>, operator: OperatorRecord, provedAt: number) => Promise<ConsoleSessionRecord>;
 
 function errorBody(error: ConsoleError) {
   return { error: { type: error.type, message: error.message, ...(error.fields ? { fields: error.fields } : {}) } };
@@ -171,25 +175,24 @@ export function createConsoleApp(deps: ConsoleDeps): Hono<ConsoleEnv> {
     if (!operator) throw new ConsoleError(403, 'not_an_operator', 'This address is no operator of the console');
     // the operator's last proof: the newest log-in (or fresh proof) of their live sessions in the console project
     const live = await store.sessions.listLive(user.id, CONSOLE_PROJECT_ID, now());
-    const provedAt = Math.max(0, ...live.map(lastAuthenticatedAt));
+    const session = await openSession(c, operator, Math.max(0, ...live.map(lastAuthenticatedAt)) || now(), user.id);
+    return c.json(await sessionBody(operator, session));
+  });
+
+  /** A new console session of the operator: its cookie on the answer, a record in the console project's trail. */
+  const openSession = async (c: Context<ConsoleEnv>, operator: OperatorRecord, provedAt: number, userId?: string): Promise<ConsoleSessionRecord> => {
     const token = newSecretToken();
-    const session: ConsoleSessionRecord = {
-      id: newId('cse'),
-      operatorId: operator.id,
-      csrfToken: newSecretToken(),
-      createdAt: now(),
-      provedAt: provedAt || now(),
-      expiresAt: now() + CONSOLE_SESSION_MS,
-    };
-    const signedInOperator = operator;
+    const session: ConsoleSessionRecord = { id: newId('cse'), operatorId: operator.id, csrfToken: newSecretToken(), createdAt: now(), provedAt, expiresAt: now() + CONSOLE_SESSION_MS };
     await store.transaction(async () => {
       await store.operators.pruneSessions(now());
       await store.operators.insertSession({ ...session, tokenHash: sha256Hex(token) });
-      await deps.trail.record(CONSOLE_PROJECT_ID, { event: 'console.signed_in', actor: `operator:${signedInOperator.id}`, userId: user.id, target: `operator:${signedInOperator.id}` });
+      await deps.trail.record(CONSOLE_PROJECT_ID, { event: 'console.signed_in', actor: `operator:${operator.id}`, ...(userId ? { userId } : {}), target: `operator:${operator.id}` });
     });
     setCookie(c, CONSOLE_COOKIE, token, { httpOnly: true, sameSite: 'Strict', secure: https, path: '/', maxAge: CONSOLE_SESSION_MS / 1000 });
-    return c.json(await sessionBody(operator, session));
-  });
+    return session;
+  };
+  // development only (server/dev/consoleSignIn.ts): the one-step sign-in link `npm start` prints
+  deps.extend?.(app, openSession);
 
   /** The console project's user a short session names, if it is one of that project's, signed by its key and not expired. */
   const verifiedUser = async (jwt: string): Promise<string | undefined> => {

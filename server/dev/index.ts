@@ -4,10 +4,12 @@
 // import), so a production server never loads a line of it. In the room:
 // - outboxRoutes.ts: /_dev/ (the outbox page: codes and links that would have been sent), /_dev/messages
 //   (its JSON) and POST /_dev/projects (projects made by tests);
-// - simulator.ts and simulatorPages.ts: the stand-ins for Google, Microsoft and GitHub under /_dev/oauth/.
+// - simulator.ts and simulatorPages.ts: the stand-ins for Google, Microsoft and GitHub under /_dev/oauth/;
+// - consoleSignIn.ts: the development owner of the console and its one-time sign-in link (`npm start`).
 import type { Hono } from 'hono';
 import type { AppEnv } from '../http/AppEnv.ts';
 import type { Store } from '../store/Store.ts';
+export { DevConsoleLinks } from './consoleSignIn.ts';
 import { registerDevRoutes } from './outboxRoutes.ts';
 import { registerOAuthSimulator } from './simulator.ts';
 

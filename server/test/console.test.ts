@@ -185,4 +185,17 @@ describe('the listener', () => {
     expect(await (await fetch(`${server.api.consoleUrl}/widget/corbado.js`)).text()).toBe('var Corbado');
     expect(await (await fetch(`${server.api.consoleUrl}/api/config`)).json()).toEqual({ projectId: CONSOLE_PROJECT_ID, frontendApiUrl: server.url });
   });
+
+  it('in development, signs this machine in as the development owner by a one-time link (npm start prints it)', async () => {
+    const link = await server.api.consoleSignInLink!();
+    // shown red: with take() not deleting the token, the second use signs in again
+    expect(link).toMatch(new RegExp(`^${server.api.consoleUrl}/_dev/sign-in\\?token=[\\w-]{43}$`));
+    const first = await fetch(link, { redirect: 'manual' });
+    expect([first.status, first.headers.get('location')]).toEqual([303, '/']);
+    const owner = new ConsoleClient(server.api.consoleUrl!);
+    owner.cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await owner.call('GET', '/api/session')).body.operator).toMatchObject({ email: 'owner@console.localhost', role: 'owner' });
+    const again = await fetch(link, { redirect: 'manual' });
+    expect([again.status, again.headers.get('set-cookie')]).toEqual([404, null]);
+  });
 });

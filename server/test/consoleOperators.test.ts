@@ -33,10 +33,10 @@ async function trail(): Promise<{ event: string; actor: string; target: string |
 }
 
 beforeAll(async () => {
-  // a project the admin and support operators can be given (the database has none before)
-  await runAdmin(['projects', 'list'], env);
+  // opened first: on PostgreSQL this makes the test's schema, which the admin command then finds
   const { database, databaseSchema } = testDatabase(dir);
   store = await Store.open(database, databaseSchema ? { schema: databaseSchema } : {});
+  // a project the admin and support operators can be given (the database has none before)
   projectId = (await store.projects.create(projectBuilder({ allowedOrigins: ['https://shop.example'] }, undefined), Date.now())).id;
 });
 

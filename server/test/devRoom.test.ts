@@ -59,7 +59,7 @@ describe('the development-only room', () => {
     expect(reaching).toEqual([`${MOUNT.file} -> dynamic ${MOUNT.specifier}`]);
   });
 
-  it('holds the stand-ins and the outbox routes', () => {
-    expect(readdirSync(DEV).sort()).toEqual(['index.ts', 'outboxRoutes.ts', 'simulator.ts', 'simulatorPages.ts']);
+  it('holds the stand-ins, the outbox routes and the console development sign-in', () => {
+    expect(readdirSync(DEV).sort()).toEqual(['consoleSignIn.ts', 'index.ts', 'outboxRoutes.ts', 'simulator.ts', 'simulatorPages.ts']);
   });
 });

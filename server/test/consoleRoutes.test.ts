@@ -1,0 +1,141 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
+// The console's routes beyond the gate (console.test.ts has who gets in and the roles): the user search,
+// a user's page and actions, the trail and its export, the figures, settings, secrets, keys, webhooks and
+// operators, each through the operation the Backend API or the admin command uses.
+import { describe, expect, it } from 'vitest';
+import { newUserRecord } from '../backend/userRecords.ts';
+import { CONSOLE_PROJECT_ID } from '../console/operators.ts';
+import { signedInOperator } from './helpers/consoleClient.ts';
+import { signUpByEmailCode } from './helpers/passkeyUser.ts';
+import { createProject, serverForThisFile, uniqueEmail } from './helpers/testServer.ts';
+
+const server = serverForThisFile({ api: { consolePort: 0 } });
+
+/** Users with an e-mail address, a phone number and an external id each, stored as an import stores them. */
+async function seed(projectId: string, people: { email: string; phone?: string; externalId?: string }[]): Promise<string[]> {
+  const project = (await server.api.store.projects.get(projectId))!;
+  const users = people.map((p) => ({ ...newUserRecord(project, { fullName: p.email, status: 'active', externalId: p.externalId ?? null }, server.clock.now), signupAnswers: [] }));
+  await server.api.store.users.insertUsers(project, users);
+  const identifiers = people.flatMap((p, i) => [
+    { id: `ide-${users[i]!.id.slice(4)}1`, userId: users[i]!.id, type: 'email' as const, value: p.email, normalized: p.email.toLowerCase(), status: 'verified' as const, primary: true },
+    ...(p.phone ? [{ id: `ide-${users[i]!.id.slice(4)}2`, userId: users[i]!.id, type: 'phone' as const, value: p.phone, normalized: p.phone, status: 'pending' as const, primary: true }] : []),
+  ]);
+  await server.api.store.users.insertIdentifiers(projectId, identifiers, server.clock.now);
+  return users.map((u) => u.id);
+}
+
+describe('the user search', () => {
+  it('finds by the first letters of an address, phone, user id or external id, whatever the case, keyset paged', async () => {
+    const projectId = await createProject(server.url, { identifiers: { email: {}, phone: { required: false } } });
+    const { console } = await signedInOperator(server, uniqueEmail('searcher'), 'admin', [projectId]);
+    const ids = await seed(projectId, [
+      { email: 'Ada.Lovelace@Example.com', phone: '+4915112345678', externalId: 'CRM-0001' },
+      { email: 'adam@example.com', externalId: 'crm-0002' },
+      { email: 'grace@example.com', phone: '+14155550100' },
+      { email: 'alan@example.org' },
+    ]);
+    const search = async (q: string, more = '') =>
+      (await console.call('GET', `/api/projects/${projectId}/users?q=${encodeURIComponent(q)}${more}`)).body as { users: any[]; nextCursor: string | null };
+    const emails = async (q: string) => (await search(q)).users.map((u) => u.identifiers[0].value).sort();
+
+    expect(await emails('ADA')).toEqual(['Ada.Lovelace@Example.com', 'adam@example.com']);
+    expect(await emails('ada.')).toEqual(['Ada.Lovelace@Example.com']);
+    expect(await emails('+49 151')).toEqual(['Ada.Lovelace@Example.com']);
+    expect(await emails('CRM-')).toEqual(['Ada.Lovelace@Example.com', 'adam@example.com']);
+    expect(await emails(ids[2]!.slice(0, 12))).toContain('grace@example.com');
+    expect(await emails(ids[3]!)).toEqual(['alan@example.org']);
+    expect(await emails('example.com')).toEqual([]); // a prefix, not a substring
+    expect((await search('ada')).users[0]).toMatchObject({ fullName: expect.any(String), status: 'active', created: expect.any(String) });
+
+    // keyset pages: every user once, in id order
+    const seen: string[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const page = await search('a', `&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      seen.push(...page.users.map((u) => u.id));
+      cursor = page.nextCursor;
+    }
+    expect(seen).toEqual([ids[0], ids[1], ids[3]].sort());
+    expect((await console.call('GET', `/api/projects/${projectId}/users?limit=1000`)).body.error).toMatchObject({ type: 'invalid', fields: { limit: expect.any(String) } });
+  });
+});
+
+describe('a user', () => {
+  it('shows identifiers, passkeys, sessions and the trail; ends a session, removes an identifier, deletes the account', async () => {
+    const { console, id } = await signedInOperator(server, uniqueEmail('admin'), 'admin', ['pro-1']);
+    const { client, email } = await signUpByEmailCode(server.url, 'pro-1');
+    const userId = (await client.request('GET', '/v2/me')).body.id as string;
+    const page = (await console.call('GET', `/api/projects/pro-1/users/${userId}`)).body;
+    expect(page.user).toMatchObject({ id: userId, status: 'active' });
+    expect(page.identifiers).toEqual([expect.objectContaining({ type: 'email', value: email, status: 'verified', primary: true })]);
+    expect(page.sessions).toHaveLength(1);
+    expect(page.trail.map((r: any) => r.event)).toContain('session.created');
+
+    expect((await console.call('POST', `/api/projects/pro-1/users/${userId}/sessions/${page.sessions[0].id}/end`)).status).toBe(200);
+    expect((await client.request('POST', '/v2/me/refresh')).status).toBe(401);
+    expect((await console.call('POST', `/api/projects/pro-1/users/${userId}/sessions/ses-1/end`)).body.error.type).toBe('not_found');
+
+    expect((await console.call('DELETE', `/api/projects/pro-1/users/${userId}/identifiers/${page.identifiers[0].id}`)).status).toBe(200);
+    expect(await server.api.store.users.listIdentifiers(userId)).toEqual([]);
+    expect((await console.call('DELETE', `/api/projects/pro-1/users/${userId}`)).status).toBe(200);
+    expect(await server.api.store.users.get(userId)).toBeUndefined();
+    const trail = (await console.call('GET', `/api/projects/pro-1/audit?user=${userId}&actor=operator:${id}`)).body.events.map((r: any) => r.event);
+    expect(trail).toEqual(['session.ended', 'identifier.removed', 'user.deleted']);
+  });
+});
+
+describe('the trail, the figures, the project', () => {
+  it('filters and exports the trail, answers the figures with a daily series', async () => {
+    const { console, id } = await signedInOperator(server, uniqueEmail('reader'), 'owner');
+    await signUpByEmailCode(server.url, 'pro-1');
+    const page = (await console.call('GET', '/api/projects/pro-1/audit?event=signup.succeeded&limit=1')).body;
+    expect(page.events).toHaveLength(1);
+    const csv = await console.call('GET', '/api/projects/pro-1/audit/export?format=csv&event=signup.succeeded');
+    expect(csv.headers.get('content-disposition')).toBe('attachment; filename="pro-1-audit.csv"');
+    expect(String(csv.body).split('\n')[1]).toContain('signup.succeeded');
+    expect((await console.call('GET', '/api/projects/pro-1/audit?since=yesterday')).body.error.fields.since).toBeDefined();
+    const stats = (await console.call('GET', '/api/projects/pro-1/stats?days=7')).body;
+    expect(stats.daily.at(-1)).toMatchObject({ date: new Date(server.clock.now).toISOString().slice(0, 10), signUps: { 'email-otp': expect.any(Number) } });
+    // the operator's own sign-in is in the console project's trail
+    expect((await console.call('GET', `/api/projects/${CONSOLE_PROJECT_ID}/audit?actor=operator:${id}`)).body.events[0].event).toBe('console.signed_in');
+  });
+
+  it('changes settings with the admin command\'s validation, makes and revokes secrets, rotates keys, adds a webhook endpoint', async () => {
+    const { console, id } = await signedInOperator(server, uniqueEmail('setup'), 'admin', ['pro-4']);
+    const bad = await console.call('PATCH', '/api/projects/pro-4/settings', { shortSessionLifetimeSeconds: 1 });
+    expect([bad.status, bad.body.error.type, bad.body.error.fields]).toEqual([400, 'invalid', { shortSessionLifetimeSeconds: 'must be >= 10' }]);
+    expect((await console.call('PATCH', '/api/projects/pro-4/settings', { allowedOrigins: ['not an origin'] })).body.error.fields).toEqual({ 'allowedOrigins[0]': 'must be an origin like https://example.com' });
+    const ok = await console.call('PATCH', '/api/projects/pro-4/settings', { appName: 'Renamed Shop' });
+    expect(ok.body.appName).toBe('Renamed Shop');
+    expect((await server.api.store.projects.get('pro-4'))!.appName).toBe('Renamed Shop');
+
+    const secret = (await console.call('POST', '/api/projects/pro-4/secrets')).body;
+    expect((await console.call('GET', '/api/projects/pro-4/secrets')).body.secrets.find((s: any) => s.id === secret.id)).toMatchObject({ revoked: null, label: 'console' });
+    expect((await console.call('DELETE', `/api/projects/pro-1/secrets/${secret.id}`)).status).toBe(404); // not a project of this admin
+    expect((await console.call('DELETE', `/api/projects/pro-4/secrets/${secret.id}`)).status).toBe(200);
+    expect((await server.api.store.apiSecrets.get(secret.id))!.revokedAt).not.toBeNull();
+
+    const before = (await console.call('GET', '/api/projects/pro-4/keys')).body.keys.length;
+    expect((await console.call('POST', '/api/projects/pro-4/keys/rotate')).body.kid).toEqual(expect.any(String));
+    expect((await console.call('GET', '/api/projects/pro-4/keys')).body.keys.length).toBe(before + 1);
+
+    const refused = await console.call('POST', '/api/projects/pro-4/webhooks', { url: 'ftp://hooks.example/' });
+    expect(refused.body.error).toMatchObject({ type: 'invalid', fields: { url: expect.any(String) } });
+    const hook = (await console.call('POST', '/api/projects/pro-4/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['user.created'] })).body;
+    expect(hook.secret).toMatch(/^whsec_/);
+    expect((await console.call('GET', '/api/projects/pro-4/webhooks')).body.webhooks.map((w: any) => w.id)).toEqual([hook.id]);
+    const events = (await server.api.store.audit.page({ projectId: 'pro-4' }, 0, 1000)).filter((r) => r.actor === `operator:${id}`).map((r) => r.event);
+    expect(events).toEqual(['project.settings_changed', 'api_secret.created', 'api_secret.revoked', 'signing_key.created', 'webhook_endpoint.added']);
+  });
+
+  it('lets the owner invite, change and remove operators', async () => {
+    const { console } = await signedInOperator(server, uniqueEmail('boss'), 'owner');
+    const invited = (await console.call('POST', '/api/operators', { email: 'Helper@Example.com', role: 'support', projects: ['pro-1'] })).body;
+    expect(invited).toMatchObject({ email: 'helper@example.com', role: 'support', projects: ['pro-1'] });
+    expect((await console.call('POST', '/api/operators', { email: 'x@example.com', role: 'support', projects: [] })).body.error.fields.projects).toBeDefined();
+    expect((await console.call('PATCH', `/api/operators/${invited.id}`, { role: 'admin' })).body.role).toBe('admin');
+    expect((await console.call('DELETE', `/api/operators/${invited.id}`)).status).toBe(200);
+    expect((await console.call('GET', '/api/operators')).body.operators.map((o: any) => o.email)).not.toContain('helper@example.com');
+    expect((await console.call('DELETE', '/api/operators/opr-1')).body.error.type).toBe('not_found');
+  });
+});
