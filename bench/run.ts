@@ -8,6 +8,7 @@
 //   BENCH_SECONDS (server window per endpoint, default 10), BENCH_EVALUATE_RUNS (default 31),
 //   BENCH_EVALUATE_BESIDE (other bundle files to measure beside dist/corbado.js), BENCH_IMPORT_USERS (default 100000),
 //   BENCH_AUDIT_RECORDS (the big trail, default 10000000), BENCH_AUDIT_EXPORT (records exported, default 1000000),
+//   BENCH_CONSOLE_USERS (the console's user search, default 1000000),
 //   BENCH_ONLY (e.g. "size,compare,server"; "import" alone with BENCH_OUT=bench/results-import.json),
 //   BENCH_OUT (results file, default bench/results.json), CHROMIUM_PATH.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { auditBench, type AuditBenchResult } from './lib/audit.ts';
+import { consoleSearchBench, type ConsoleSearchResult } from './lib/consoleSearch.ts';
 import { launchChromium } from './lib/browser.ts';
 import { compareBench, type CompareResults } from './lib/compare.ts';
 import { evaluateBench, type EvaluateFigures } from './lib/evaluate.ts';
@@ -54,7 +56,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const IMPORT_USERS = Number(process.env.BENCH_IMPORT_USERS ?? 100_000);
 const AUDIT_RECORDS = Number(process.env.BENCH_AUDIT_RECORDS ?? 10_000_000);
 const AUDIT_EXPORT = Number(process.env.BENCH_AUDIT_EXPORT ?? 1_000_000);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,startup,compare,memory,server,evaluate,import,audit').split(',').map((part) => part.trim()));
+const CONSOLE_USERS = Number(process.env.BENCH_CONSOLE_USERS ?? 1_000_000);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'size,startup,compare,memory,server,evaluate,import,audit,console').split(',').map((part) => part.trim()));
 const OUT = process.env.BENCH_OUT ?? join(ROOT, 'bench', 'results.json');
 /** the leak check: no JIT code, feedback allocated on first call, so only retained objects can grow */
 const LEAK_CHECK_FLAGS = '--jitless --no-lazy-feedback-allocation';
@@ -203,6 +206,24 @@ if (ONLY.has('audit')) {
         // the figures measured so far are still written
         say(`    the PostgreSQL trail at scale failed: ${error instanceof Error ? error.message : String(error)}`);
       }
+    } finally {
+      cluster.stop();
+    }
+  }
+}
+
+const consoleSearch: ConsoleSearchResult[] = [];
+if (ONLY.has('console')) {
+  mark('console');
+  say(`console: the user search on ${CONSOLE_USERS.toLocaleString('en')} users, SQLite … (${elapsed()})`);
+  consoleSearch.push(await consoleSearchBench(join(TMP, `console-${Date.now()}.sqlite`), CONSOLE_USERS, 100, say));
+  const found = postgresBin();
+  if ('missing' in found) say(`    PostgreSQL figures skipped: ${found.missing}`);
+  else {
+    const cluster = await startPostgresCluster();
+    try {
+      say(`    PostgreSQL … (${elapsed()})`);
+      consoleSearch.push(await consoleSearchBench(await freshDatabase(cluster.url, 'bench_console'), CONSOLE_USERS, 100, say));
     } finally {
       cluster.stop();
     }
@@ -442,6 +463,18 @@ if (auditScale.length) {
   );
 }
 
+if (consoleSearch.length) {
+  say();
+  say(
+    table(
+      `Console user search: one page of 25 on ${consoleSearch[0]!.users.toLocaleString('en')} users (the route's own function, ${consoleSearch[0]!.queries[0]!.runs} queries per kind)`,
+      ['query', ...consoleSearch.map((r) => `${r.database} p50 / p95`), 'found (first page)'],
+      consoleSearch[0]!.queries.map((q, i) => [q.kind, ...consoleSearch.map((r) => `${r.queries[i]!.p50Ms} / ${r.queries[i]!.p95Ms} ms`), String(q.found)]),
+    ),
+  );
+  say(`  p95 of every query: ${consoleSearch.map((r) => `${r.database} ${r.allP95Ms} ms`).join(', ')}`);
+}
+
 const results = {
   machine,
   settings: { startupRuns: RUNS, mountCycles: CYCLES, serverSeconds: SECONDS, evaluateRuns: EVALUATE_RUNS, sections: [...ONLY] },
@@ -473,6 +506,7 @@ const results = {
   server: servers,
   import: imports.length ? imports : undefined,
   audit: auditSoak.length || auditScale.length ? { soak: auditSoak, scale: auditScale } : undefined,
+  console: consoleSearch.length ? consoleSearch : undefined,
   totalSeconds: (performance.now() - started) / 1000,
 };
 writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);

@@ -1,6 +1,7 @@
 // `npm start` reads the server's variables as `npm run start:server` does (it used to ignore SOCIAL_*,
 // METRICS_*, SMTP_* and the rest), with the local pair's defaults.
 import { describe, expect, it } from 'vitest';
+import { startOptionsFromEnv } from '../server/settings.ts';
 import { npmStartOptions } from './startOptions.ts';
 
 describe('npm start', () => {
@@ -40,4 +41,18 @@ describe('npm start', () => {
     expect(npmStartOptions({ BACKEND_API_PORT: 'off' }, []).backendApiPort).toBeUndefined();
     expect(() => npmStartOptions({ METRICS_ENABLED: 'maybe' }, [])).toThrow(/METRICS_ENABLED/);
   });
+
+  it('serves the console on 3003 (CONSOLE_PORT, CONSOLE_HOST, CONSOLE_PUBLIC_URL; off: none); `start:server` has none unless CONSOLE_PORT is set', () => {
+    expect(npmStartOptions({}, [])).toMatchObject({ consolePort: 3003 });
+    expect(npmStartOptions({ CONSOLE_PORT: 'off' }, []).consolePort).toBeUndefined();
+    expect(npmStartOptions({ CONSOLE_PORT: '0', CONSOLE_HOST: '10.0.0.5', CONSOLE_PUBLIC_URL: 'https://console.shop.test/ignored' }, [])).toMatchObject({
+      consolePort: 0,
+      consoleHost: '10.0.0.5',
+      consolePublicUrl: 'https://console.shop.test',
+    });
+    expect(() => npmStartOptions({ CONSOLE_PUBLIC_URL: 'ftp://x' }, [])).toThrow('CONSOLE_PUBLIC_URL must be an http(s) origin');
+    expect(startOptionsFromEnv({}, []).consolePort).toBeUndefined();
+    expect(startOptionsFromEnv({ CONSOLE_PORT: '3003' }, []).consolePort).toBe(3003);
+  });
 });
+

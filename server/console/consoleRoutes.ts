@@ -16,6 +16,7 @@ import type { ConsoleDeps, ConsoleEnv } from './consoleApp.ts';
 import { ConsoleError, notFound } from './consoleErrors.ts';
 import type { Operators } from './operators.ts';
 import type { Permission } from './permissions.ts';
+import { decodeCursor, searchUsers, shownIdentifiers } from './userSearch.ts';
 
 export interface ConsoleRouteDeps extends ConsoleDeps {
   operators: Operators;
@@ -28,12 +29,6 @@ function limitOf(raw: string | undefined, fallback: number): number {
   const n = Number(raw);
   if (!/^\d{1,3}$/.test(raw) || n < 1 || n > MAX_LIMIT) throw new ConsoleError(400, 'invalid', 'The parameters are invalid', { limit: `must be a whole number from 1 to ${MAX_LIMIT}` });
   return n;
-}
-
-/** What the search compares: lower case; a phone number without its spaces, dashes and brackets. */
-export function searchPrefix(raw: string | undefined): string {
-  const q = (raw ?? '').trim().slice(0, 200).toLowerCase();
-  return /^\+?[\d\s()-]+$/.test(q) ? q.replace(/[\s()-]/g, '') : q;
 }
 
 async function body(c: { req: { json(): Promise<unknown> } }): Promise<Record<string, unknown>> {
@@ -61,43 +56,21 @@ export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission:
     if (!user || user.projectId !== projectId) throw notFound();
     return user;
   };
-  const shownIdentifiers = async (userIds: string[]) =>
-    (await store.users.identifiersOfUsers(userIds)).map((i) => ({ id: i.id, userId: i.userId, type: i.type, value: i.value, status: i.status, primary: i.primary }));
 
   // ---- users
 
   app.get(`${P}/users`, allow('project.read'), async (c) => {
     const limit = limitOf(c.req.query('limit'), 25);
-    const cursor = c.req.query('cursor') ?? '';
-    if (cursor !== '' && !/^usr-\d{1,30}$/.test(cursor)) throw new ConsoleError(400, 'invalid', 'The parameters are invalid', { cursor: 'is not one this search answered' });
-    const ids = await store.users.searchIds(project(c).id, searchPrefix(c.req.query('q')), cursor, limit + 1);
-    const page = ids.slice(0, limit);
-    const records = new Map((await store.users.getMany(page)).map((u) => [u.id, u]));
-    const identifiers = await shownIdentifiers(page);
-    return c.json({
-      users: page.flatMap((id) => {
-        const u = records.get(id);
-        if (!u) return [];
-        return [
-          {
-            id: u.id,
-            fullName: u.fullName,
-            status: u.status,
-            externalId: u.externalId,
-            identifiers: identifiers.filter((i) => i.userId === id).map(({ userId: _, ...i }) => i),
-            created: timestamp(u.createdAt),
-          },
-        ];
-      }),
-      nextCursor: ids.length > limit ? page.at(-1)! : null,
-    });
+    const after = decodeCursor(c.req.query('cursor') ?? '');
+    if (!after) throw new ConsoleError(400, 'invalid', 'The parameters are invalid', { cursor: 'is not one this search answered' });
+    return c.json(await searchUsers(store, project(c).id, c.req.query('q'), after, limit));
   });
 
   app.get(`${P}/users/:u`, allow('project.read'), async (c) => {
     const p = project(c);
     const user = await userOf(p.id, c.req.param('u'));
     const [identifiers, credentials, social, signupFields, sessions, count] = await Promise.all([
-      shownIdentifiers([user.id]),
+      shownIdentifiers(store, [user.id]),
       store.credentials.listByUser(user.id),
       store.socialAccounts.listByUser(user.id),
       signupFieldAnswers(store, p, user.id),
@@ -289,6 +262,37 @@ export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission:
       throw new ConsoleError(400, 'invalid', 'The webhook endpoint is invalid', { url: error.message });
     }
     return c.json(added);
+  });
+
+  app.get(`${P}/webhooks/:id/deliveries`, allow('webhooks.read'), async (c) => {
+    const endpoint = await store.webhookEndpoints.get(c.req.param('id'));
+    if (!endpoint || endpoint.projectId !== project(c).id) throw notFound();
+    const rows = await store.webhookDeliveries.listByChannel(endpoint.id, limitOf(c.req.query('limit'), 50));
+    return c.json({
+      deliveries: rows.map((d) => ({
+        id: d.id,
+        // the event's type, from its sealed body while the row still holds it (a given-up one has none)
+        event: d.payload === null ? null : ((JSON.parse(deps.keys.unseal(d.payload, `webhook delivery ${d.id}`)) as { type?: string }).type ?? null),
+        status: d.status,
+        attempts: d.attempts,
+        lastError: d.lastError,
+        endpointUrl: endpoint.url,
+        created: timestamp(d.createdAt),
+        nextAttempt: d.status === 'pending' ? timestamp(d.nextAttemptAt) : null,
+      })),
+    });
+  });
+  app.post(`${P}/deliveries/:d/redeliver`, allow('deliveries.redeliver'), async (c) => {
+    const delivery = await store.webhookDeliveries.getInChannel(c.req.param('d'));
+    const endpoint = delivery && (await store.webhookEndpoints.get(delivery.channel));
+    if (!delivery || !endpoint || endpoint.projectId !== project(c).id) throw notFound();
+    await store.transaction(async () => {
+      if (!(await store.webhookDeliveries.dueNow(delivery.id, now()))) {
+        throw new ConsoleError(409, 'not_waiting', 'This delivery is not waiting to be sent (it was given up, its event is no longer kept, or it is being sent now)');
+      }
+      await trail.record(endpoint.projectId, { event: 'webhook_delivery.redelivered', target: `webhook_delivery:${delivery.id}` });
+    });
+    return c.json({ ok: true });
   });
 
   // ---- operators (owner only)

@@ -19,6 +19,7 @@ export type Permission =
   | 'keys.rotate'
   | 'webhooks.read'
   | 'webhooks.write'
+  | 'deliveries.redeliver'
   | 'operators';
 
 const ALL: readonly OperatorRole[] = ['owner', 'admin', 'support'];
@@ -41,6 +42,7 @@ export const PERMISSIONS: Record<Permission, readonly OperatorRole[]> = {
   'keys.rotate': ADMINS,
   'webhooks.read': ALL,
   'webhooks.write': ADMINS,
+  'deliveries.redeliver': ADMINS,
   operators: ['owner'],
 };
 

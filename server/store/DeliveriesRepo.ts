@@ -47,6 +47,18 @@ interface ClaimedRow<C extends string> {
   expires_at: number;
 }
 
+/** A row as the console lists it. */
+export interface ListedDelivery {
+  id: string;
+  status: 'pending' | 'expired' | 'failed';
+  attempts: number;
+  lastError: string | null;
+  /** sealed; null once given up */
+  payload: string | null;
+  createdAt: number;
+  nextAttemptAt: number;
+}
+
 const DUE = `status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)`;
 
 export class DeliveriesRepo<C extends string = DeliveryChannel> {
@@ -120,5 +132,29 @@ export class DeliveriesRepo<C extends string = DeliveryChannel> {
   /** Removes rows given up before `before`; the count. */
   prune(before: number): Promise<number> {
     return this.db.run(`DELETE FROM ${this.table} WHERE status <> 'pending' AND finished_at < ?`, [before]);
+  }
+
+  /** The newest rows of one channel (the console's deliveries of a webhook endpoint), with the payload still held (sealed) or null. */
+  async listByChannel(channel: C, limit: number): Promise<ListedDelivery[]> {
+    const rows = await this.db.all<{ id: string; status: ListedDelivery['status']; attempts: number | string; last_error: string | null; payload: string | null; created_at: number | string; next_attempt_at: number | string }>(
+      `SELECT id, status, attempts, last_error, payload, created_at, next_attempt_at FROM ${this.table} WHERE ${this.scope.channel} = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
+      [channel, limit],
+    );
+    return rows.map((r) => ({ id: r.id, status: r.status, attempts: Number(r.attempts), lastError: r.last_error, payload: r.payload, createdAt: Number(r.created_at), nextAttemptAt: Number(r.next_attempt_at) }));
+  }
+
+  /** The row of one id in a channel, if any. */
+  async getInChannel(id: string): Promise<{ id: string; channel: C; status: string } | undefined> {
+    const row = await this.db.get<{ id: string; channel: C; status: string }>(`SELECT id, ${this.scope.channel} AS channel, status FROM ${this.table} WHERE id = ?`, [id]);
+    return row;
+  }
+
+  /** A waiting row tried again at once (not one being sent now); false when it is not waiting. */
+  async dueNow(id: string, now: number): Promise<boolean> {
+    const changed = await this.db.run(
+      `UPDATE ${this.table} SET next_attempt_at = ? WHERE id = ? AND status = 'pending' AND (claimed_until IS NULL OR claimed_until <= ?)`,
+      [now, id, now],
+    );
+    return changed > 0;
   }
 }

@@ -356,37 +356,35 @@ export class UsersRepo {
   }
 
   /**
-   * The console's user search: the ids of the project's users, in id order after `after`, whose id, an
-   * identifier value (normalized: lower case, a phone in E.164) or external id (lower case) starts with
-   * `prefix` (already lower-cased by the caller; an empty one lists every user). Each is a range of one
-   * index (migration 19), compared byte by byte, so a million users answer in a few milliseconds.
+   * The console's user search: matches of the project's users after the keyset `after` ([key, user id]),
+   * ordered by the key each matched on, then the user id: an identifier value (normalized: lower case, a
+   * phone in E.164), the user id or the external id (lower case) that starts with `prefix` (already
+   * lower-cased by the caller). An empty prefix lists every user by id. Each kind is a walk of one index
+   * (migration 19) from the cursor, compared byte by byte, that stops after `limit` rows: however many
+   * users match, a page reads a page of rows.
    */
-  async searchIds(projectId: string, prefix: string, after: string, limit: number): Promise<string[]> {
+  async searchMatches(projectId: string, prefix: string, after: readonly [string, string], limit: number): Promise<{ key: string; id: string }[]> {
     const c = this.db.dialect === 'postgres' ? ' COLLATE "C"' : '';
     if (prefix === '') {
-      const rows = await this.db.all<{ id: string }>(`SELECT id FROM users WHERE project_id = ? AND id${c} > ? ORDER BY id${c} LIMIT ?`, [projectId, after, limit]);
-      return rows.map((r) => r.id);
+      return this.db.all<{ key: string; id: string }>(`SELECT id AS key, id FROM users WHERE project_id = ? AND id${c} > ? ORDER BY id${c} LIMIT ?`, [projectId, after[1], limit]);
     }
     // every string that starts with the prefix sorts below the prefix followed by the highest code point
     const end = `${prefix}\u{10FFFF}`;
-    const [byValue, byId, byExternal] = await Promise.all([
-      this.db.all<{ id: string }>(
-        `SELECT DISTINCT user_id${c} AS id FROM identifiers WHERE project_id = ? AND normalized${c} >= ? AND normalized${c} < ? AND user_id${c} > ? ORDER BY id LIMIT ?`,
-        [projectId, prefix, end, after, limit],
+    const kinds = [
+      { table: 'identifiers', key: `normalized${c}`, id: 'user_id', extra: '' },
+      { table: 'users', key: `id${c}`, id: 'id', extra: '' },
+      { table: 'users', key: `lower(external_id)${c}`, id: 'id', extra: ' AND external_id IS NOT NULL' },
+    ];
+    const found = await Promise.all(
+      kinds.map((k) =>
+        this.db.all<{ key: string; id: string }>(
+          `SELECT ${k.key} AS key, ${k.id} AS id FROM ${k.table} WHERE project_id = ?${k.extra} AND ${k.key} >= ? AND ${k.key} < ? AND (${k.key}, ${k.id}) > (?, ?)
+           ORDER BY ${k.key}, ${k.id} LIMIT ?`,
+          [projectId, prefix, end, after[0], after[1], limit],
+        ),
       ),
-      this.db.all<{ id: string }>(`SELECT id FROM users WHERE project_id = ? AND id${c} >= ? AND id${c} < ? AND id${c} > ? ORDER BY id${c} LIMIT ?`, [
-        projectId,
-        prefix,
-        end,
-        after,
-        limit,
-      ]),
-      this.db.all<{ id: string }>(
-        `SELECT id FROM users WHERE project_id = ? AND external_id IS NOT NULL AND lower(external_id)${c} >= ? AND lower(external_id)${c} < ? AND id${c} > ? ORDER BY id${c} LIMIT ?`,
-        [projectId, prefix, end, after, limit],
-      ),
-    ]);
-    return [...new Set([...byValue, ...byId, ...byExternal].map((r) => r.id))].sort().slice(0, limit);
+    );
+    return found.flat().sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   async markIdentifierPending(id: string): Promise<void> {

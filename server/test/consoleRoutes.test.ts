@@ -47,7 +47,7 @@ describe('the user search', () => {
     expect(await emails('example.com')).toEqual([]); // a prefix, not a substring
     expect((await search('ada')).users[0]).toMatchObject({ fullName: expect.any(String), status: 'active', created: expect.any(String) });
 
-    // keyset pages: every user once, in id order
+    // keyset pages: every user once, in the order of what matched (Ada…, adam…, alan…)
     const seen: string[] = [];
     let cursor: string | null = '';
     while (cursor !== null) {
@@ -55,7 +55,8 @@ describe('the user search', () => {
       seen.push(...page.users.map((u) => u.id));
       cursor = page.nextCursor;
     }
-    expect(seen).toEqual([ids[0], ids[1], ids[3]].sort());
+    expect(seen).toEqual([ids[0], ids[1], ids[3]]);
+    expect((await console.call('GET', `/api/projects/${projectId}/users?cursor=usr-1`)).body.error.fields.cursor).toBeDefined();
     expect((await console.call('GET', `/api/projects/${projectId}/users?limit=1000`)).body.error).toMatchObject({ type: 'invalid', fields: { limit: expect.any(String) } });
   });
 });
@@ -137,5 +138,19 @@ describe('the trail, the figures, the project', () => {
     expect((await console.call('DELETE', `/api/operators/${invited.id}`)).status).toBe(200);
     expect((await console.call('GET', '/api/operators')).body.operators.map((o: any) => o.email)).not.toContain('helper@example.com');
     expect((await console.call('DELETE', '/api/operators/opr-1')).body.error.type).toBe('not_found');
+  });
+
+  it('lists an endpoint\'s deliveries with their event and attempts, and sends a waiting one again at once', async () => {
+    const { console, id } = await signedInOperator(server, uniqueEmail('hooks'), 'owner');
+    const hook = (await console.call('POST', '/api/projects/pro-1/webhooks', { url: 'http://127.0.0.1:9/down', events: ['user.created'] })).body;
+    await signUpByEmailCode(server.url, 'pro-1');
+    const [delivery] = (await console.call('GET', `/api/projects/pro-1/webhooks/${hook.id}/deliveries`)).body.deliveries;
+    expect(delivery).toMatchObject({ event: 'user.created', status: 'pending', endpointUrl: 'http://127.0.0.1:9/down' });
+    await server.api.store.db.run('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ?', [server.clock.now + 3_600_000, delivery.id]);
+    expect((await console.call('POST', `/api/projects/pro-2/deliveries/${delivery.id}/redeliver`)).status).toBe(404);
+    expect((await console.call('POST', `/api/projects/pro-1/deliveries/${delivery.id}/redeliver`)).body).toEqual({ ok: true });
+    const row = await server.api.store.db.get<{ next_attempt_at: number }>('SELECT next_attempt_at FROM webhook_deliveries WHERE id = ?', [delivery.id]);
+    expect(Number(row!.next_attempt_at)).toBeLessThanOrEqual(server.clock.now);
+    expect((await server.api.store.audit.page({ projectId: 'pro-1' }, 0, 10_000)).find((r) => r.target === `webhook_delivery:${delivery.id}`)?.actor).toBe(`operator:${id}`);
   });
 });
