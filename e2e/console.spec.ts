@@ -192,7 +192,7 @@ test.describe('the console', () => {
     await new Promise<void>((resolve) => receiver.listen(port, '127.0.0.1', resolve));
     try {
       await failed.first().getByRole('button', { name: /^Redeliver/ }).click();
-      await expect(page.getByRole('status').filter({ hasText: 'Delivered again' })).toBeVisible();
+      await expect(page.getByRole('status').filter({ hasText: 'Sent again' })).toBeVisible();
       await expect.poll(() => received.some((body) => body.includes(userId))).toBe(true);
     } finally {
       await new Promise((resolve) => receiver.close(resolve));
