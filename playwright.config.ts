@@ -8,8 +8,11 @@ import { CHROMIUM_ARGS, chromiumPath } from './e2e/chromium';
 const DEMO_PORT = Number(process.env.E2E_DEMO_PORT ?? 5174);
 const API_PORT = Number(process.env.E2E_API_PORT ?? 3102);
 const BACKEND_API_PORT = Number(process.env.E2E_BACKEND_API_PORT ?? API_PORT + 1);
+// the console's listener (issue 33; e2e/console.spec.ts)
+const CONSOLE_PORT = Number(process.env.E2E_CONSOLE_PORT ?? 3109);
 process.env.E2E_API_URL = `http://localhost:${API_PORT}`;
 process.env.E2E_BACKEND_API_URL = `http://localhost:${BACKEND_API_PORT}`;
+process.env.E2E_CONSOLE_URL = `http://localhost:${CONSOLE_PORT}`;
 // the tests run the admin command on the server's database (API secrets, users import); workers inherit it
 process.env.E2E_DATABASE_PATH ??= join(tmpdir(), `corbado-e2e-${process.pid}-${Date.now()}.sqlite`);
 
@@ -37,6 +40,7 @@ export default defineConfig({
       DEMO_PORT: String(DEMO_PORT),
       API_PORT: String(API_PORT),
       BACKEND_API_PORT: String(BACKEND_API_PORT),
+      CONSOLE_PORT: String(CONSOLE_PORT),
       DATABASE_PATH: process.env.E2E_DATABASE_PATH,
     },
   },

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Four projects: core in node, UI in happy-dom, the local Frontend API over real HTTP, the tools.
+// Five projects: core in node, UI and the console in happy-dom, the local Frontend API over real HTTP, the tools.
 export default defineConfig({
   define: { __CORBADO_VERSION__: JSON.stringify('0.0.0-test') },
   test: {
@@ -17,6 +17,11 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'ui', environment: 'happy-dom', include: ['src/ui/**/*.test.{ts,tsx}', 'src/Corbado.test.ts'] },
+      },
+      {
+        extends: true,
+        // the console (src/console/, its own Vite entry): its pure parts and pages with fetch answered in the test
+        test: { name: 'console', environment: 'happy-dom', include: ['src/console/**/*.test.{ts,tsx}'] },
       },
       {
         extends: true,

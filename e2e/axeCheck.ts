@@ -8,12 +8,15 @@ import { expect } from './fixtures';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
 
-/** The WCAG violations axe finds inside the widget's host elements on a page, one line per node. */
-export async function violationsOn(page: Page): Promise<string[]> {
+/**
+ * The WCAG violations axe finds inside the widget's host elements on a page (or inside `hosts`: the
+ * console checks its whole app, `#console`), one line per node.
+ */
+export async function violationsOn(page: Page, hosts: readonly string[] = ['#widget', '#user-details']): Promise<string[]> {
   expect(page.frames()).toHaveLength(1);
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
   const include: string[][] = [];
-  for (const host of ['#widget', '#user-details']) if (await page.locator(host).count()) include.push([host]);
+  for (const host of hosts) if (await page.locator(host).count()) include.push([host]);
   const { violations } = await page.evaluate(
     ([include, tags]) =>
       (window as unknown as { axe: typeof axe }).axe.run(

@@ -2,24 +2,13 @@
 // against the server `npm start` runs, its Backend API on a listener of its own. The API secrets and the
 // import come from the admin command on the server's database, while the server runs.
 import { Config, SDK } from '@corbado/node-sdk';
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { API_URL, expect, signUpByEmailCode, test, uniqueEmail, widget } from './fixtures';
+import { admin, API_URL, expect, signUpByEmailCode, test, uniqueEmail, widget } from './fixtures';
 import { logInByEmailCode } from './kit/corbadoKit';
 
 const BACKEND_API_URL = process.env.E2E_BACKEND_API_URL!;
-
-/** `npm run admin -- …` on the e2e server's database; its JSON answer. */
-function admin(...args: string[]): Record<string, unknown> {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'server/admin.ts', ...args], {
-    env: { ...process.env, DATABASE_PATH: process.env.E2E_DATABASE_PATH },
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return JSON.parse(out) as Record<string, unknown>;
-}
 
 /** The SDK as a host configures it: both URLs with an empty path. */
 function sdkFor(projectId: string, secret: string): SDK {

@@ -1,4 +1,5 @@
 import { test as base, expect, type Page, type Route } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import * as kit from './kit/corbadoKit';
 import type { OutboxMessage } from './kit/corbadoKit';
 
@@ -6,6 +7,19 @@ export { expect };
 export const uniqueEmail = kit.uniqueEmail;
 
 export const API_URL = process.env.E2E_API_URL ?? 'http://localhost:3102';
+
+/**
+ * `npm run admin -- …` on the e2e server's database, while the server runs; its JSON answer. The
+ * console's port goes along, so that an operator added here may sign in on the e2e console's origin.
+ */
+export function admin(...args: string[]): Record<string, unknown> {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', 'server/admin.ts', ...args], {
+    env: { ...process.env, DATABASE_PATH: process.env.E2E_DATABASE_PATH, CONSOLE_PORT: new URL(process.env.E2E_CONSOLE_URL ?? 'http://localhost:3109').port },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return JSON.parse(out) as Record<string, unknown>;
+}
 
 export type { OutboxMessage };
 
