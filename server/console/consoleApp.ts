@@ -8,7 +8,7 @@
 // command, and is recorded in the audit trail with `operator:opr-…` as its actor.
 import { timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, normalize, sep } from 'node:path';
+import { dirname, extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
@@ -36,7 +36,9 @@ export const CSRF_HEADER = 'X-Console-CSRF';
 /** How long a console sign-in lasts (then the operator signs in again). */
 export const CONSOLE_SESSION_MS = 8 * 3_600_000;
 /** Where the built console app is (Vite's second entry) and the widget's bundle next to it. */
-export const DIST_DIR = fileURLToPath(new URL('../../dist/', import.meta.url));
+// a path joined, not `new URL(…, import.meta.url)`: under happy-dom (the widget's own tests start this
+// server) the global URL is the DOM's, which node:url's fileURLToPath refuses
+export const DIST_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
 
 export type ConsoleEnv = {
   Variables: {

@@ -34,7 +34,8 @@ export function sentCodes(source: string): string[] {
 
 describe('the keys in use', () => {
   it('every literal key of the widget has a text (a plural group has its forms)', () => {
-    const missing = sources('src').flatMap((file) =>
+    // the console (src/console) is another app with a dictionary of its own (src/console/i18n.ts)
+    const missing = sources('src').filter((file) => !file.startsWith('src/console/')).flatMap((file) =>
       literalKeys(readFileSync(join(root, file), 'utf8'), Object.keys(en)).filter((key) => {
         const found = node(key);
         return !(typeof found === 'string' || (found && typeof found.other === 'string'));
