@@ -153,7 +153,9 @@ test.describe('faults during a flow', () => {
 test.describe('faults at start-up', () => {
   test('process/init failing shows the component-unavailable page; Reload recovers once the API answers', async ({ page }) => {
     const answers: Fault[] = ['HTTP 500', 'late answer', 'network down'];
-    await page.route(`${API_URL}/v2/auth/process/init`, async (route) => {
+    // by path: the widget names the project in the query of this call (a CORS simple request)
+    const isInit = (url: URL) => url.origin === new URL(API_URL).origin && url.pathname === '/v2/auth/process/init';
+    await page.route(isInit, async (route) => {
       const fault = answers.shift();
       if (fault === 'HTTP 500') return fulfillApiError(route, 500, 'internal_error', 'Internal server error');
       if (fault === 'network down') return route.abort('internetdisconnected');
@@ -168,7 +170,7 @@ test.describe('faults at start-up', () => {
     await expect(unavailable).toBeVisible();
     await expect(view.getByText('Please reload, or contact support@example.com if it keeps happening.')).toBeVisible();
     for (const left of [1, 0]) {
-      const failed = page.waitForEvent('requestfailed', (request) => request.url().endsWith('/v2/auth/process/init'));
+      const failed = page.waitForEvent('requestfailed', (request) => isInit(new URL(request.url())));
       await reload.click();
       await failed;
       await expect(unavailable).toBeVisible();
