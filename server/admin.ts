@@ -9,6 +9,7 @@
 //   webhooks add <projectId> <url> [--events a,b]  a webhook endpoint; prints its signing secret, once
 //   webhooks list [projectId]           the endpoints (no secrets), with their waiting and given-up deliveries
 //   webhooks remove <id>                removes an endpoint and what still waits for it
+//   webhooks disable|enable <id>        stops sending to an endpoint (what waits is held) or starts again
 //   keys rotate <id> [--now]             a new signing key for the project (signing after 15 minutes, or at once)
 //   keys rotate <id> --revoke-previous   a key that leaked: the new key signs at once, the old ones leave the JWKS now
 //                                        and every live session of the project ends
@@ -36,7 +37,7 @@ import { fileURLToPath } from 'node:url';
 import { ApiError } from './ApiError.ts';
 import { AuditTrail, withAuditScope } from './audit/AuditTrail.ts';
 import { applyRetention, exportRecords, projectStats, statsTable, verifyChain, type Sink } from './audit/auditReader.ts';
-import { issueApiSecret, registerWebhookEndpoint, removeWebhookEndpoint, revokeApiSecret, rotateSigningKey, updateProject } from './config/projectChanges.ts';
+import { issueApiSecret, registerWebhookEndpoint, removeWebhookEndpoint, revokeApiSecret, rotateSigningKey, setWebhookEndpointEnabled, updateProject } from './config/projectChanges.ts';
 import { Operators } from './console/operators.ts';
 import { importProject, importUsers } from './backend/UserImport.ts';
 import { PROJECT_ID_PATTERN, projectBuilder, SOCIAL_PROVIDERS, type ProjectConfig, type SocialProvider } from './config/projectConfig.ts';
@@ -52,7 +53,7 @@ const USAGE = [
   'usage: admin projects list | projects show <id> | projects create <file.json|-> | projects update <id> <file.json|-> | keys rotate <id> [--now | --revoke-previous]',
   '       admin api-secret create <projectId> | api-secret list <projectId> | api-secret revoke <secretId>',
   '       admin users import <projectId> <file.jsonl|->',
-  '       admin webhooks add <projectId> <url> [--events a,b] | webhooks list [projectId] | webhooks remove <id>',
+  '       admin webhooks add <projectId> <url> [--events a,b] | webhooks list [projectId] | webhooks remove <id> | webhooks disable|enable <id>',
   '       admin audit verify <projectId> | audit trim <projectId>',
   '       admin audit list|export <projectId> [--since t] [--until t] [--user id] [--event name] [--format jsonl|csv]',
   '       admin stats <projectId> [--days 30] [--json]',
@@ -212,9 +213,9 @@ async function runWebhooks(args: readonly string[], env: NodeJS.ProcessEnv, now:
   if (eventsAt >= 0 && eventList === undefined) throw new UsageError('--events needs a comma-separated list of event types');
   const [first, second, extra] = eventsAt >= 0 ? [...rest.slice(0, eventsAt), ...rest.slice(eventsAt + 2)] : rest;
   if (command === 'add' && (!first || !second || extra)) throw new UsageError(USAGE);
-  if (command === 'remove' && (!first || second)) throw new UsageError(USAGE);
+  if (['remove', 'disable', 'enable'].includes(command ?? '') && (!first || second)) throw new UsageError(USAGE);
   if (command === 'list' && second) throw new UsageError(USAGE);
-  if (!['add', 'list', 'remove'].includes(command ?? '')) throw new UsageError(USAGE);
+  if (!['add', 'list', 'remove', 'disable', 'enable'].includes(command ?? '')) throw new UsageError(USAGE);
   const production = isProduction(env, []);
   if (command === 'add' && production && !env.KEY_ENCRYPTION_SECRET) {
     throw new UsageError('KEY_ENCRYPTION_SECRET is needed to seal the signing secret: run the command with the environment of the server');
@@ -234,7 +235,14 @@ async function runWebhooks(args: readonly string[], env: NodeJS.ProcessEnv, now:
           ...e,
           events: e.events ?? 'every event',
           createdAt: new Date(e.createdAt).toISOString(),
+          disabledAt: e.disabledAt === null ? null : new Date(e.disabledAt).toISOString(),
         }));
+      case 'disable':
+      case 'enable': {
+        const endpoint = await setWebhookEndpointEnabled(store, trail, first!, undefined, command === 'enable', now);
+        if (!endpoint) throw new UsageError(`there is no webhook endpoint ${first}`);
+        return { id: endpoint.id, enabled: endpoint.disabledAt === null };
+      }
       default: {
         if (!(await removeWebhookEndpoint(store, trail, first!, undefined))) throw new UsageError(`there is no webhook endpoint ${first}`);
         return { removed: first };

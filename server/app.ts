@@ -18,7 +18,7 @@ import { createConsoleApp, type ConsoleEnv } from './console/consoleApp.ts';
 import { ensureConsoleProject } from './console/operators.ts';
 import { DEFAULT_SERVER_RATE_LIMITS, type ServerRateLimits } from './config/rateLimits.ts';
 import { DEFAULT_SEED_FILE, loadSeedProjects } from './config/seedProjects.ts';
-import { WebhookEvents, type WebhookSettings } from './events/WebhookEvents.ts';
+import { DEFAULT_WEBHOOK_SETTINGS, WebhookEvents, type WebhookSettings } from './events/WebhookEvents.ts';
 import type { Resolver } from './events/webhookTargets.ts';
 import { FlowEngine } from './flow/FlowEngine.ts';
 import { registerAccountRoutes } from './http/accountRoutes.ts';
@@ -280,6 +280,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
         allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false,
         aaguids,
         keys,
+        webhookGiveUpMs: options.webhooks?.giveUpMs ?? DEFAULT_WEBHOOK_SETTINGS.giveUpMs,
+        identifiers,
         ...(options.consoleDistDir ? { distDir: options.consoleDistDir } : {}),
         ...(devConsoleLinks ? { extend: devConsoleLinks.register.bind(devConsoleLinks) } : {}),
       });

@@ -5,6 +5,7 @@
 // limits as the codes of the auth process.
 import type { MeIdentifierCreateRequest, MeIdentifierUpdateRequest, MeIdentifierVerifyFinishRequest } from '../../src/core/api/types.ts';
 import { ApiError } from '../ApiError.ts';
+import { masked } from '../audit/AuditTrail.ts';
 import { identifierData } from '../events/eventTypes.ts';
 import type { EventRecorder } from '../events/WebhookEvents.ts';
 import { RESEND_COOLDOWN } from '../metrics/Metrics.ts';
@@ -61,7 +62,7 @@ export class AccountIdentifiers {
   }
 
   /** One of the session user's identifiers; 404 for anyone else's. */
-  private async own(session: SessionRecord, identifierID: string): Promise<IdentifierRecord> {
+  private async own(session: Pick<SessionRecord, 'userId'>, identifierID: string): Promise<IdentifierRecord> {
     const identifier = await this.store.users.getIdentifier(identifierID);
     if (!identifier || identifier.userId !== session.userId) throw ApiError.notFound('No such identifier');
     return identifier;
@@ -161,8 +162,12 @@ export class AccountIdentifiers {
     });
   }
 
-  /** Sends a one-time code to a pending e-mail address or phone number of the user; `page`: the page's origin (SMS) and the visitor's language. */
-  async verifyStart(project: ProjectConfig, session: SessionRecord, identifierID: string, clientIp: string, page: MessageRequest): Promise<void> {
+  /**
+   * Sends a one-time code to a pending e-mail address or phone number of the user; `page`: the page's
+   * origin (SMS) and the visitor's language. The console starts it for the user too (`session` then
+   * names only the user): the person enters the code where they would have, on the account page.
+   */
+  async verifyStart(project: ProjectConfig, session: Pick<SessionRecord, 'userId'>, identifierID: string, clientIp: string, page: MessageRequest): Promise<void> {
     const identifier = await this.own(session, identifierID);
     const type = identifier.type;
     if (type === 'username' || identifier.status === 'verified') throw notAllowed('Only a pending e-mail address or phone number is verified');
@@ -179,6 +184,7 @@ export class AccountIdentifiers {
     await this.store.transaction(async () => {
       await issueSecret(this.store.identifierSecrets, this.deps.secretKey, { ownerId: identifier.id, method, type, value: identifier.value, secret: code, now });
       await sendCode(this.deps.messenger, project, type, identifier.value, code, now, page);
+      await this.deps.events.audit(project.id, { event: 'code.sent', userId: identifier.userId, target: `identifier:${identifier.id}`, details: { method, to: masked(type, identifier.value) } });
     });
   }
 

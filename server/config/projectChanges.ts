@@ -10,6 +10,7 @@ import type { Resolver, TargetRules } from '../events/webhookTargets.ts';
 import type { Sealer } from '../senders/DeliveryWorker.ts';
 import type { KeyRing, RotationResult } from '../session/KeyRing.ts';
 import type { Store } from '../store/Store.ts';
+import type { WebhookEndpointRecord } from '../store/WebhookEndpointsRepo.ts';
 import { resolveProjectConfig, type ProjectConfig } from './projectConfig.ts';
 
 type Trail = Pick<AuditTrail, 'record'>;
@@ -115,4 +116,27 @@ export async function removeWebhookEndpoint(store: Store, trail: Trail, endpoint
     await trail.record(endpoint.projectId, { event: 'webhook_endpoint.removed', target: `webhook_endpoint:${endpoint.id}` });
   });
   return true;
+}
+
+/**
+ * Disables an endpoint (it gets no new deliveries; those waiting are held) or enables it again (the held
+ * ones go out, unless their give-up horizon passed meanwhile). The endpoint as it is now; undefined when
+ * the project has no such endpoint. Setting the state it already has changes and records nothing.
+ */
+export async function setWebhookEndpointEnabled(
+  store: Store,
+  trail: Trail,
+  endpointId: string,
+  projectId: string | undefined,
+  enabled: boolean,
+  now: number,
+): Promise<WebhookEndpointRecord | undefined> {
+  return store.transaction(async () => {
+    const endpoint = await store.webhookEndpoints.get(endpointId);
+    if (!endpoint || (projectId !== undefined && endpoint.projectId !== projectId)) return undefined;
+    if (await store.webhookEndpoints.setDisabled(endpoint.id, enabled ? null : now)) {
+      await trail.record(endpoint.projectId, { event: enabled ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled', target: `webhook_endpoint:${endpoint.id}` });
+    }
+    return store.webhookEndpoints.get(endpoint.id);
+  });
 }

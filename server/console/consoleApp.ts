@@ -14,6 +14,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { createLocalJWKSet, jwtVerify } from 'jose';
 import type { AaguidCatalogue } from '../aaguids/AaguidCatalogue.ts';
+import type { AccountIdentifiers } from '../account/AccountIdentifiers.ts';
 import { lastAuthenticatedAt } from '../account/recentLogin.ts';
 import { ApiError } from '../ApiError.ts';
 import { CONTENT_TYPES } from '../http/contentTypes.ts';
@@ -69,6 +70,10 @@ export interface ConsoleDeps {
   aaguids: AaguidCatalogue;
   /** seals webhook endpoints' signing secrets */
   keys: KeyStore;
+  /** how long a webhook delivery sent again is tried (the webhooks' give-up horizon) */
+  webhookGiveUpMs: number;
+  /** a user's own identifiers: the console starts their verification as the account page does */
+  identifiers: AccountIdentifiers;
   /** adds routes before the app's own (development: server/dev/consoleSignIn.ts), with the way to open a console session */
   extend?: (app: Hono<ConsoleEnv>, openSession: OpenConsoleSession) => void;
 }

@@ -4,7 +4,7 @@ import { ApiError } from '../ApiError.ts';
 /** The console's error answer: `{ error: { type, message, fields? } }` (console-contract). */
 export class ConsoleError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 429,
     readonly type: string,
     message: string,
     readonly fields?: Record<string, string>,
@@ -26,6 +26,8 @@ export function consoleErrorOf(error: ApiError): ConsoleError {
   }
   if (error.status === 401) return new ConsoleError(401, 'unauthenticated', error.details ?? error.message);
   if (error.status === 403) return new ConsoleError(403, error.type === 'recent_login_required' ? error.type : 'forbidden', error.details ?? error.message);
+  // a send limit (a code sent a moment ago, too many to one address): as the person's own request is refused
+  if (error.status === 429) return new ConsoleError(429, 'too_many_requests', error.details ?? error.message);
   return new ConsoleError(error.status === 409 ? 409 : 400, error.type, error.details ?? error.message);
 }
 

@@ -5,13 +5,16 @@
 // sessions; config/projectChanges.ts for settings, secrets, keys and webhook endpoints; Operators.
 import type { Hono, MiddlewareHandler } from 'hono';
 import { signupFieldAnswers, timestamp } from '../account/Account.ts';
+import { currentAuditScope } from '../audit/AuditTrail.ts';
 import { exportRecords, shownRecord } from '../audit/auditReader.ts';
 import { stats } from '../backend/auditApi.ts';
 import { BackendApi } from '../backend/BackendApi.ts';
-import { issueApiSecret, registerWebhookEndpoint, revokeApiSecret, rotateSigningKey, updateProject } from '../config/projectChanges.ts';
+import { issueApiSecret, registerWebhookEndpoint, revokeApiSecret, rotateSigningKey, setWebhookEndpointEnabled, updateProject } from '../config/projectChanges.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import { parseEventTypes } from '../events/eventTypes.ts';
 import type { AuditFilter } from '../store/AuditRepo.ts';
+import type { ListedDelivery } from '../store/DeliveriesRepo.ts';
+import type { WebhookEndpointSummary } from '../store/WebhookEndpointsRepo.ts';
 import type { ConsoleDeps, ConsoleEnv } from './consoleApp.ts';
 import { ConsoleError, notFound } from './consoleErrors.ts';
 import type { Operators } from './operators.ts';
@@ -44,10 +47,29 @@ function timeOf(raw: string | undefined, field: string): number | undefined {
   return ms;
 }
 
+/** An endpoint as the console lists it: no secret; `enabled`, and since when it is disabled. */
+function shownEndpoint(e: WebhookEndpointSummary) {
+  const { createdAt, disabledAt, ...rest } = e;
+  return { ...rest, events: e.events ?? 'every event', created: timestamp(createdAt), enabled: disabledAt === null, disabled: disabledAt === null ? null : timestamp(disabledAt) };
+}
+
 export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission: Permission) => MiddlewareHandler<ConsoleEnv>, deps: ConsoleRouteDeps): void {
   const { store, now, trail } = deps;
   const users = new BackendApi({ store, now, events: deps.events });
   const project = (c: { get(key: 'project'): ProjectConfig | undefined }) => c.get('project')!;
+  /** A webhook delivery as the console lists it (an endpoint's, or those about a user). */
+  const shownDelivery = (d: ListedDelivery, endpoint: { id: string; url: string }) => ({
+    id: d.id,
+    // the event's type, from its sealed body while the row still holds it (one given up before migration 20 has none)
+    event: d.payload === null ? null : ((JSON.parse(deps.keys.unseal(d.payload, `webhook delivery ${d.id}`)) as { type?: string }).type ?? null),
+    status: d.status,
+    attempts: d.attempts,
+    lastError: d.lastError,
+    endpointId: endpoint.id,
+    endpointUrl: endpoint.url,
+    created: timestamp(d.createdAt),
+    nextAttempt: d.status === 'pending' ? timestamp(d.nextAttemptAt) : null,
+  });
   const P = '/api/projects/:p';
 
   /** The project's user of the path (404 for another project's or an unknown one). */
@@ -69,13 +91,14 @@ export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission:
   app.get(`${P}/users/:u`, allow('project.read'), async (c) => {
     const p = project(c);
     const user = await userOf(p.id, c.req.param('u'));
-    const [identifiers, credentials, social, signupFields, sessions, trailRecords] = await Promise.all([
+    const [identifiers, credentials, social, signupFields, sessions, trailRecords, deliveries] = await Promise.all([
       shownIdentifiers(store, [user.id]),
       store.credentials.listByUser(user.id),
       store.socialAccounts.listByUser(user.id),
       signupFieldAnswers(store, p, user.id),
       store.sessions.listLive(user.id, p.id, now()),
       store.audit.latest({ projectId: p.id, userId: user.id }, 50),
+      store.webhookDeliveries.listByUser(p.id, user.id, 20),
     ]);
     return c.json({
       user: { id: user.id, fullName: user.fullName, status: user.status, externalId: user.externalId, created: timestamp(user.createdAt) },
@@ -91,8 +114,7 @@ export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission:
         consent: { label: f.shown?.label ?? null, url: f.shown?.url ?? null, language: f.shown?.language ?? null, source: f.source ?? null, at: f.answeredAt },
       })),
       sessions: sessions.map((s) => ({ id: s.id, browser: s.browser || 'Unknown browser', os: s.os || 'Unknown OS', created: timestamp(s.createdAt), lastUsed: timestamp(s.lastUsedAt ?? s.createdAt) })),
-      // webhook deliveries are not kept per user yet (server/console/README.md)
-      deliveries: [],
+      deliveries: deliveries.map((d) => shownDelivery(d, { id: d.endpointId, url: d.endpointUrl })),
       trail: trailRecords.map(shownRecord),
     });
   });
@@ -113,6 +135,13 @@ export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission:
   ] as const) {
     app.post(`${P}/users/:u/${action}`, allow('users.status'), async (c) => c.json(await users.updateUser(project(c), c.req.param('u'), { status })));
   }
+  app.post(`${P}/users/:u/identifiers/:i/send-verification`, allow('identifiers.verify'), async (c) => {
+    const p = project(c);
+    const user = await userOf(p.id, c.req.param('u'));
+    // the account page's own "Verify": the same code, limits and records; the person enters it there
+    await deps.identifiers.verifyStart(p, { userId: user.id }, c.req.param('i'), currentAuditScope()?.ip ?? 'unknown', { language: p.language });
+    return c.json({ ok: true });
+  });
   app.delete(`${P}/users/:u/passkeys/:c`, allow('passkeys.delete'), async (c) => {
     await users.deleteCredential(project(c), c.req.param('u'), c.req.param('c'));
     return c.json({ ok: true });
@@ -169,7 +198,10 @@ export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission:
   app.get(`${P}/audit/export`, allow('project.read'), (c) => {
     const format = c.req.query('format') ?? 'jsonl';
     if (format !== 'jsonl' && format !== 'csv') throw new ConsoleError(400, 'invalid', 'The parameters are invalid', { format: 'is csv or jsonl' });
-    const filter = auditFilter(c, project(c).id);
+    const outcome = c.req.query('outcome');
+    const actor = c.req.query('actor');
+    // every filter of the list: outcome and actor in the query itself (the export reads every record anyway)
+    const filter = { ...auditFilter(c, project(c).id), ...(outcome ? { outcome } : {}), ...(actor ? { actor } : {}) };
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const writer = writable.getWriter();
     const encoder = new TextEncoder();
@@ -240,7 +272,7 @@ export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission:
 
   app.get(`${P}/webhooks`, allow('webhooks.read'), async (c) =>
     c.json({
-      webhooks: (await store.webhookEndpoints.summaries(project(c).id)).map((e) => ({ ...e, events: e.events ?? 'every event', created: timestamp(e.createdAt) })),
+      webhooks: (await store.webhookEndpoints.summaries(project(c).id)).map(shownEndpoint),
     }),
   );
   app.post(`${P}/webhooks`, allow('webhooks.write'), async (c) => {
@@ -263,33 +295,32 @@ export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission:
     return c.json(added);
   });
 
+  app.patch(`${P}/webhooks/:id`, allow('webhooks.status'), async (c) => {
+    const { enabled } = await body(c);
+    if (typeof enabled !== 'boolean') throw new ConsoleError(400, 'invalid', 'The webhook endpoint change is invalid', { enabled: 'must be true or false' });
+    const endpoint = await setWebhookEndpointEnabled(store, trail, c.req.param('id'), project(c).id, enabled, now());
+    const summary = endpoint && (await store.webhookEndpoints.summaries(endpoint.projectId)).find((e) => e.id === endpoint.id);
+    if (!summary) throw notFound();
+    return c.json(shownEndpoint(summary));
+  });
+
   app.get(`${P}/webhooks/:id/deliveries`, allow('webhooks.read'), async (c) => {
     const endpoint = await store.webhookEndpoints.get(c.req.param('id'));
     if (!endpoint || endpoint.projectId !== project(c).id) throw notFound();
     const rows = await store.webhookDeliveries.listByChannel(endpoint.id, limitOf(c.req.query('limit'), 50));
-    return c.json({
-      deliveries: rows.map((d) => ({
-        id: d.id,
-        // the event's type, from its sealed body while the row still holds it (a given-up one has none)
-        event: d.payload === null ? null : ((JSON.parse(deps.keys.unseal(d.payload, `webhook delivery ${d.id}`)) as { type?: string }).type ?? null),
-        status: d.status,
-        attempts: d.attempts,
-        lastError: d.lastError,
-        endpointUrl: endpoint.url,
-        created: timestamp(d.createdAt),
-        nextAttempt: d.status === 'pending' ? timestamp(d.nextAttemptAt) : null,
-      })),
-    });
+    return c.json({ deliveries: rows.map((d) => shownDelivery(d, endpoint)) });
   });
   app.post(`${P}/deliveries/:d/redeliver`, allow('deliveries.redeliver'), async (c) => {
     const delivery = await store.webhookDeliveries.getInChannel(c.req.param('d'));
     const endpoint = delivery && (await store.webhookEndpoints.get(delivery.channel));
     if (!delivery || !endpoint || endpoint.projectId !== project(c).id) throw notFound();
+    if (endpoint.disabledAt !== null) throw new ConsoleError(409, 'endpoint_disabled', 'The endpoint is disabled: enable it first');
     await store.transaction(async () => {
-      if (!(await store.webhookDeliveries.dueNow(delivery.id, now()))) {
-        throw new ConsoleError(409, 'not_waiting', 'This delivery is not waiting to be sent (it was given up, its event is no longer kept, or it is being sent now)');
+      // waiting: at once; given up: waiting again from now, for the webhooks' give-up horizon, its attempts counted on
+      if (!(await store.webhookDeliveries.sendAgain(delivery.id, now(), now() + deps.webhookGiveUpMs))) {
+        throw new ConsoleError(409, 'not_waiting', 'This delivery cannot be sent again (it is being sent now, or it was given up before its event was kept)');
       }
-      await trail.record(endpoint.projectId, { event: 'webhook_delivery.redelivered', target: `webhook_delivery:${delivery.id}` });
+      await trail.record(endpoint.projectId, { event: 'webhook_delivery.redelivered', target: `webhook_delivery:${delivery.id}`, details: { status: delivery.status } });
     });
     return c.json({ ok: true });
   });

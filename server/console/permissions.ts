@@ -19,6 +19,7 @@ export type Permission =
   | 'keys.rotate'
   | 'webhooks.read'
   | 'webhooks.write'
+  | 'webhooks.status'
   | 'deliveries.redeliver'
   | 'operators';
 
@@ -42,6 +43,8 @@ export const PERMISSIONS: Record<Permission, readonly OperatorRole[]> = {
   'keys.rotate': ADMINS,
   'webhooks.read': ALL,
   'webhooks.write': ADMINS,
+  // disabling an endpoint stops what the site's backend relies on: an admin's call, undone by enabling it
+  'webhooks.status': ADMINS,
   'deliveries.redeliver': ADMINS,
   operators: ['owner'],
 };

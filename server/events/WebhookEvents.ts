@@ -119,6 +119,8 @@ async function writeEvent<T extends EventType>(w: EventWriting, projectId: strin
       payload: w.keys.seal(body),
       createdAt: w.now,
       expiresAt: w.now + w.giveUpMs,
+      // the console's user page lists the deliveries about a user
+      userId: (data as { userId?: string }).userId ?? null,
     });
   }
   return true;

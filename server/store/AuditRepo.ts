@@ -45,6 +45,10 @@ export interface AuditFilter {
   until?: number;
   userId?: string;
   event?: string;
+  /** done | refused (no index: the records of the other filters are scanned; the console's export) */
+  outcome?: string;
+  /** operator:opr-…, user:usr-…, admin … (no index, as outcome) */
+  actor?: string;
 }
 
 /** The hash of a record: SHA-256 over its content, in a fixed order, and its predecessor's hash. */
@@ -161,6 +165,8 @@ function conditions(filter: AuditFilter): { where: string; params: unknown[] } {
   };
   add('user_id = ?', filter.userId);
   add('event = ?', filter.event);
+  add('outcome = ?', filter.outcome);
+  add('actor = ?', filter.actor);
   add('at >= ?', filter.since);
   add('at < ?', filter.until);
   return { where: where.join(' AND '), params };

@@ -13,10 +13,25 @@ export interface DeliveryScope {
   table: 'deliveries' | 'webhook_deliveries';
   /** e-mails and SMS: `channel` (email, sms); webhooks: `endpoint_id` (the endpoint's id) */
   channel: 'channel' | 'endpoint_id';
+  /** webhooks: each row names the user its event is about (user_id, migration 20) */
+  userColumn: boolean;
+  /**
+   * webhooks: a row given up keeps its sealed message until it is pruned, so that an operator can send
+   * it again; e-mails and SMS drop it at once (a code that expired is worth nothing)
+   */
+  keepsGivenUp: boolean;
+  /** rows not to be claimed for now, though due (webhooks: those of a disabled endpoint); '' for none */
+  held: string;
 }
 
-export const MESSAGE_DELIVERIES: DeliveryScope = { table: 'deliveries', channel: 'channel' };
-export const WEBHOOK_DELIVERIES: DeliveryScope = { table: 'webhook_deliveries', channel: 'endpoint_id' };
+export const MESSAGE_DELIVERIES: DeliveryScope = { table: 'deliveries', channel: 'channel', userColumn: false, keepsGivenUp: false, held: '' };
+export const WEBHOOK_DELIVERIES: DeliveryScope = {
+  table: 'webhook_deliveries',
+  channel: 'endpoint_id',
+  userColumn: true,
+  keepsGivenUp: true,
+  held: ' AND NOT EXISTS (SELECT 1 FROM webhook_endpoints held WHERE held.id = webhook_deliveries.endpoint_id AND held.disabled_at IS NOT NULL)',
+};
 
 export interface NewDelivery<C extends string = DeliveryChannel> {
   id: string;
@@ -26,6 +41,8 @@ export interface NewDelivery<C extends string = DeliveryChannel> {
   payload: string;
   createdAt: number;
   expiresAt: number;
+  /** webhooks: the user the event is about, if any */
+  userId?: string | null;
 }
 
 export interface ClaimedDelivery<C extends string = DeliveryChannel> {
@@ -59,29 +76,39 @@ export interface ListedDelivery {
   nextAttemptAt: number;
 }
 
+/** A webhook delivery about one user, with its endpoint (the console's user page). */
+export interface UserDelivery extends ListedDelivery {
+  endpointId: string;
+  endpointUrl: string;
+}
+
 const DUE = `status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)`;
 
 export class DeliveriesRepo<C extends string = DeliveryChannel> {
   private readonly table: string;
+  /** due and not held */
+  private readonly due: string;
 
   constructor(
     private readonly db: Database,
     private readonly scope: DeliveryScope = MESSAGE_DELIVERIES,
   ) {
     this.table = scope.table;
+    this.due = DUE + scope.held;
   }
 
   async insert(d: NewDelivery<C>): Promise<void> {
+    const user = this.scope.userColumn ? [', user_id', ', ?'] : ['', ''];
     await this.db.run(
-      `INSERT INTO ${this.table} (id, project_id, ${this.scope.channel}, payload, status, attempts, next_attempt_at, created_at, expires_at)
-       VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
-      [d.id, d.projectId, d.channel, d.payload, d.createdAt, d.createdAt, d.expiresAt],
+      `INSERT INTO ${this.table} (id, project_id, ${this.scope.channel}, payload, status, attempts, next_attempt_at, created_at, expires_at${user[0]})
+       VALUES (?, ?, ?, ?, 'pending', 0, ?, ?, ?${user[1]})`,
+      [d.id, d.projectId, d.channel, d.payload, d.createdAt, d.createdAt, d.expiresAt, ...(this.scope.userColumn ? [d.userId ?? null] : [])],
     );
   }
 
   /** Whether any row is due (a plain read, so that an idle poll writes nothing). */
   async anyDue(now: number): Promise<boolean> {
-    return (await this.db.get(`SELECT 1 AS due FROM ${this.table} WHERE ${DUE} LIMIT 1`, [now, now])) !== undefined;
+    return (await this.db.get(`SELECT 1 AS due FROM ${this.table} WHERE ${this.due} LIMIT 1`, [now, now])) !== undefined;
   }
 
   /**
@@ -93,7 +120,7 @@ export class DeliveriesRepo<C extends string = DeliveryChannel> {
     const skipLocked = this.db.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
     const rows = await this.db.all<ClaimedRow<C>>(
       `UPDATE ${this.table} SET claim = ?, claimed_until = ?, attempts = attempts + 1
-       WHERE id IN (SELECT id FROM ${this.table} WHERE ${DUE} ORDER BY next_attempt_at LIMIT ?${skipLocked}) AND ${DUE}
+       WHERE id IN (SELECT id FROM ${this.table} WHERE ${this.due} ORDER BY next_attempt_at LIMIT ?${skipLocked}) AND ${this.due}
        RETURNING id, project_id, ${this.scope.channel} AS channel, payload, attempts, expires_at`,
       [claim, leaseUntil, now, now, limit, now, now],
     );
@@ -114,10 +141,10 @@ export class DeliveriesRepo<C extends string = DeliveryChannel> {
     return changed > 0;
   }
 
-  /** Given up (its code expired, or it cannot be sent): the message is removed, the row kept for a while. */
+  /** Given up (its code expired, or it cannot be sent): the row is kept for a while, the message too where the scope keeps it. */
   async giveUp(id: string, claim: string, status: 'expired' | 'failed', error: string | undefined, now: number): Promise<boolean> {
     const changed = await this.db.run(
-      `UPDATE ${this.table} SET status = ?, payload = NULL, claim = NULL, claimed_until = NULL, last_error = ?, finished_at = ? WHERE id = ? AND claim = ?`,
+      `UPDATE ${this.table} SET status = ?,${this.scope.keepsGivenUp ? '' : ' payload = NULL,'} claim = NULL, claimed_until = NULL, last_error = ?, finished_at = ? WHERE id = ? AND claim = ?`,
       [status, error ?? null, now, id, claim],
     );
     return changed > 0;
@@ -136,11 +163,11 @@ export class DeliveriesRepo<C extends string = DeliveryChannel> {
 
   /** The newest rows of one channel (the console's deliveries of a webhook endpoint), with the payload still held (sealed) or null. */
   async listByChannel(channel: C, limit: number): Promise<ListedDelivery[]> {
-    const rows = await this.db.all<{ id: string; status: ListedDelivery['status']; attempts: number | string; last_error: string | null; payload: string | null; created_at: number | string; next_attempt_at: number | string }>(
+    const rows = await this.db.all<ListedRow>(
       `SELECT id, status, attempts, last_error, payload, created_at, next_attempt_at FROM ${this.table} WHERE ${this.scope.channel} = ? ORDER BY created_at DESC, id DESC LIMIT ?`,
       [channel, limit],
     );
-    return rows.map((r) => ({ id: r.id, status: r.status, attempts: Number(r.attempts), lastError: r.last_error, payload: r.payload, createdAt: Number(r.created_at), nextAttemptAt: Number(r.next_attempt_at) }));
+    return rows.map(listed);
   }
 
   /** The row of one id in a channel, if any. */
@@ -149,12 +176,43 @@ export class DeliveriesRepo<C extends string = DeliveryChannel> {
     return row;
   }
 
-  /** A waiting row tried again at once (not one being sent now); false when it is not waiting. */
-  async dueNow(id: string, now: number): Promise<boolean> {
+  /**
+   * Sent again at once: a waiting row (not one being sent now) keeps its give-up horizon; a row given up
+   * that still holds its message waits again, until `expiresAt`, its attempts counted on. False when the
+   * row is being sent now or its message is no longer kept.
+   */
+  async sendAgain(id: string, now: number, expiresAt: number): Promise<boolean> {
     const changed = await this.db.run(
-      `UPDATE ${this.table} SET next_attempt_at = ? WHERE id = ? AND status = 'pending' AND (claimed_until IS NULL OR claimed_until <= ?)`,
-      [now, id, now],
+      `UPDATE ${this.table} SET next_attempt_at = ?, expires_at = CASE WHEN status = 'pending' THEN expires_at ELSE ? END,
+         status = 'pending', finished_at = NULL
+       WHERE id = ? AND payload IS NOT NULL AND (status <> 'pending' OR claimed_until IS NULL OR claimed_until <= ?)`,
+      [now, expiresAt, id, now],
     );
     return changed > 0;
   }
+
+  /** The newest webhook deliveries about one user of a project, with their endpoint's address. */
+  async listByUser(projectId: string, userId: string, limit: number): Promise<UserDelivery[]> {
+    const rows = await this.db.all<ListedRow & { endpoint_id: string; url: string }>(
+      `SELECT d.id, d.status, d.attempts, d.last_error, d.payload, d.created_at, d.next_attempt_at, d.endpoint_id, e.url
+       FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+       WHERE d.project_id = ? AND d.user_id = ? ORDER BY d.created_at DESC, d.id DESC LIMIT ?`,
+      [projectId, userId, limit],
+    );
+    return rows.map((r) => ({ ...listed(r), endpointId: r.endpoint_id, endpointUrl: r.url }));
+  }
+}
+
+interface ListedRow {
+  id: string;
+  status: ListedDelivery['status'];
+  attempts: number | string;
+  last_error: string | null;
+  payload: string | null;
+  created_at: number | string;
+  next_attempt_at: number | string;
+}
+
+function listed(r: ListedRow): ListedDelivery {
+  return { id: r.id, status: r.status, attempts: Number(r.attempts), lastError: r.last_error, payload: r.payload, createdAt: Number(r.created_at), nextAttemptAt: Number(r.next_attempt_at) };
 }

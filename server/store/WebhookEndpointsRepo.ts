@@ -12,6 +12,8 @@ export interface WebhookEndpointRecord {
   /** `whsec_…`, as KeyStore.seal stored it */
   sealedSecret: string;
   createdAt: number;
+  /** when it was disabled (migration 20); null: enabled */
+  disabledAt: number | null;
 }
 
 /** An endpoint as the admin command lists it: what waits for it and what was given up on. */
@@ -27,6 +29,7 @@ interface Row {
   events: string | null;
   secret: string;
   created_at: number | string;
+  disabled_at: number | string | null;
 }
 
 function toRecord(row: Row): WebhookEndpointRecord {
@@ -37,13 +40,14 @@ function toRecord(row: Row): WebhookEndpointRecord {
     events: row.events === null ? null : (JSON.parse(row.events) as string[]),
     sealedSecret: row.secret,
     createdAt: Number(row.created_at),
+    disabledAt: row.disabled_at === null ? null : Number(row.disabled_at),
   };
 }
 
 export class WebhookEndpointsRepo {
   constructor(private readonly db: Database) {}
 
-  async insert(e: WebhookEndpointRecord): Promise<void> {
+  async insert(e: Omit<WebhookEndpointRecord, 'disabledAt'>): Promise<void> {
     await this.db.run('INSERT INTO webhook_endpoints (id, project_id, url, events, secret, created_at) VALUES (?, ?, ?, ?, ?, ?)', [
       e.id,
       e.projectId,
@@ -64,16 +68,16 @@ export class WebhookEndpointsRepo {
     return row && toRecord(row);
   }
 
-  /** The project's endpoints that receive `type`. */
+  /** The project's enabled endpoints that receive `type`. */
   async receiving(projectId: string, type: string): Promise<WebhookEndpointRecord[]> {
-    const rows = await this.db.all<Row>('SELECT * FROM webhook_endpoints WHERE project_id = ? ORDER BY created_at, id', [projectId]);
+    const rows = await this.db.all<Row>('SELECT * FROM webhook_endpoints WHERE project_id = ? AND disabled_at IS NULL ORDER BY created_at, id', [projectId]);
     return rows.map(toRecord).filter((e) => e.events === null || e.events.includes(type));
   }
 
   /** Every endpoint (of one project, when given), with the counts of its deliveries. */
   async summaries(projectId?: string): Promise<WebhookEndpointSummary[]> {
     const rows = await this.db.all<Row & { pending: number | string; given_up: number | string }>(
-      `SELECT e.id, e.project_id, e.url, e.events, e.created_at,
+      `SELECT e.id, e.project_id, e.url, e.events, e.created_at, e.disabled_at,
          (SELECT COUNT(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending') AS pending,
          (SELECT COUNT(*) FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status <> 'pending') AS given_up
        FROM webhook_endpoints e ${projectId === undefined ? '' : 'WHERE e.project_id = ?'} ORDER BY e.created_at, e.id`,
@@ -83,6 +87,12 @@ export class WebhookEndpointsRepo {
       const { sealedSecret: _, ...rest } = toRecord({ ...row, secret: '' });
       return { ...rest, pending: Number(row.pending), givenUp: Number(row.given_up) };
     });
+  }
+
+  /** Disables an endpoint (at `at`) or enables it again (null); false when there is none or it already is. */
+  async setDisabled(id: string, at: number | null): Promise<boolean> {
+    const changed = await this.db.run(`UPDATE webhook_endpoints SET disabled_at = ? WHERE id = ? AND disabled_at IS ${at === null ? 'NOT ' : ''}NULL`, [at, id]);
+    return changed > 0;
   }
 
   /** Removes an endpoint; its deliveries still waiting go with it. False when there is none. */

@@ -561,6 +561,18 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX users_external_prefix ON users(project_id, (lower(external_id) COLLATE "C")) WHERE external_id IS NOT NULL;
     `,
   },
+  {
+    version: 20,
+    name: 'webhooks: endpoints disabled and enabled again; each delivery names the user its event is about',
+    // A disabled endpoint gets no new deliveries; those already waiting are held (never claimed) until it
+    // is enabled again, then go out unless their give-up horizon passed meanwhile. user_id: the console's
+    // user page lists the deliveries about a user (NULL for events about no user, and rows written before).
+    sql: `
+      ALTER TABLE webhook_endpoints ADD COLUMN disabled_at INTEGER;   -- set while disabled (ms); NULL: enabled
+      ALTER TABLE webhook_deliveries ADD COLUMN user_id TEXT;
+      CREATE INDEX webhook_deliveries_user ON webhook_deliveries(project_id, user_id, created_at);
+    `,
+  },
 ];
 
 /** The schema version this code needs: the newest migration (readiness compares the database's with it). */

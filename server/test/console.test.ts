@@ -61,6 +61,7 @@ describe('writes: CSRF token, own origin, live session', () => {
     const { client } = await signUpByEmailCode(server.url, 'pro-1');
     const userId = (await client.request('GET', '/v2/me')).body.id as string;
     const disable = `/api/projects/pro-1/users/${userId}/disable`;
+    expect((await client.request('POST', '/v2/me/identifier', { identifierType: 'email', value: uniqueEmail('csrf-second') })).status).toBe(200);
     const status = async () => (await server.api.store.users.get(userId))!.status;
 
     for (const [options, type] of [
@@ -84,10 +85,44 @@ describe('writes: CSRF token, own origin, live session', () => {
     expect(await status()).toBe('disabled');
     expect((await trailOf('pro-1', `user:${userId}`)).find((r) => r.event === 'user.disabled')?.actor).toBe(`operator:${id}`);
 
+    // every other kind of write is refused the same way, and changes nothing
+    const hook = (await console.call('POST', '/api/projects/pro-1/webhooks', { url: 'http://127.0.0.1:9/csrf', events: ['user.created'] })).body;
+    const second = (await server.api.store.users.listIdentifiers(userId)).find((i) => i.status === 'pending')!;
+    const writes = [
+      ['PATCH', `/api/projects/pro-1/webhooks/${hook.id}`, { enabled: false }],
+      ['POST', `/api/projects/pro-1/users/${userId}/identifiers/${second.id}/send-verification`],
+      ['POST', '/api/projects/pro-1/secrets'],
+      ['PATCH', '/api/projects/pro-1/settings', { appName: 'Forged' }],
+      ['DELETE', `/api/projects/pro-1/users/${userId}`],
+      ['POST', '/api/operators', { email: uniqueEmail('forged'), role: 'owner', projects: [] }],
+    ] as const;
+    const state = async () =>
+      JSON.stringify([
+        await server.api.store.webhookEndpoints.get(hook.id),
+        await server.api.store.apiSecrets.listByProject('pro-1'),
+        await server.api.store.projects.get('pro-1'),
+        await server.api.store.users.get(userId),
+        (await server.api.store.operators.list()).length,
+        await server.api.store.identifierSecrets.latest(second.id, 'email', 'email-otp'),
+      ]);
+    const before = await state();
+    for (const [method, path, body] of writes) {
+      for (const options of [{ csrf: null }, { origin: 'https://evil.example' }, { origin: null, fetchSite: 'cross-site' }] as const) {
+        const res = await console.call(method, path, body, options);
+        expect([res.status, res.body.error.type], `${method} ${path} ${JSON.stringify(options)}`).toEqual([403, 'csrf']);
+      }
+    }
+    expect(await state()).toBe(before);
+
     server.clock.advance(CONSOLE_SESSION_MS + 1);
     const late = await console.call('POST', `/api/projects/pro-1/users/${userId}/enable`);
     expect([late.status, late.body.error.type]).toEqual([401, 'unauthenticated']);
     expect(await status()).toBe('disabled');
+    for (const [method, path, body] of writes) {
+      const res = await console.call(method, path, body);
+      expect([res.status, res.body.error.type], `${method} ${path} expired`).toEqual([401, 'unauthenticated']);
+    }
+    expect(await state()).toBe(before);
   });
 });
 
@@ -98,6 +133,7 @@ describe('roles', () => {
     const userId = (await client.request('GET', '/v2/me')).body.id as string;
     const secretsBefore = (await server.api.store.apiSecrets.listByProject('pro-1')).length;
     const configBefore = JSON.stringify(await server.api.store.projects.get('pro-1'));
+    const endpointsBefore = (await server.api.store.webhookEndpoints.summaries('pro-1')).length;
 
     const found = await console.call('GET', `/api/projects/pro-1/users?q=${encodeURIComponent(email.slice(0, 8).toUpperCase())}`);
     expect(found.body.users.map((u: { id: string }) => u.id)).toContain(userId);
@@ -116,7 +152,7 @@ describe('roles', () => {
     expect(await server.api.store.users.get(userId)).toBeDefined();
     expect((await server.api.store.apiSecrets.listByProject('pro-1')).length).toBe(secretsBefore);
     expect(JSON.stringify(await server.api.store.projects.get('pro-1'))).toBe(configBefore);
-    expect((await server.api.store.webhookEndpoints.summaries('pro-1')).length).toBe(0);
+    expect((await server.api.store.webhookEndpoints.summaries('pro-1')).length).toBe(endpointsBefore);
 
     expect((await console.call('POST', `/api/projects/pro-1/users/${userId}/sessions/end-all`)).status).toBe(200);
     expect(await server.api.store.sessions.listLive(userId, 'pro-1', server.clock.now)).toEqual([]);
@@ -146,6 +182,35 @@ describe('roles', () => {
     const deleted = await console.call('DELETE', `/api/projects/pro-2/users/${userId}`);
     expect(deleted.status).toBe(404);
     expect(await server.api.store.users.get(userId)).toBeDefined();
+
+    // nor by the id of anything else of pro-1, asked for through the admin's own project
+    const owner = (await signedInOperator(server, uniqueEmail('owner-of-all'), 'owner')).console;
+    const hook = (await owner.call('POST', '/api/projects/pro-1/webhooks', { url: 'http://127.0.0.1:9/other', events: ['user.created'] })).body;
+    await signUpByEmailCode(server.url, 'pro-1');
+    const [delivery] = (await owner.call('GET', `/api/projects/pro-1/webhooks/${hook.id}/deliveries`)).body.deliveries;
+    const secret = (await owner.call('POST', '/api/projects/pro-1/secrets')).body;
+    const [identifier] = await server.api.store.users.listIdentifiers(userId);
+    const [session] = await server.api.store.sessions.listLive(userId, 'pro-1', server.clock.now);
+    for (const [method, path, body] of [
+      ['GET', `/api/projects/pro-2/webhooks/${hook.id}/deliveries`],
+      ['GET', `/api/projects/pro-1/webhooks/${hook.id}/deliveries`],
+      ['PATCH', `/api/projects/pro-2/webhooks/${hook.id}`, { enabled: false }],
+      ['POST', `/api/projects/pro-2/deliveries/${delivery.id}/redeliver`],
+      ['DELETE', `/api/projects/pro-2/secrets/${secret.id}`],
+      ['POST', `/api/projects/pro-2/users/${userId}/sessions/${session!.id}/end`],
+      ['POST', `/api/projects/pro-2/users/${userId}/identifiers/${identifier!.id}/send-verification`],
+      ['POST', `/api/projects/pro-2/users/${userId}/disable`],
+    ] as const) {
+      const res = await console.call(method, path, body);
+      expect([res.status, res.body.error?.type], `${method} ${path}`).toEqual([404, 'not_found']);
+    }
+    expect((await console.call('GET', '/api/projects/pro-2/webhooks')).body.webhooks.map((w: any) => w.id)).not.toContain(hook.id);
+    expect(String((await console.call('GET', `/api/projects/pro-2/audit/export?user=${userId}`)).body)).toBe('');
+    expect((await console.call('GET', `/api/projects/pro-2/audit?user=${userId}`)).body.events).toEqual([]);
+    expect((await server.api.store.webhookEndpoints.get(hook.id))!.disabledAt).toBeNull();
+    expect((await server.api.store.apiSecrets.get(secret.id))!.revokedAt).toBeNull();
+    expect((await server.api.store.users.get(userId))!.status).toBe('active');
+    expect(await server.api.store.sessions.listLive(userId, 'pro-1', server.clock.now)).toHaveLength(1);
   });
 });
 

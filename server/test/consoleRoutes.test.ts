@@ -7,7 +7,7 @@ import { newUserRecord } from '../backend/userRecords.ts';
 import { CONSOLE_PROJECT_ID } from '../console/operators.ts';
 import { signedInOperator } from './helpers/consoleClient.ts';
 import { signUpByEmailCode } from './helpers/passkeyUser.ts';
-import { createProject, serverForThisFile, uniqueEmail } from './helpers/testServer.ts';
+import { createProject, outbox, serverForThisFile, uniqueEmail } from './helpers/testServer.ts';
 
 const server = serverForThisFile({ api: { consolePort: 0 } });
 
@@ -85,6 +85,38 @@ describe('a user', () => {
   });
 });
 
+describe('resending a verification', () => {
+  it('starts the account page\'s own verification: the person finishes it there with the code; limited like their own request', async () => {
+    const { console, id } = await signedInOperator(server, uniqueEmail('support-verify'), 'support', ['pro-1']);
+    const { client } = await signUpByEmailCode(server.url, 'pro-1');
+    const userId = (await client.request('GET', '/v2/me')).body.id as string;
+    const second = uniqueEmail('unverified');
+    expect((await client.request('POST', '/v2/me/identifier', { identifierType: 'email', value: second })).status).toBe(200);
+    const pending = (await console.call('GET', `/api/projects/pro-1/users/${userId}`)).body.identifiers.find((i: any) => i.value === second);
+    expect(pending.status).toBe('pending');
+    const send = (identifierId: string, user = userId) => console.call('POST', `/api/projects/pro-1/users/${user}/identifiers/${identifierId}/send-verification`);
+
+    expect((await send(pending.id)).body).toEqual({ ok: true });
+    const [message] = await outbox(server.url, second);
+    expect(message!.code).toMatch(/^\d{6}$/);
+    // as the person's own request: one code per 30 s
+    const early = await send(pending.id);
+    expect([early.status, early.body.error.type]).toEqual([429, 'too_many_requests']);
+    expect(await outbox(server.url, second)).toHaveLength(1);
+    // nor for another user's identifier, a verified one, or another project's user
+    const verified = (await console.call('GET', `/api/projects/pro-1/users/${userId}`)).body.identifiers.find((i: any) => i.status === 'verified');
+    expect((await send(verified.id)).body.error.type).toBe('invalid');
+    const stranger = await signUpByEmailCode(server.url, 'pro-1');
+    expect((await send(pending.id, (await stranger.client.request('GET', '/v2/me')).body.id)).status).toBe(404);
+
+    // the person enters the code on their account page, signed in as ever
+    expect((await client.request('POST', '/v2/me/identifier/verify/finish', { identifierID: pending.id, code: message!.code })).status).toBe(200);
+    expect((await server.api.store.users.getIdentifier(pending.id))!.status).toBe('verified');
+    const sent = (await server.api.store.audit.page({ projectId: 'pro-1', userId }, 0, 1000)).find((r) => r.event === 'code.sent' && r.target === `identifier:${pending.id}`);
+    expect(sent).toMatchObject({ actor: `operator:${id}` });
+  });
+});
+
 describe('the trail, the figures, the project', () => {
   it('filters and exports the trail, answers the figures with a daily series', async () => {
     const { console, id } = await signedInOperator(server, uniqueEmail('reader'), 'owner');
@@ -95,6 +127,21 @@ describe('the trail, the figures, the project', () => {
     expect(csv.headers.get('content-disposition')).toBe('attachment; filename="pro-1-audit.csv"');
     expect(String(csv.body).split('\n')[1]).toContain('signup.succeeded');
     expect((await console.call('GET', '/api/projects/pro-1/audit?since=yesterday')).body.error.fields.since).toBeDefined();
+    // the export applies every filter of the list: outcome and actor too
+    const lines = async (query: string) => {
+      const res = await console.call('GET', `/api/projects/${CONSOLE_PROJECT_ID}/audit/export?${query}`);
+      return (typeof res.body === 'string' ? res.body : JSON.stringify(res.body)).split('\n').filter(Boolean);
+    };
+    const all = (await lines('format=jsonl')).map((line) => JSON.parse(line));
+    const done = (await lines('format=jsonl&outcome=done')).map((line) => JSON.parse(line));
+    const refused = (await lines('format=jsonl&outcome=refused')).map((line) => JSON.parse(line));
+    expect(done.every((r) => r.outcome === 'done') && refused.every((r) => r.outcome === 'refused')).toBe(true);
+    expect(done.length + refused.length).toBe(all.length);
+    const mine = (await lines(`format=jsonl&actor=operator:${id}`)).map((line) => JSON.parse(line));
+    expect(mine.length).toBeGreaterThan(0);
+    expect(mine.every((r) => r.actor === `operator:${id}`)).toBe(true);
+    expect(all.length).toBeGreaterThan(mine.length);
+    expect(await lines(`format=csv&actor=operator:${id}&outcome=done`)).toHaveLength(mine.filter((r) => r.outcome === 'done').length + 1);
     const stats = (await console.call('GET', '/api/projects/pro-1/stats?days=7')).body;
     expect(stats.daily.at(-1)).toMatchObject({ date: new Date(server.clock.now).toISOString().slice(0, 10), signUps: { 'email-otp': expect.any(Number) } });
     // the operator's own sign-in is in the console project's trail
