@@ -73,6 +73,17 @@ async function newUserBrowser(browser: Browser, email: string) {
 }
 
 test.describe('the console', () => {
+  test('the sign-in page\'s widget speaks the language the console is switched to', async ({ page }) => {
+    await page.goto(CONSOLE_URL);
+    const view = page.locator('#widget');
+    await expect(view.getByRole('textbox', { name: 'Email address' })).toBeVisible();
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('de');
+    await expect(page.getByRole('heading', { name: 'Bei der Konsole anmelden' })).toBeVisible();
+    await expect(view.getByRole('textbox', { name: 'E-Mail-Adresse' })).toBeVisible();
+    await page.getByRole('combobox', { name: 'Sprache' }).selectOption('en');
+    await expect(view.getByRole('textbox', { name: 'Email address' })).toBeVisible();
+  });
+
   test('an owner signs in with a passkey and helps a user: search, end session, disable, API secret, trail and export', async ({ browser }) => {
     test.setTimeout(180_000);
     const owner = uniqueEmail('console-owner');
@@ -170,6 +181,13 @@ test.describe('the console', () => {
     const confirm = page.getByRole('dialog').getByRole('button', { name: 'Confirm' });
     if (await confirm.isVisible({ timeout: 1_000 }).catch(() => false)) await confirm.click();
     await expect(page.getByRole('button', { name: /^(Disable|Enable) user$/ })).toBeEnabled();
+    // the user's page lists the deliveries about them, with the endpoint and the redeliver button
+    const aboutUser = page.locator('section[aria-labelledby="deliveries"] tbody tr').filter({ hasText: `127.0.0.1:${port}` });
+    await expect(async () => {
+      await page.reload();
+      await expect(aboutUser.filter({ hasText: 'user.updated' }).first()).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 30_000 });
+    await expect(aboutUser.first().getByRole('button', { name: /^Redeliver/ })).toBeVisible();
     await page.goto(`${CONSOLE_URL}/#/pro-1/project`);
     const endpoint = page.locator('li.webhook').filter({ hasText: `127.0.0.1:${port}` });
     const failed = endpoint.locator('tbody tr').filter({ hasText: /ECONNREFUSED|refused|fetch failed|connect/i });
@@ -197,6 +215,11 @@ test.describe('the console', () => {
     } finally {
       await new Promise((resolve) => receiver.close(resolve));
     }
+    // the endpoint disabled and enabled again from the Project page
+    await endpoint.getByRole('button', { name: `Disable: http://127.0.0.1:${port}/hook` }).click();
+    await expect(endpoint).toContainText('Enabled: no');
+    await endpoint.getByRole('button', { name: `Enable: http://127.0.0.1:${port}/hook` }).click();
+    await expect(endpoint).toContainText('Enabled: yes');
 
     await context.close();
   });

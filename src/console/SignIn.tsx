@@ -20,23 +20,35 @@ declare global {
   }
 }
 
-let widget: Promise<CorbadoGlobal> | undefined;
+let script: Promise<CorbadoGlobal> | undefined;
+/** the widget loaded for the language it was last loaded in */
+let loaded: { language: Language; widget: Promise<CorbadoGlobal> } | undefined;
 
-/** The widget's script from the console's own origin (script-src 'self'), loaded once. */
+/**
+ * The widget's script from the console's own origin (script-src 'self'), fetched once; loaded for the
+ * console's language, and loaded again when the operator switches it (the widget takes its language at
+ * load), so that the sign-in speaks the language the rest of the page does.
+ */
 export function loadWidget(config: ConsoleConfig, language: Language, doc: Document = document): Promise<CorbadoGlobal> {
-  widget ??= new Promise<CorbadoGlobal>((resolve, reject) => {
+  script ??= new Promise<CorbadoGlobal>((resolve, reject) => {
     const ready = () => (doc.defaultView?.Corbado ? resolve(doc.defaultView.Corbado) : reject(new Error('widget missing')));
     if (doc.defaultView?.Corbado) return ready();
-    const script = doc.createElement('script');
-    script.src = config.widgetUrl ?? '/widget/corbado.js';
-    script.onload = ready;
-    script.onerror = () => reject(new Error('widget missing'));
-    doc.head.append(script);
-  }).then(async (Corbado) => {
+    const element = doc.createElement('script');
+    element.src = config.widgetUrl ?? '/widget/corbado.js';
+    element.onload = ready;
+    element.onerror = () => reject(new Error('widget missing'));
+    doc.head.append(element);
+  });
+  script.catch(() => (script = undefined));
+  if (loaded?.language === language) return loaded.widget;
+  const widget = script.then(async (Corbado) => {
     await Corbado.load({ projectId: config.projectId, frontendApiUrl: config.frontendApiUrl, defaultLanguage: language, autoDetectLanguage: false });
     return Corbado;
   });
-  widget.catch(() => (widget = undefined));
+  const current = (loaded = { language, widget });
+  widget.catch(() => {
+    if (loaded === current) loaded = undefined;
+  });
   return widget;
 }
 

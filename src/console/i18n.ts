@@ -143,7 +143,7 @@ const en = {
   'project.attempts': 'Attempts',
   'project.lastError': 'Last error',
   'project.redeliver': 'Redeliver',
-  'project.redelivered': 'Sent again ({status})',
+  'project.redelivered': 'Sent again: the delivery goes out now.',
   'project.json': 'JSON',
   'project.invalidJson': 'This is not valid JSON.',
   'operators.title': 'Operators',
@@ -155,6 +155,38 @@ const en = {
   'operators.remove': 'Remove',
   'operators.confirmRemove': 'Remove the operator {email}?',
   'operators.change': 'Change the role of {email}',
+  'user.externalId': 'External id',
+  'user.endpoint': 'Endpoint',
+  'trail.done': 'done',
+  'trail.refused': 'refused',
+  'project.disabledSince': 'disabled since {at}',
+  'setting.appName': 'App name',
+  'setting.allowedOrigins': 'Allowed origins (one per line)',
+  'setting.rpId': 'Passkey domain (relying party id)',
+  'setting.rpName': 'Name shown with passkeys',
+  'setting.identifiers': 'Identifiers (e-mail, phone, username)',
+  'setting.publicSignup': 'Anyone may sign up',
+  'setting.fullNameRequired': 'Full name required',
+  'setting.passkeys': 'Passkeys',
+  'setting.passkeyAppend': 'When a passkey is offered',
+  'setting.passkeyAppendAfterHybrid': 'Offer a passkey after a sign-in with another device',
+  'setting.socialProviders': 'Social sign-in providers',
+  'setting.shortSessionLifetimeSeconds': 'Short session lifetime (seconds)',
+  'setting.longSessionLifetimeSeconds': 'Long session lifetime (seconds)',
+  'setting.auditRetentionDays': 'Trail kept for (days)',
+  'setting.recentLoginSeconds': 'Recent sign-in window (seconds)',
+  'setting.shortSessionCookie': 'Short session cookie',
+  'setting.environment': 'Environment',
+  'setting.language': 'Language of messages',
+  'setting.emailAccentColor': 'E-mail accent colour',
+  'setting.emailLogoUrl': 'E-mail logo URL',
+  'setting.hideBadge': 'Hide the badge',
+  'setting.emailLinkUrl': 'Page e-mail links open',
+  'setting.emailLinkOtherDevice': 'E-mail link opened on another device',
+  'setting.crossSiteSessions': 'Sessions across sites',
+  'setting.processLifetimeSeconds': 'Sign-in process lifetime (seconds)',
+  'setting.limits': 'Rate limits',
+  'setting.signupFields': 'Sign-up fields',
 };
 
 export type TextKey = keyof typeof en;
@@ -301,7 +333,7 @@ const de: Record<TextKey, string> = {
   'project.attempts': 'Versuche',
   'project.lastError': 'Letzter Fehler',
   'project.redeliver': 'Erneut zustellen',
-  'project.redelivered': 'Erneut gesendet ({status})',
+  'project.redelivered': 'Erneut gesendet: die Zustellung geht jetzt hinaus.',
   'project.json': 'JSON',
   'project.invalidJson': 'Das ist kein gültiges JSON.',
   'operators.title': 'Betreiber',
@@ -313,6 +345,38 @@ const de: Record<TextKey, string> = {
   'operators.remove': 'Entfernen',
   'operators.confirmRemove': 'Den Betreiber {email} entfernen?',
   'operators.change': 'Rolle von {email} ändern',
+  'user.externalId': 'Externe ID',
+  'user.endpoint': 'Endpunkt',
+  'trail.done': 'erledigt',
+  'trail.refused': 'abgelehnt',
+  'project.disabledSince': 'deaktiviert seit {at}',
+  'setting.appName': 'App-Name',
+  'setting.allowedOrigins': 'Erlaubte Origins (eine pro Zeile)',
+  'setting.rpId': 'Passkey-Domain (Relying-Party-ID)',
+  'setting.rpName': 'Bei Passkeys angezeigter Name',
+  'setting.identifiers': 'Kennungen (E-Mail, Telefon, Benutzername)',
+  'setting.publicSignup': 'Jeder darf sich registrieren',
+  'setting.fullNameRequired': 'Vollständiger Name erforderlich',
+  'setting.passkeys': 'Passkeys',
+  'setting.passkeyAppend': 'Wann ein Passkey angeboten wird',
+  'setting.passkeyAppendAfterHybrid': 'Passkey nach einer Anmeldung mit einem anderen Gerät anbieten',
+  'setting.socialProviders': 'Anbieter für Social Login',
+  'setting.shortSessionLifetimeSeconds': 'Lebensdauer der kurzen Sitzung (Sekunden)',
+  'setting.longSessionLifetimeSeconds': 'Lebensdauer der langen Sitzung (Sekunden)',
+  'setting.auditRetentionDays': 'Aufbewahrung des Protokolls (Tage)',
+  'setting.recentLoginSeconds': 'Zeitfenster der kürzlichen Anmeldung (Sekunden)',
+  'setting.shortSessionCookie': 'Cookie der kurzen Sitzung',
+  'setting.environment': 'Umgebung',
+  'setting.language': 'Sprache der Nachrichten',
+  'setting.emailAccentColor': 'Akzentfarbe der E-Mails',
+  'setting.emailLogoUrl': 'Logo-URL der E-Mails',
+  'setting.hideBadge': 'Badge ausblenden',
+  'setting.emailLinkUrl': 'Seite, die E-Mail-Links öffnen',
+  'setting.emailLinkOtherDevice': 'E-Mail-Link auf einem anderen Gerät geöffnet',
+  'setting.crossSiteSessions': 'Websiteübergreifende Sitzungen',
+  'setting.processLifetimeSeconds': 'Lebensdauer des Anmeldevorgangs (Sekunden)',
+  'setting.limits': 'Ratenbegrenzungen',
+  'setting.signupFields': 'Registrierungsfelder',
 };
 
 export const DICTIONARIES: Record<Language, Record<TextKey, string>> = { en, de };
@@ -323,6 +387,12 @@ export type Translate = (key: TextKey, values?: Record<string, string | number>)
 export function translator(language: Language): Translate {
   const table = DICTIONARIES[language];
   return (key, values = {}) => table[key].replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/** A project setting's label (`setting.<name>`); a setting the dictionary does not name yet shows its name. */
+export function settingLabel(t: Translate, name: string): string {
+  const key = `setting.${name}`;
+  return key in en ? t(key as TextKey) : name;
 }
 
 /** The browser's first language the console has, else English. */

@@ -1,12 +1,13 @@
 // The console's pure parts: its dictionary, roles, routes, adoption series and settings form.
 import { describe, expect, it } from 'vitest';
 import { fillDays, funnelRows, perMethod, seriesRows, shareSeries, type Daily } from './adoption';
-import { DICTIONARIES, preferredLanguage, translator, type TextKey } from './i18n';
+import { resolveProjectConfig } from '../../server/config/projectConfig';
+import { DICTIONARIES, preferredLanguage, settingLabel, translator, type TextKey } from './i18n';
 import { projectList } from './pages/Operators';
 import { asInstant, trailFilters } from './pages/Trail';
 import { may, type Action } from './roles';
 import { parseRoute, routeHash } from './route';
-import { changedSettings, messagesByField } from './settingsForm';
+import { changedSettings, editableKeys, messagesByField } from './settingsForm';
 
 describe('the dictionary', () => {
   const placeholders = (text: string) => [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
@@ -16,6 +17,17 @@ describe('the dictionary', () => {
       expect(placeholders(DICTIONARIES.de[key]), key).toEqual(placeholders(DICTIONARIES.en[key]));
     }
     expect(Object.keys(DICTIONARIES.de).sort()).toEqual(Object.keys(DICTIONARIES.en).sort());
+  });
+  it('labels every setting of a project in both languages (the Project page shows no raw setting name)', () => {
+    const config = resolveProjectConfig('pro-1', { appName: 'Shop', allowedOrigins: ['https://shop.example'], emailAccentColor: '#123456', emailLogoUrl: 'https://shop.example/logo.png' }, undefined);
+    const names = editableKeys(config as unknown as Record<string, unknown>);
+    expect(names).toContain('emailLogoUrl');
+    for (const language of ['en', 'de'] as const) {
+      const t = translator(language);
+      for (const name of names) expect(settingLabel(t, name), `${language} ${name}`).not.toBe(name);
+    }
+    expect(settingLabel(translator('de'), 'appName')).toBe('App-Name');
+    expect(settingLabel(translator('de'), 'notASetting')).toBe('notASetting');
   });
   it('fills placeholders and picks the browser language', () => {
     expect(translator('de')('users.count', { count: 3 })).toBe('3 angezeigt');

@@ -1,5 +1,5 @@
 // Project: its settings (the server's validation messages at each field), API secrets (shown once at
-// creation; revoke), signing keys (rotate), webhook endpoints (add: signing secret shown once; disable)
+// creation; revoke), signing keys (rotate), webhook endpoints (add: signing secret shown once; disable, enable)
 // and their deliveries (status, attempts, last error; redeliver). Support operators see the settings
 // read-only and none of the rest.
 import { useState, type FormEvent } from 'react';
@@ -7,6 +7,7 @@ import { ConsoleApiError, path } from '../api';
 import { ErrorNote, Notice, useConsole, useLoad } from '../context';
 import { SecretOnce, useActions } from '../dialogs';
 import { formatTime } from '../format';
+import { settingLabel } from '../i18n';
 import { changedSettings, editableKeys, fieldKind, messagesByField, toDraft } from '../settingsForm';
 import { Table } from '../Table';
 
@@ -65,11 +66,11 @@ function Settings({ project }: { project: string }) {
           <div className={`field ${kind}`} key={key}>
             {kind === 'boolean' ? (
               <label>
-                <input id={id} type="checkbox" checked={Boolean(value)} disabled={!editable} onChange={(event) => set(event.target.checked)} {...described} /> {key}
+                <input id={id} type="checkbox" checked={Boolean(value)} disabled={!editable} onChange={(event) => set(event.target.checked)} {...described} /> {settingLabel(t, key)}
               </label>
             ) : (
               <>
-                <label htmlFor={id}>{key}</label>
+                <label htmlFor={id}>{settingLabel(t, key)}</label>
                 {kind === 'lines' || kind === 'json' ? (
                   <textarea id={id} value={String(value)} readOnly={!editable} rows={kind === 'json' ? 6 : 3} spellCheck={false} onChange={(event) => set(event.target.value)} {...described} />
                 ) : (
@@ -164,19 +165,13 @@ function Keys({ project }: { project: string }) {
   );
 }
 
-/** The status a redelivery answered (`{ delivery: { status } }` or `{ status }`). */
-export function redeliveredStatus(answer: unknown): string {
-  const body = (answer ?? {}) as Row;
-  return text((body.delivery as Row | undefined)?.status ?? body.status ?? 'ok');
-}
-
 function Deliveries({ project, webhook }: { project: string; webhook: Row }) {
   const { api, t, language, may } = useConsole();
   const list = useLoad(() => api.get<unknown>(`${path`/projects/${project}/webhooks/`}${encodeURIComponent(text(webhook.id))}/deliveries`), [api, project, webhook.id]);
   const { run, status } = useActions(list.reload);
   const redeliver = (delivery: Row) =>
     void run(() => api.post(`${path`/projects/${project}/deliveries/`}${encodeURIComponent(text(delivery.id))}/redeliver`), {
-      done: (answer) => t('project.redelivered', { status: redeliveredStatus(answer) }),
+      done: t('project.redelivered'),
     });
   const rows = listOf(list.data, 'deliveries');
   return (
@@ -210,7 +205,7 @@ function Deliveries({ project, webhook }: { project: string; webhook: Row }) {
 }
 
 function Webhooks({ project }: { project: string }) {
-  const { api, t, may } = useConsole();
+  const { api, t, may, language } = useConsole();
   const list = useLoad(() => api.get<unknown>(path`/projects/${project}/webhooks`), [api, project]);
   const [url, setUrl] = useState('');
   const [shown, setShown] = useState<string>();
@@ -243,6 +238,7 @@ function Webhooks({ project }: { project: string }) {
           <li key={text(webhook.id)} className="webhook">
             <span className="wrap">
               {text(webhook.url)} · {t('project.enabled')}: {webhook.enabled === false ? t('common.no') : t('common.yes')}
+              {webhook.disabled ? ` (${t('project.disabledSince', { at: formatTime(text(webhook.disabled), language) })})` : ''}
               {webhook.givenUp ? ` · ${t('project.givenUp', { count: text(webhook.givenUp) })}` : ''}
             </span>
             <span className="buttons">
@@ -250,7 +246,7 @@ function Webhooks({ project }: { project: string }) {
                 {t('project.deliveries')}
               </button>
               {manage ? (
-                <button type="button" onClick={() => void toggle(webhook)}>
+                <button type="button" aria-label={`${webhook.enabled === false ? t('project.enable') : t('project.disable')}: ${text(webhook.url)}`} onClick={() => void toggle(webhook)}>
                   {webhook.enabled === false ? t('project.enable') : t('project.disable')}
                 </button>
               ) : null}

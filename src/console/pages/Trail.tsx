@@ -67,8 +67,8 @@ export function Trail({ project }: { project: string }) {
           {t('trail.outcome')}
           <select value={draft.outcome ?? ''} onChange={(event) => setDraft({ ...draft, outcome: event.target.value })}>
             <option value="">{t('trail.any')}</option>
-            <option value="done">done</option>
-            <option value="refused">refused</option>
+            <option value="done">{t('trail.done')}</option>
+            <option value="refused">{t('trail.refused')}</option>
           </select>
         </label>
         {field('actor', t('trail.actor'))}

@@ -17,7 +17,7 @@ export interface UserDetails {
   socialAccounts: { id?: string; provider: string; email?: string | null; subject?: string; created?: string }[];
   signupFields: { id: string; answer: unknown; consent?: { label: string; url?: string; language: string; source: string; at: string } | null }[];
   sessions: { id: string; browser: string; os: string; created: string; lastUsed?: string | null }[];
-  deliveries: { id: string; event: string; status: string; attempts: number; lastError?: string | null; endpointUrl: string; created: string }[];
+  deliveries: { id: string; event: string | null; status: string; attempts: number; lastError?: string | null; endpointId: string; endpointUrl: string; created: string }[];
   trail: AuditRecord[];
 }
 
@@ -48,7 +48,7 @@ export function User({ project, userId }: { project: string; userId: string }) {
         <dd data-testid="user-status">{user.status}</dd>
         {user.externalId ? (
           <>
-            <dt>External id</dt>
+            <dt>{t('user.externalId')}</dt>
             <dd>{user.externalId}</dd>
           </>
         ) : null}
@@ -239,14 +239,27 @@ export function User({ project, userId }: { project: string; userId: string }) {
       <section aria-labelledby="deliveries">
         <h2 id="deliveries">{t('user.deliveries')}</h2>
         {deliveries.length ? (
-          <Table head={[t('project.event'), t('common.status'), t('project.attempts'), t('project.lastError'), t('project.webhookUrl')]}>
+          <Table head={[t('project.event'), t('common.status'), t('project.attempts'), t('project.lastError'), t('user.endpoint'), t('common.created'), t('common.actions')]}>
                 {deliveries.map((delivery) => (
                   <tr key={delivery.id}>
-                    <td>{delivery.event}</td>
+                    <td>{delivery.event ?? ''}</td>
                     <td>{delivery.status}</td>
                     <td>{delivery.attempts}</td>
-                    <td>{delivery.lastError ?? ''}</td>
+                    <td className="wrap">{delivery.lastError ?? ''}</td>
                     <td className="wrap">{delivery.endpointUrl}</td>
+                    <td>{formatTime(delivery.created, language)}</td>
+                    <td>
+                      {may('redeliver') ? (
+                        <button
+                          type="button"
+                          disabled={busy}
+                          aria-label={`${t('project.redeliver')}: ${delivery.event ?? ''} ${delivery.id}`}
+                          onClick={() => void act(() => api.post(path`/projects/${project}/deliveries/${delivery.id}/redeliver`), undefined, t('project.redelivered'))}
+                        >
+                          {t('project.redeliver')}
+                        </button>
+                      ) : null}
+                    </td>
                   </tr>
                 ))}
               </Table>
