@@ -135,6 +135,8 @@ export async function setWebhookEndpointEnabled(
     const endpoint = await store.webhookEndpoints.get(endpointId);
     if (!endpoint || (projectId !== undefined && endpoint.projectId !== projectId)) return undefined;
     if (await store.webhookEndpoints.setDisabled(endpoint.id, enabled ? null : now)) {
+      // out of the due range while disabled, so that the worker's poll never walks a held backlog
+      await (enabled ? store.webhookDeliveries.release(endpoint.id, now) : store.webhookDeliveries.hold(endpoint.id));
       await trail.record(endpoint.projectId, { event: enabled ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled', target: `webhook_endpoint:${endpoint.id}` });
     }
     return store.webhookEndpoints.get(endpoint.id);

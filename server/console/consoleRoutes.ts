@@ -13,7 +13,7 @@ import { issueApiSecret, registerWebhookEndpoint, revokeApiSecret, rotateSigning
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import { parseEventTypes } from '../events/eventTypes.ts';
 import type { AuditFilter } from '../store/AuditRepo.ts';
-import type { ListedDelivery } from '../store/DeliveriesRepo.ts';
+import { HELD_UNTIL, type ListedDelivery } from '../store/DeliveriesRepo.ts';
 import type { WebhookEndpointSummary } from '../store/WebhookEndpointsRepo.ts';
 import type { ConsoleDeps, ConsoleEnv } from './consoleApp.ts';
 import { ConsoleError, notFound } from './consoleErrors.ts';
@@ -68,7 +68,8 @@ export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission:
     endpointId: endpoint.id,
     endpointUrl: endpoint.url,
     created: timestamp(d.createdAt),
-    nextAttempt: d.status === 'pending' ? timestamp(d.nextAttemptAt) : null,
+    // null once given up, and while its endpoint is disabled (held: no attempt is planned)
+    nextAttempt: d.status === 'pending' && d.nextAttemptAt !== HELD_UNTIL ? timestamp(d.nextAttemptAt) : null,
   });
   const P = '/api/projects/:p';
 

@@ -20,7 +20,11 @@ export interface DeliveryScope {
    * it again; e-mails and SMS drop it at once (a code that expired is worth nothing)
    */
   keepsGivenUp: boolean;
-  /** rows not to be claimed for now, though due (webhooks: those of a disabled endpoint); '' for none */
+  /**
+   * rows not to be claimed for now, though due (webhooks: those of a disabled endpoint); '' for none.
+   * `hold` moves a channel's waiting rows out of the due range, so that the due scan never walks them;
+   * this condition covers the one in flight while it was held (its retry time set after the hold).
+   */
   held: string;
 }
 
@@ -81,6 +85,9 @@ export interface UserDelivery extends ListedDelivery {
   endpointId: string;
   endpointUrl: string;
 }
+
+/** The next attempt of a held row: never, until it is released (the largest time a Date can hold). */
+export const HELD_UNTIL = 8_640_000_000_000_000;
 
 const DUE = `status = 'pending' AND next_attempt_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)`;
 
@@ -189,6 +196,16 @@ export class DeliveriesRepo<C extends string = DeliveryChannel> {
       [now, expiresAt, id, now],
     );
     return changed > 0;
+  }
+
+  /** Holds the waiting rows of a channel (a disabled webhook endpoint): none is due until released. */
+  async hold(channel: C): Promise<number> {
+    return this.db.run(`UPDATE ${this.table} SET next_attempt_at = ? WHERE ${this.scope.channel} = ? AND status = 'pending'`, [HELD_UNTIL, channel]);
+  }
+
+  /** Releases what `hold` held: due at once (the worker gives up those whose horizon passed meanwhile). */
+  async release(channel: C, now: number): Promise<number> {
+    return this.db.run(`UPDATE ${this.table} SET next_attempt_at = ? WHERE ${this.scope.channel} = ? AND status = 'pending' AND next_attempt_at = ?`, [now, channel, HELD_UNTIL]);
   }
 
   /** The newest webhook deliveries about one user of a project, with their endpoint's address. */

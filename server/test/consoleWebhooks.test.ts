@@ -6,6 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { runAdmin } from '../admin.ts';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../events/WebhookEvents.ts';
+import { HELD_UNTIL } from '../store/DeliveriesRepo.ts';
 import { signedInOperator } from './helpers/consoleClient.ts';
 import { signUpByEmailCode } from './helpers/passkeyUser.ts';
 import { createProject, databaseEnv, serverForThisFile, uniqueEmail } from './helpers/testServer.ts';
@@ -42,10 +43,16 @@ describe('disabling a webhook endpoint', () => {
     expect(disabled.body).toMatchObject({ id: hook.id, enabled: false, disabled: expect.any(String), pending: 1 });
     expect(disabled.body.secret ?? disabled.body.sealedSecret).toBeUndefined();
 
-    // what waits is held: due (its retry time passed) but never claimed
+    // what waits is held: out of the due range (no attempt planned), so the worker's poll never walks it
+    const [held] = (await console.call('GET', `/api/projects/${P}/webhooks/${hook.id}/deliveries`)).body.deliveries;
+    expect(held).toMatchObject({ status: 'pending', attempts: 1, nextAttempt: null });
     server.clock.advance(10_000);
     expect(await server.api.store.webhookDeliveries.anyDue(server.clock.now)).toBe(false);
+    // and one whose retry time was set after the hold (an attempt in flight as it was disabled) is not claimed either
+    await server.api.store.db.run('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE endpoint_id = ?', [server.clock.now - 1, hook.id]);
+    expect(await server.api.store.webhookDeliveries.anyDue(server.clock.now)).toBe(false);
     expect(await server.api.store.webhookDeliveries.claim('clm-test', server.clock.now, server.clock.now + 1000, 10)).toEqual([]);
+    await server.api.store.db.run('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE endpoint_id = ?', [HELD_UNTIL, hook.id]);
     // a new event: no delivery for the disabled endpoint
     await signUpByEmailCode(server.url, P);
     expect(await deliveriesOf(hook.id)).toHaveLength(1);
