@@ -209,11 +209,15 @@ export class ApiClient {
     // none at all rather than an empty set: ky would leave a bare "?", another URL to the preflight cache
     const query = Object.keys(searchParams).length ? searchParams : undefined;
     try {
+      const sent = simple ? sentNow(baseUrl, path, { method, headers, body, query, signal: options.signal }) : undefined;
+      // ky's part of a simple request (its instance, its Request: a few ms on a loaded machine) waits for a
+      // later turn: the request is on the wire, and load()'s next request is not held behind it
+      if (sent) await undefined;
       const response = await this.#instance(baseUrl)(path.replace(/^\//, ''), {
         method,
         headers,
         // ky's own Request goes without the body: it is never sent, and its unread body would keep ky's promise open
-        ...(simple ? { fetch: sentNow(baseUrl, path, { method, headers, body, query, signal: options.signal }) } : { json: options.json }),
+        ...(sent ? { fetch: sent } : { json: options.json }),
         searchParams: query,
         signal: options.signal,
       });
