@@ -9,6 +9,8 @@
 //   BENCH_EVALUATE_BESIDE (other bundle files to measure beside dist/corbado.js), BENCH_IMPORT_USERS (default 100000),
 //   BENCH_AUDIT_RECORDS (the big trail, default 10000000), BENCH_AUDIT_EXPORT (records exported, default 1000000),
 //   BENCH_COMPARE_SCENARIOS (the comparison's scenarios by name, "|" between them, e.g. "fresh, +150 ms"),
+//   BENCH_COMPARE_BESIDE (another build's corbado.js, measured in the comparison as a third client, alternating),
+//   BENCH_COMPARE_TRACE (a folder: a Chromium trace of every measured comparison run is written there),
 //   BENCH_AUDIT_PAIRS (section 8's soak: off/recorded pairs per database, alternating, default 3),
 //   BENCH_AUDIT_PARTS (section 8: "soak,scale", the default, or either alone), BENCH_AUDIT_DATABASES ("sqlite,postgres"),
 //   BENCH_CONSOLE_USERS (the console's user search, default 1000000),
@@ -137,7 +139,10 @@ if (compareSkipped) say(`3/8 start-up beside ${CLIENT_NAMES['web-js']} skipped: 
 else if (ONLY.has('compare')) {
   mark('compare');
   say(`3/8 start-up beside ${CLIENT_NAMES['web-js']}, ${COMPARE_RUNS} runs per client and scenario … (${elapsed()})`);
-  compare = await compareBench(ROOT, TMP, COMPARE_RUNS, say, compareScenarios(process.env.BENCH_COMPARE_SCENARIOS));
+  compare = await compareBench(ROOT, TMP, COMPARE_RUNS, say, compareScenarios(process.env.BENCH_COMPARE_SCENARIOS), {
+    beside: process.env.BENCH_COMPARE_BESIDE || undefined,
+    traceDir: process.env.BENCH_COMPARE_TRACE || undefined,
+  });
   if (chromiumVersion === 'not launched') chromiumVersion = compare.chromium;
 }
 
@@ -374,7 +379,7 @@ if (compare) {
         kb(shipped.raw),
         kb(shipped.gzip),
         kb(shipped.brotli),
-        fresh ? kb(fresh.clients[shipped.client].median.filesTransferredBytes) : '-',
+        ((figures) => (figures ? kb(figures.median.filesTransferredBytes) : '-'))(fresh?.clients[shipped.client]),
       ]),
     ),
   );
@@ -385,9 +390,20 @@ if (compare) {
     say(`  ${s.name}, ours: ${own(s).requests.join(' · ')}`);
     say(`  ${s.name}, web-js: ${web(s).requests.join(' · ')}`);
   }
+  const wire = (rows: CompareResults['scenarios'][number]['clients']['own']['waterfall']) =>
+    rows.map((row) => `${row.what} ${Math.round(row.start)}${row.end > row.start ? `–${Math.round(row.end)}` : ''}`).join(' · ');
   for (const s of compare.scenarios) {
     if (s.cpuSlowdown !== 1 || s.latencyMs === 0) continue;
-    say(`  ${s.name}, ours, the median run on the wire (ms from navigation start): ${own(s).waterfall.map((row) => `${row.what} ${Math.round(row.start)}${row.end > row.start ? `–${Math.round(row.end)}` : ''}`).join(' · ')}`);
+    say(`  ${s.name}, ours, the median run on the wire (ms from navigation start): ${wire(own(s).waterfall)}`);
+    if (s.clients.beside) say(`  ${s.name}, the other build (BENCH_COMPARE_BESIDE), the median run on the wire: ${wire(s.clients.beside.waterfall)}`);
+  }
+  for (const s of compare.scenarios) {
+    const beside = s.clients.beside;
+    if (!beside || !s.ratio.beside) continue;
+    const d = s.ratio.beside.pairDifferenceMs;
+    say(
+      `  ${s.name}, beside the other build: ${spread(own(s).spread.toInputMs)} / ${spread(beside.spread.toInputMs)} ms, ${s.ratio.beside.toInput.toFixed(2)}x; ours − other, round by round: median ${Math.round(d.median)} ms (${Math.round(d.min)} to ${Math.round(d.max)}); script run ${spread(own(s).spread.scriptRunMs)} / ${spread(beside.spread.scriptRunMs)} ms`,
+    );
   }
 }
 

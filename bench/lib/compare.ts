@@ -2,10 +2,12 @@
 // one proxy: time to the first usable identifier field, requests and preflights before it, bytes, and
 // the time the bundle takes to run. Runs of the two clients alternate, so that load on the machine
 // falls on both alike.
+import { mkdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import type { Browser } from '@playwright/test';
 import { CHROMIUM_ARGS, chromiumPath } from './browser.ts';
-import { CLIENTS, HOSTED_API, clientFiles, startCompareStack, type Client, type CompareStack, type ShippedBytes } from './compareStack.ts';
+import { HOSTED_API, clientFiles, startCompareStack, type Client, type CompareStack, type ShippedBytes } from './compareStack.ts';
 import { ensureBuilt } from './size.ts';
 import { longestChain, SCENARIOS, type Scenario } from './startup.ts';
 import { median } from './stats.ts';
@@ -64,13 +66,29 @@ export interface Spread {
   max: number;
 }
 
+export interface ClientFigures {
+  median: Numbers;
+  spread: Record<keyof Numbers, Spread>;
+  all: Numbers[];
+  via: string[];
+  requests: string[];
+  waterfall: WaterfallRow[];
+}
+
 export interface CompareResult extends CompareScenario {
   runs: number;
-  clients: Record<Client, { median: Numbers; spread: Record<keyof Numbers, Spread>; all: Numbers[]; via: string[]; requests: string[]; waterfall: WaterfallRow[] }>;
+  /** `beside`: the other build of this widget, when BENCH_COMPARE_BESIDE names one */
+  clients: Record<'own' | 'web-js', ClientFigures> & { beside?: ClientFigures };
   /** the 1-minute load average when the scenario started (the machine may be shared) */
   loadAverage: number;
-  /** ours / official, of the medians */
-  ratio: { toInput: number; loadToInput: number };
+  /** ours / official, of the medians; `beside`: ours / the other build, of the medians, and of each alternating pair's times to the field */
+  ratio: { toInput: number; loadToInput: number; beside?: { toInput: number; pairDifferenceMs: Spread } };
+}
+
+/** Options of the comparison: another build of this widget to measure beside, a folder for Chromium traces of the measured runs. */
+export interface CompareOptions {
+  beside?: string;
+  traceDir?: string;
 }
 
 export interface CompareResults {
@@ -91,7 +109,23 @@ interface PageFigures {
 
 const label = (method: string, path: string) => `${method} ${path.replace(/\?.*$/, '')}`;
 
-async function oneRun(browser: Browser, stack: CompareStack, client: Client, scenario: CompareScenario): Promise<CompareRun> {
+/** What a Chromium trace of a measured run records: the main thread's tasks and scripts, V8's compiles and samples, user timing marks, the network. */
+const TRACE_CATEGORIES = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8',
+  'v8.execute',
+  'disabled-by-default-v8.compile',
+  'blink',
+  'blink.user_timing',
+  'loading',
+  'netlog',
+  'disabled-by-default-netlog',
+  'toplevel',
+  'disabled-by-default-v8.cpu_profiler',
+];
+
+async function oneRun(browser: Browser, stack: CompareStack, client: Client, scenario: CompareScenario, tracePath?: string): Promise<CompareRun> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -110,6 +144,7 @@ async function oneRun(browser: Browser, stack: CompareStack, client: Client, sce
     stack.proxy.clear();
     stack.proxy.delayMs = scenario.latencyMs;
     if (scenario.cpuSlowdown !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: scenario.cpuSlowdown });
+    if (tracePath) await browser.startTracing(page, { path: tracePath, categories: TRACE_CATEGORIES });
     await page.goto(url, { timeout: 60_000 });
     const times = await page.evaluate(async () => {
       const bench = (window as unknown as { __bench: { ready: Promise<number>; input: number; loadCall: number; scriptDone: number; via: string } }).__bench;
@@ -118,6 +153,7 @@ async function oneRun(browser: Browser, stack: CompareStack, client: Client, sce
     });
     // the work after the field (web-js's events, a returning visitor's replacement process) ends first
     await stack.proxy.idle(Math.max(400, scenario.latencyMs * 3));
+    if (tracePath) await browser.stopTracing();
     if (scenario.cpuSlowdown !== 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     stack.proxy.delayMs = 0;
     // Resource Timing entries appear once a body has been read: read them after the network is quiet
@@ -169,7 +205,7 @@ async function oneRun(browser: Browser, stack: CompareStack, client: Client, sce
   }
 }
 
-function summarise(all: CompareRun[]): CompareResult['clients'][Client] {
+function summarise(all: CompareRun[]): ClientFigures {
   const numbers: Numbers[] = all.map(({ via: _v, requests: _r, waterfall: _w, ...rest }) => rest);
   const keys = Object.keys(numbers[0]!) as (keyof Numbers)[];
   const spread = Object.fromEntries(
@@ -185,30 +221,71 @@ function summarise(all: CompareRun[]): CompareResult['clients'][Client] {
 }
 
 /** The comparison section: its own stack and its own Chromium (the hosted name mapped to the proxy). */
-export async function compareBench(root: string, tmp: string, runs: number, say: (line: string) => void, only = COMPARE_SCENARIOS): Promise<CompareResults> {
+/**
+ * The order of the clients in run `i`: rotated by one each run, so that each goes first, second (and
+ * third) equally often and load on the machine falls on all alike; with two clients, alternating.
+ */
+export function runOrder(clients: readonly Client[], i: number): Client[] {
+  const shift = i % clients.length;
+  return [...clients.slice(shift), ...clients.slice(0, shift)];
+}
+
+/** ours − the other build's time to the field, run by run (run i of each was measured in the same round): median, min, max. */
+export function pairDifference(ours: readonly number[], other: readonly number[]): Spread {
+  const differences = ours.map((value, i) => value - other[i]!);
+  return { median: median(differences), min: Math.min(...differences), max: Math.max(...differences) };
+}
+
+const slug = (text: string) => text.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '');
+
+export async function compareBench(
+  root: string,
+  tmp: string,
+  runs: number,
+  say: (line: string) => void,
+  only = COMPARE_SCENARIOS,
+  options: CompareOptions = {},
+): Promise<CompareResults> {
   ensureBuilt(root);
-  const stack = await startCompareStack(root, tmp);
+  const stack = await startCompareStack(root, tmp, options.beside);
+  if (options.traceDir) mkdirSync(options.traceDir, { recursive: true });
   try {
     const browser = await chromium.launch({ executablePath: chromiumPath(), args: [...CHROMIUM_ARGS, ...stack.chromiumArgs], headless: true });
     try {
-      // unrecorded warm-up visits: the server, the browser, both bundles
-      for (const client of CLIENTS) for (let i = 0; i < 2; i++) await oneRun(browser, stack, client, COMPARE_SCENARIOS[0]!);
+      // unrecorded warm-up visits: the server, the browser, every bundle
+      for (const client of stack.clients) for (let i = 0; i < 2; i++) await oneRun(browser, stack, client, COMPARE_SCENARIOS[0]!);
       const scenarios: CompareResult[] = [];
       for (const scenario of only) {
         const loadAverage = Math.round(loadavg()[0]! * 100) / 100;
-        const runsOf: Record<Client, CompareRun[]> = { own: [], 'web-js': [] };
+        const runsOf: Record<Client, CompareRun[]> = { own: [], 'web-js': [], beside: [] };
         for (let i = 0; i < runs; i++) {
-          // alternate which client goes first
-          const order = i % 2 ? [...CLIENTS].reverse() : CLIENTS;
-          for (const client of order) runsOf[client].push(await oneRun(browser, stack, client, scenario));
+          for (const client of runOrder(stack.clients, i)) {
+            const trace = options.traceDir && join(options.traceDir, `${slug(scenario.name)}-${client}-${i + 1}.json`);
+            runsOf[client].push(await oneRun(browser, stack, client, scenario, trace || undefined));
+          }
         }
-        const clients = { own: summarise(runsOf.own), 'web-js': summarise(runsOf['web-js']) };
-        const ratio = {
+        const clients: CompareResult['clients'] = { own: summarise(runsOf.own), 'web-js': summarise(runsOf['web-js']) };
+        const ratio: CompareResult['ratio'] = {
           toInput: clients.own.median.toInputMs / clients['web-js'].median.toInputMs,
           loadToInput: clients.own.median.loadToInputMs / clients['web-js'].median.loadToInputMs,
         };
+        if (runsOf.beside.length) {
+          clients.beside = summarise(runsOf.beside);
+          ratio.beside = {
+            toInput: clients.own.median.toInputMs / clients.beside.median.toInputMs,
+            pairDifferenceMs: pairDifference(
+              runsOf.own.map((run) => run.toInputMs),
+              runsOf.beside.map((run) => run.toInputMs),
+            ),
+          };
+        }
         scenarios.push({ ...scenario, runs, loadAverage, clients, ratio });
-        say(`  ${scenario.name}: first input ${clients.own.median.toInputMs.toFixed(0)} ms (ours) vs ${clients['web-js'].median.toInputMs.toFixed(0)} ms (web-js), ${ratio.toInput.toFixed(2)}x (load average ${loadAverage} at its start)`);
+        const besideSaid = clients.beside
+          ? `; the other build ${clients.beside.median.toInputMs.toFixed(0)} ms, ours / other ${ratio.beside!.toInput.toFixed(2)}x, ours − other per round ${ratio.beside!.pairDifferenceMs.median.toFixed(0)} ms (${ratio.beside!.pairDifferenceMs.min.toFixed(0)} to ${ratio.beside!.pairDifferenceMs.max.toFixed(0)})`
+          : '';
+        say(
+          `  ${scenario.name}: first input ${clients.own.median.toInputMs.toFixed(0)} ms (ours) vs ${clients['web-js'].median.toInputMs.toFixed(0)} ms (web-js), ${ratio.toInput.toFixed(2)}x${besideSaid} (load average ${loadAverage} at its start)`,
+        );
       }
       return { chromium: browser.version(), shipped: stack.shipped, scenarios };
     } finally {

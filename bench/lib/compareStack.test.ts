@@ -1,13 +1,14 @@
 // The comparison's set-up (bench/lib/compareStack.ts): Corbado's client reaches this project's API only
 // under its hosted name over TLS, so the stack must answer that name with the certificate Chromium is
 // told to accept, through the delaying proxy; and both clients must get the same page.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash, X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
 import { describe, expect, it } from 'vitest';
+import { pairDifference, runOrder } from './compare.ts';
 import { CLIENTS, HOSTED_API, IDENTIFIER_INPUT, clientFiles, pageHtml, startCompareStack } from './compareStack.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -70,6 +71,8 @@ describe('the side-by-side comparison with @corbado/web-js', () => {
         for (const path of [...clientFiles(client).scripts, ...clientFiles(client).styles]) expect((await fetch(stack.pageUrl + path)).status, path).toBe(200);
       }
       expect(stack.shipped.map((shipped) => shipped.client)).toEqual(['own', 'web-js']);
+      expect(stack.clients).toEqual(['own', 'web-js']);
+      expect((await fetch(`${stack.pageUrl}/beside.html`)).status).toBe(404);
     } finally {
       await stack.close();
       rmSync(tmp, { recursive: true, force: true });
@@ -87,6 +90,40 @@ describe('the side-by-side comparison with @corbado/web-js', () => {
     );
     expect(own).toBe(webJs);
     expect(pageHtml('own')).toContain('<script src="/own/corbado.js"></script>');
+    // another build of this widget (BENCH_COMPARE_BESIDE): the same page as ours but for the file it loads
+    expect(pageHtml('beside').replace('/beside/corbado.js', '/own/corbado.js').replace(/<title>.*<\/title>/, '')).toBe(pageHtml('own').replace(/<title>.*<\/title>/, ''));
     expect(pageHtml('web-js')).toContain('<link rel="stylesheet" href="/web-js/index.css" />');
+  });
+});
+
+describe('another build beside this one (BENCH_COMPARE_BESIDE)', () => {
+  it('serves it as a third client with a page of its own, and counts its bytes', async (ctx) => {
+    ctx.skip(!existsSync(join(ROOT, 'dist', 'corbado.js')), NOT_BUILT);
+    const tmp = mkdtempSync(join(tmpdir(), 'cbo-compare-'));
+    const other = join(tmp, 'other.js');
+    writeFileSync(other, 'window.Corbado = { load: async () => undefined };\n');
+    const stack = await startCompareStack(ROOT, tmp, other);
+    try {
+      expect(stack.clients).toEqual(['own', 'web-js', 'beside']);
+      expect(await (await fetch(`${stack.pageUrl}/beside.html`)).text()).toContain('<script src="/beside/corbado.js"></script>');
+      expect(await (await fetch(`${stack.pageUrl}/beside/corbado.js`)).text()).toBe(readFileSync(other, 'utf8'));
+      expect(stack.shipped.find((shipped) => shipped.client === 'beside')?.raw).toBe(readFileSync(other).length);
+    } finally {
+      await stack.close();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('refuses a path with no file', async () => {
+    await expect(startCompareStack(ROOT, tmpdir(), join(tmpdir(), 'no-such-build.js'))).rejects.toThrow(/BENCH_COMPARE_BESIDE/);
+  });
+
+  it('rotates the order of the clients run by run, so that each goes first equally often; with two, they alternate', () => {
+    expect([0, 1, 2, 3].map((i) => runOrder(['own', 'web-js'], i).join(','))).toEqual(['own,web-js', 'web-js,own', 'own,web-js', 'web-js,own']);
+    expect([0, 1, 2].map((i) => runOrder(['own', 'web-js', 'beside'], i)[0])).toEqual(['own', 'web-js', 'beside']);
+  });
+
+  it('takes the difference round by round (run i of each side was measured in the same round)', () => {
+    expect(pairDifference([300, 320, 290], [330, 310, 340])).toEqual({ median: -30, min: -50, max: 10 });
   });
 });

@@ -13,9 +13,11 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { startApi } from '../../server/app.ts';
 import { startDelayProxy, type DelayProxy } from './proxy.ts';
 
-export type Client = 'own' | 'web-js';
+/** `beside`: another build of this widget (BENCH_COMPARE_BESIDE), measured in the same run as a third client */
+export type Client = 'own' | 'web-js' | 'beside';
+/** the two clients always compared; `beside` joins them when another build is given */
 export const CLIENTS: readonly Client[] = ['own', 'web-js'];
-export const CLIENT_NAMES: Record<Client, string> = { own: 'this widget', 'web-js': '@corbado/web-js 3.5.0' };
+export const CLIENT_NAMES: Record<Client, string> = { own: 'this widget', 'web-js': '@corbado/web-js 3.5.0', beside: 'this widget, the other build' };
 
 export const PROJECT_ID = 'pro-1';
 /** the address both clients call (web-js cannot be told another one) */
@@ -26,7 +28,7 @@ const HOSTED_PATTERN = '*.frontendapi.corbado.io';
  * The login identifier field of each client's first screen. This widget renders into a shadow root
  * (`name="identifier"`); web-js renders into the page (its e-mail field, `name="email"`).
  */
-export const IDENTIFIER_INPUT: Record<Client, string> = { own: 'input[name="identifier"]', 'web-js': 'input[name="email"]' };
+export const IDENTIFIER_INPUT: Record<Client, string> = { own: 'input[name="identifier"]', 'web-js': 'input[name="email"]', beside: 'input[name="identifier"]' };
 
 interface ServedFile {
   path: string;
@@ -51,6 +53,8 @@ export interface CompareStack {
   /** Chromium flags: the hosted API's name to the local TLS listener, its certificate accepted by SPKI pin, nothing else resolved */
   chromiumArgs: string[];
   shipped: ShippedBytes[];
+  /** CLIENTS, and `beside` when another build was given */
+  clients: readonly Client[];
   close(): Promise<void>;
 }
 
@@ -67,7 +71,8 @@ function serve(path: string, file: string, type: string): ServedFile {
 
 /** What a client's page loads: its script, and web-js's stylesheet. */
 export function clientFiles(client: Client): { scripts: string[]; styles: string[] } {
-  return client === 'own' ? { scripts: ['/own/corbado.js'], styles: [] } : { scripts: ['/web-js/index.js'], styles: ['/web-js/index.css'] };
+  if (client === 'web-js') return { scripts: ['/web-js/index.js'], styles: ['/web-js/index.css'] };
+  return { scripts: [`/${client}/corbado.js`], styles: [] };
 }
 
 /**
@@ -171,17 +176,22 @@ function makeCertificate(tmp: string): { key: string; cert: string; spkiSha256: 
   }
 }
 
-/** The static server: the two pages, this widget's bundle, web-js's bundle and CSS (br or gzip when accepted; cacheable for an hour). */
-function startPageServer(root: string): Promise<{ server: Server; url: string; files: Map<string, ServedFile> }> {
+/**
+ * The static server: the pages, this widget's bundle, web-js's bundle and CSS, and the other build of
+ * this widget when given (br or gzip when accepted; cacheable for an hour).
+ */
+function startPageServer(root: string, beside?: string): Promise<{ server: Server; url: string; files: Map<string, ServedFile> }> {
   const webJs = webJsBundle(root);
+  const script = 'text/javascript; charset=utf-8';
   const files = new Map<string, ServedFile>(
     [
-      serve('/own/corbado.js', join(root, 'dist', 'corbado.js'), 'text/javascript; charset=utf-8'),
-      serve('/web-js/index.js', join(webJs, 'index.js'), 'text/javascript; charset=utf-8'),
+      serve('/own/corbado.js', join(root, 'dist', 'corbado.js'), script),
+      serve('/web-js/index.js', join(webJs, 'index.js'), script),
       serve('/web-js/index.css', join(webJs, 'index.css'), 'text/css; charset=utf-8'),
+      ...(beside ? [serve('/beside/corbado.js', beside, script)] : []),
     ].map((file) => [file.path, file]),
   );
-  const pages = new Map(CLIENTS.map((client) => [`/${client}.html`, Buffer.from(pageHtml(client))]));
+  const pages = new Map([...CLIENTS, ...(beside ? (['beside'] as const) : [])].map((client) => [`/${client}.html`, Buffer.from(pageHtml(client))]));
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const page = pages.get(path);
@@ -218,8 +228,8 @@ function startPageServer(root: string): Promise<{ server: Server; url: string; f
   });
 }
 
-export function shippedBytes(files: Map<string, ServedFile>): ShippedBytes[] {
-  return CLIENTS.map((client) => {
+export function shippedBytes(files: Map<string, ServedFile>, clients: readonly Client[] = CLIENTS): ShippedBytes[] {
+  return clients.map((client) => {
     const { scripts, styles } = clientFiles(client);
     const list = [...scripts, ...styles].map((path) => {
       const file = files.get(path)!;
@@ -230,10 +240,13 @@ export function shippedBytes(files: Map<string, ServedFile>): ShippedBytes[] {
   });
 }
 
-export async function startCompareStack(root: string, tmp: string): Promise<CompareStack> {
+/** `beside`: the path of another build's corbado.js, served and measured as a third client (BENCH_COMPARE_BESIDE). */
+export async function startCompareStack(root: string, tmp: string, beside?: string): Promise<CompareStack> {
+  if (beside && !existsSync(beside)) throw new Error(`BENCH_COMPARE_BESIDE: no file at ${beside}`);
+  const clients: readonly Client[] = beside ? [...CLIENTS, 'beside'] : CLIENTS;
   const databasePath = join(tmp, `compare-${process.pid}-${Date.now()}.sqlite`);
   const tls = makeCertificate(tmp);
-  const pages = await startPageServer(root);
+  const pages = await startPageServer(root, beside);
   const proxy = await startDelayProxy({ tls: { key: tls.key, cert: tls.cert }, host: '127.0.0.1' });
   const api = await startApi({
     port: 0,
@@ -254,7 +267,8 @@ export async function startCompareStack(root: string, tmp: string): Promise<Comp
       `--host-resolver-rules=MAP ${HOSTED_PATTERN} 127.0.0.1:${port}, MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1`,
       `--ignore-certificate-errors-spki-list=${tls.spkiSha256}`,
     ],
-    shipped: shippedBytes(pages.files),
+    shipped: shippedBytes(pages.files, clients),
+    clients,
     async close() {
       await proxy.close();
       await new Promise<void>((resolve) => {

@@ -130,6 +130,15 @@ describe('load()', () => {
     ]);
   });
 
+  it('has both start-up requests sent before load() returns: not some promise turns later, behind the host page\'s .then() that mounts the view', async () => {
+    turn = 0;
+    const loading = Corbado.load({ projectId: 'pro-1', frontendApiUrl: base, darkMode: 'off' });
+    // what the page's .then(() => Corbado.mountAuthUI(…)) would run: queued now, it runs after the requests in any case
+    expect(issued.map((request) => request.call)).toEqual(['GET /v2/session-config', 'POST /v2/auth/process/init']);
+    await loading;
+    await until(() => received.length >= 2, 'the requests to arrive');
+  });
+
   it('a returning visitor: the stored process is loaded in the same task', async () => {
     const expiresAt = Math.floor(Date.now() / 1000) + 3600;
     localStorage.setItem(storageKeys.authProcess('pro-1'), JSON.stringify({ id: 'proc-stored', expiresAt, frontendApiUrl: '' }));

@@ -102,6 +102,32 @@ function useScreenFocus(card: RefObject<HTMLDivElement | null>, key: string | un
   });
 }
 
+/** The size and weight of each kind of text on the first screen: body, hint, label, button, heading. */
+const FIRST_SCREEN_TEXT = [
+  [15, 400],
+  [13, 400],
+  [14, 550],
+  [15, 600],
+  [22, 650],
+] as const;
+
+/**
+ * A few letters in each font of the first screen, laid out unseen (and unheard) while the start-up
+ * answer is awaited: the browser finds and loads the system font's faces now, not in the layout after
+ * the answer, which then only places the screen (README, "A fresh visitor without a preflight").
+ */
+function FontWarmUp() {
+  return (
+    <p className="cb-sr" aria-hidden="true">
+      {FIRST_SCREEN_TEXT.map(([size, weight]) => (
+        <span key={size * weight} style={{ fontSize: size, fontWeight: weight }}>
+          Aa
+        </span>
+      ))}
+    </p>
+  );
+}
+
 /**
  * The auth process as a view: a spinner while it starts, the component-unavailable page when it
  * cannot, otherwise the current screen with the error popup and the footer badge.
@@ -134,6 +160,7 @@ export function FlowView({ mode }: { mode: FlowMode }) {
     return (
       <div className="cb-card cb-loading" part="container" aria-busy="true">
         <Spinner />
+        <FontWarmUp />
       </div>
     );
   }
