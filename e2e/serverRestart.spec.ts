@@ -17,6 +17,9 @@ function startApi(port: number, databasePath: string, demoOrigin: string): Promi
 }
 
 test('the API is killed after the code was sent and restarted: the same tab finishes the sign-up with that code', async ({ page, baseURL }) => {
+  // three starts of server/main.ts under tsx, each seconds of CPU: at a load of 24 on two cores (npm test's
+  // lanes beside other work) the three took more than the project's 30 s; nothing here is timed
+  test.setTimeout(90_000);
   const folder = mkdtempSync(join(tmpdir(), 'corbado-restart-'));
   const storedProcess = () => page.evaluate(() => JSON.parse(localStorage.getItem('cbo_auth_process-pro-1') ?? '{}').id as string | undefined);
   const port = await freePort();
