@@ -16,6 +16,15 @@ export interface ApiInstance {
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
+/** A port nothing listens on (yet), from the system: a server the test starts, stops and starts again on it. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /**
  * Starts `server/main.ts` with `env` (API_PORT 0 picks a free port) and waits until it listens.
  * Node runs it with tsx as its loader, so that the child's process id is the server's.

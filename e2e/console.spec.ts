@@ -9,7 +9,7 @@ import { Config, SDK } from '@corbado/node-sdk';
 import type { Browser, Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { freePort } from './apiInstances';
 import { violationsOn } from './axeCheck';
 import { addAuthenticator, admin, API_URL, expect, signInElsewhere, signUpByEmailCode, test, uniqueEmail } from './fixtures';
 import { latestCode, newestMessageId } from './kit/corbadoKit';
@@ -51,15 +51,6 @@ async function findUser(page: Page, email: string) {
 /** The operator's id, as the console's session says it (the trail's actor is `operator:<id>`). */
 function operatorId(page: Page): Promise<string> {
   return page.evaluate(async () => ((await (await fetch('/api/session')).json()) as { operator: { id: string } }).operator.id);
-}
-
-/** A port nothing listens on (yet): a webhook receiver that is down. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function newUserBrowser(browser: Browser, email: string) {

@@ -1,7 +1,8 @@
 // The stages of `npm test`, timed: each stage's wall time and the CPU time (user + system) of all it
-// started, and a table of them at the end, also when a stage fails. Stages in one step run at the same
-// time (their output is held back and printed whole when each ends); a step starts when the one before
-// has passed, and after a failure the later steps are not run.
+// started, and a table of them at the end, also when a stage fails. The lanes of one step run at the
+// same time (their output is held back and printed whole as each stage ends); a lane is one stage or
+// several run one after the other, and after a failure in a lane its later stages are not run. A step
+// starts when the one before has passed, and after a failure the later steps are not run.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,10 +12,15 @@ export interface Stage {
   name: string;
   /** the program and its arguments */
   command: string[];
+  /** variables set for this stage only (its own ports, when stages that start servers run at once) */
+  env?: Record<string, string>;
 }
 
-/** One stage, or several that run at the same time. */
-export type Step = Stage | Stage[];
+/** Stages run one after the other, beside the other lanes of their step. */
+export type Lane = Stage | Stage[];
+
+/** One stage, or lanes that run at the same time. */
+export type Step = Stage | Lane[];
 
 export interface StageResult {
   name: string;
@@ -38,7 +44,7 @@ async function runStage(stage: Stage, quiet: boolean, write: (text: string) => v
   // as each process waited for its own children
   const child = spawn('bash', ['-c', '"$@"; status=$?; times > "$STAGE_TIMES_OUT"; exit $status', stage.name, ...stage.command], {
     stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'],
-    env: { ...process.env, STAGE_TIMES_OUT: timesFile },
+    env: { ...process.env, ...stage.env, STAGE_TIMES_OUT: timesFile },
   });
   const output: Buffer[] = [];
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk));
@@ -61,19 +67,30 @@ async function runStage(stage: Stage, quiet: boolean, write: (text: string) => v
   return { name: stage.name, status: code === 0 ? 'passed' : 'failed', wallMs, cpuMs };
 }
 
-/** Runs the steps in order; the results of every stage, those not run included. */
+const notRun = (stage: Stage): StageResult => ({ name: stage.name, status: 'not run', wallMs: 0, cpuMs: 0 });
+
+/** A lane's stages one after the other; after a failure the rest are not run. */
+async function runLane(stages: Stage[], quiet: boolean, write: (text: string) => void): Promise<StageResult[]> {
+  const results: StageResult[] = [];
+  for (const stage of stages) {
+    results.push(results.some((result) => result.status !== 'passed') ? notRun(stage) : await runStage(stage, quiet, write));
+  }
+  return results;
+}
+
+/** Runs the steps in order; the results of every stage (in the order given), those not run included. */
 export async function runStages(steps: Step[], write: (text: string) => void = (text) => process.stdout.write(text)): Promise<StageResult[]> {
   const results: StageResult[] = [];
   let failed = false;
   for (const step of steps) {
-    const stages = Array.isArray(step) ? step : [step];
+    const lanes = (Array.isArray(step) ? step : [step]).map((lane) => (Array.isArray(lane) ? lane : [lane]));
     if (failed) {
-      results.push(...stages.map((stage) => ({ name: stage.name, status: 'not run' as const, wallMs: 0, cpuMs: 0 })));
+      results.push(...lanes.flat().map(notRun));
       continue;
     }
-    const done = await Promise.all(stages.map((stage) => runStage(stage, stages.length > 1, write)));
+    const done = (await Promise.all(lanes.map((lane) => runLane(lane, lanes.length > 1, write)))).flat();
     results.push(...done);
-    failed = done.some((result) => result.status === 'failed');
+    failed = done.some((result) => result.status !== 'passed');
   }
   return results;
 }

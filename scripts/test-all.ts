@@ -1,15 +1,38 @@
-// `npm test`: every stage, timed (scripts/stages.ts). The type check, the lint and the build share no
-// output and each keeps one core busy at most, so they run at the same time; the test stages follow one
-// by one, since each of them keeps both cores busy. The table of stage times ends the output, also when
-// a stage fails. Under `.ci/run` (STAGE_TIMES_FILE) the rows go to that file instead, and `.ci/run`
-// prints them beside its own stages. `npm test -- --rebuild` (`.ci/run`, after `npm ci --ignore-scripts`)
-// runs the dependencies' install scripts (better-sqlite3 compiled from source where no prebuilt binary
-// can be fetched: minutes of one core) beside those three, which do not load them; the tests wait for it.
+// `npm test`: every stage, timed (scripts/stages.ts), laid out by what each needs and how much of the
+// two cores it keeps busy (measured: .ci/run's table, README "Tests").
+// 1. The type check, the lint, the build and the unit tests that load no database (vitest's core, ui
+//    and console projects) share no output, so they run at the same time. `npm test -- --rebuild`
+//    (`.ci/run`, after `npm ci --ignore-scripts`) runs the dependencies' install scripts beside them
+//    (better-sqlite3 compiled from source where no prebuilt binary can be fetched: a minute of one core),
+//    which none of them loads.
+// 2. Then three lanes at once: Playwright in Chromium (two workers that wait on the flows' timers most
+//    of the time: some 0.7 of a core), the other engines (a quarter of a core, most of it waiting for
+//    sessions to expire), and the server's tests on SQLite, then on PostgreSQL. Each lane that starts
+//    servers on fixed ports gets ports of its own (portsFor below), so none meets another's.
+// The table of stage times ends the output, also when a stage fails. Under `.ci/run` (STAGE_TIMES_FILE)
+// the rows go to that file instead, and `.ci/run` prints them beside its own stages.
 import { appendFileSync } from 'node:fs';
 import { runStages, stageLines, stageTable, type Step } from './stages.ts';
 
-const npm = (script: string) => ['npm', 'run', '--silent', script];
+const npm = (script: string, ...args: string[]) => ['npm', 'run', '--silent', script, ...(args.length ? ['--', ...args] : [])];
 const rebuild = process.argv.includes('--rebuild');
+
+/**
+ * The ports of the servers a lane starts (the demo pages, the Frontend API and the Backend API next to
+ * it, the console), `offset` above Playwright's own (E2E_DEMO_PORT, E2E_API_PORT, E2E_CONSOLE_PORT or
+ * their defaults): 0 for Playwright, 2 for the engines (their own defaults, 5176 and 3104), 4 for the
+ * PostgreSQL run's scale-out spec.
+ */
+function portsFor(offset: number): Record<string, string> {
+  const port = (name: string, fallback: number) => String(Number(process.env[name] ?? fallback) + offset);
+  return {
+    E2E_DEMO_PORT: port('E2E_DEMO_PORT', 5174),
+    E2E_API_PORT: port('E2E_API_PORT', 3102),
+    E2E_BACKEND_API_PORT: String(Number(process.env.E2E_BACKEND_API_PORT ?? Number(process.env.E2E_API_PORT ?? 3102) + 1) + offset),
+    E2E_CONSOLE_PORT: port('E2E_CONSOLE_PORT', 3109),
+  };
+}
+
 const steps: Step[] = [
   [
     // both cores for the native module's two compile units
@@ -17,11 +40,16 @@ const steps: Step[] = [
     { name: 'typecheck', command: npm('typecheck') },
     { name: 'lint', command: npm('lint') },
     { name: 'build', command: npm('build') },
+    { name: 'unit', command: npm('test:unit', '--project', 'core', '--project', 'ui', '--project', 'console') },
   ],
-  { name: 'unit', command: npm('test:unit') },
-  { name: 'postgres', command: npm('test:postgres') },
-  { name: 'e2e', command: npm('test:e2e') },
-  { name: 'engines', command: npm('test:engines') },
+  [
+    { name: 'e2e', command: npm('test:e2e'), env: portsFor(0) },
+    { name: 'engines', command: npm('test:engines'), env: portsFor(2) },
+    [
+      { name: 'server', command: npm('test:unit', '--project', 'server', '--project', 'tools') },
+      { name: 'postgres', command: npm('test:postgres'), env: portsFor(4) },
+    ],
+  ],
 ];
 
 const started = performance.now();

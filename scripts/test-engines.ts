@@ -73,7 +73,7 @@ async function startServer(): Promise<void> {
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, DEMO_PORT: String(DEMO_PORT), API_PORT: String(API_PORT), BACKEND_API_PORT: '0', DATABASE_PATH: databasePath },
+    env: { ...process.env, DEMO_PORT: String(DEMO_PORT), API_PORT: String(API_PORT), BACKEND_API_PORT: '0', CONSOLE_PORT: 'off', DATABASE_PATH: databasePath },
   });
   const child = server;
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));

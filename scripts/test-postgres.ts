@@ -19,7 +19,11 @@ try {
   const suite = spawnSync('npx', ['vitest', 'run', '--project', 'server', 'server/'], { stdio: 'inherit', env });
   status = suite.status ?? 1;
   if (status === 0) {
-    const scaleOut = spawnSync('npx', ['playwright', 'test', 'e2e/scaleOut.spec.ts'], { stdio: 'inherit', env: { ...env, SCALE_OUT_DATABASE_URL: cluster.url } });
+    // a folder of its own for what Playwright writes: `npm test` runs the Chromium suite (test-results/) at the same time
+    const scaleOut = spawnSync('npx', ['playwright', 'test', 'e2e/scaleOut.spec.ts', '--output', 'test-results/postgres'], {
+      stdio: 'inherit',
+      env: { ...env, SCALE_OUT_DATABASE_URL: cluster.url },
+    });
     status = scaleOut.status ?? 1;
   }
 } finally {
