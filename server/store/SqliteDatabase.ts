@@ -12,6 +12,16 @@ import { addBeforeCommit, bindParams, runHooks, UniqueViolation, type Database, 
 import { DatabaseUnavailable, DEFAULT_DATABASE_TIMEOUTS } from './DatabaseUnavailable.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
+import { DEFAULT_CHECKPOINTER, WalCheckpointer, type CheckpointerOptions } from './walCheckpointer.ts';
+
+/** The WAL's checkpoints on a thread of their own (walCheckpointer.ts), from the `startAfterWrites`th write on. */
+export interface SqliteCheckpointing extends CheckpointerOptions {
+  /** writes (committed transactions, statements outside one) before the thread starts: a short-lived database never pays for it */
+  startAfterWrites: number;
+}
+
+/** SQLite's own threshold, in pages, when the checkpoints run inside a commit */
+const AUTOCHECKPOINT_PAGES = 1000;
 
 interface Scope {
   done: boolean;
@@ -39,10 +49,14 @@ export class SqliteDatabase implements Database {
   private readonly statements = new Map<string, BetterSqlite.Statement>();
   private busy = false;
   private readonly waiting: (() => void)[] = [];
+  /** writes left before the checkpointer starts; undefined: none for this database */
+  private writesBeforeCheckpointer: number | undefined;
+  private checkpointer: WalCheckpointer | undefined;
 
   private constructor(
     private readonly db: BetterSqlite.Database,
     private readonly busyMs: number,
+    private readonly checkpointing: SqliteCheckpointing | false,
   ) {}
 
   /**
@@ -50,7 +64,11 @@ export class SqliteDatabase implements Database {
    * another connection (another process on the same file) to release its lock before the call fails
    * with DatabaseUnavailable.
    */
-  static async open(path: string, migrations: Migration[] = MIGRATIONS, options: { busyMs?: number } = {}): Promise<SqliteDatabase> {
+  static async open(
+    path: string,
+    migrations: Migration[] = MIGRATIONS,
+    options: { busyMs?: number; checkpointing?: SqliteCheckpointing | false } = {},
+  ): Promise<SqliteDatabase> {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     const raw = new (await loadBetterSqlite())(path);
     raw.pragma('journal_mode = WAL');
@@ -62,8 +80,12 @@ export class SqliteDatabase implements Database {
     // loop (every other request, the liveness probe) while another connection holds the lock; the wait
     // is done here instead, asynchronously, between short attempts (see retryWhileBusy)
     raw.pragma('busy_timeout = 0');
-    const db = new SqliteDatabase(raw, options.busyMs ?? DEFAULT_DATABASE_TIMEOUTS.busyMs);
+    // an in-memory database has no log to checkpoint
+    const checkpointing = path === ':memory:' ? false : (options.checkpointing ?? { ...DEFAULT_CHECKPOINTER, startAfterWrites: 200 });
+    const db = new SqliteDatabase(raw, options.busyMs ?? DEFAULT_DATABASE_TIMEOUTS.busyMs, checkpointing);
     await migrate(db, migrations);
+    // counted from here: the migrations' own writes are not the service's
+    if (checkpointing !== false) db.writesBeforeCheckpointer = checkpointing.startAfterWrites;
     return db;
   }
 
@@ -76,7 +98,9 @@ export class SqliteDatabase implements Database {
   }
 
   run(sql: string, params: readonly unknown[] = []): Promise<number> {
-    return this.statement(() => this.prepare(sql).run(...bindParams(params)).changes);
+    const done = this.statement(() => this.prepare(sql).run(...bindParams(params)).changes);
+    if (!this.active()) this.wrote();
+    return done;
   }
 
   /** Several statements without parameters (migrations). */
@@ -112,6 +136,7 @@ export class SqliteDatabase implements Database {
         result = await this.scope.run(scope, fn);
         await this.scope.run(scope, () => runHooks(scope.beforeCommit));
         await settle(() => this.db.exec('COMMIT'));
+        this.wrote();
       } catch (error) {
         scope.done = true;
         // SQLite rolls back by itself on some errors (SQLITE_FULL, SQLITE_IOERR); a ROLLBACK that fails
@@ -157,9 +182,31 @@ export class SqliteDatabase implements Database {
   }
 
   async close(): Promise<void> {
+    this.writesBeforeCheckpointer = undefined;
+    await this.checkpointer?.stop();
+    this.checkpointer = undefined;
     await this.acquire();
     if (this.db.open) this.db.close();
     this.release();
+  }
+
+  /** The checkpointer thread, once running (tests). */
+  walCheckpointer(): WalCheckpointer | undefined {
+    return this.checkpointer;
+  }
+
+  /** Counts a write; the one that reaches `startAfterWrites` moves the checkpoints to their thread. */
+  private wrote(): void {
+    if (this.writesBeforeCheckpointer === undefined || this.writesBeforeCheckpointer-- > 0 || this.checkpointing === false) return;
+    this.writesBeforeCheckpointer = undefined;
+    const options = this.checkpointing;
+    this.checkpointer = WalCheckpointer.start(this.db.name, options, () => {
+      // the thread ended on its own: checkpoints run inside the commits again
+      this.checkpointer = undefined;
+      if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+    });
+    // SQLite's own checkpoint only as a backstop, should the thread fall far behind
+    this.db.pragma(`wal_autocheckpoint = ${Math.max(AUTOCHECKPOINT_PAGES, options.restartFrames * 4)}`);
   }
 
   private active(): Scope | undefined {

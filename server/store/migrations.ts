@@ -573,6 +573,16 @@ export const MIGRATIONS: Migration[] = [
       CREATE INDEX webhook_deliveries_user ON webhook_deliveries(project_id, user_id, created_at);
     `,
   },
+  {
+    version: 21,
+    name: 'identifiers: the index on user_id alone dropped (identifiers_per_user begins with user_id)',
+    // Every insert of an identifier wrote a page of each of its indexes to the log; this one only
+    // repeated the first column of the unique index identifiers_per_user (user_id, type, normalized),
+    // which serves the lookups by user and the cascade from users alike (issue 34).
+    sql: `
+      DROP INDEX IF EXISTS identifiers_user;
+    `,
+  },
 ];
 
 /** The schema version this code needs: the newest migration (readiness compares the database's with it). */

@@ -68,6 +68,35 @@ describe('statements per sign-up call (SQLite)', () => {
   });
 });
 
+describe('indexes written by each insert', () => {
+  it('none of them is a leading part of another full index of its table (that one serves its lookups already)', async () => {
+    // a unique or partial index states a rule of its own (unique among fewer columns, or among some rows): never redundant
+    const db = await openDatabase(':memory:');
+    try {
+      const redundant: string[] = [];
+      for (const { name: table } of await db.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'")) {
+        const indexes = await db.all<{ name: string; unique: number; partial: number }>('SELECT name, "unique", partial FROM pragma_index_list(?)', [table]);
+        const columns = new Map<string, string[]>();
+        for (const index of indexes) {
+          columns.set(index.name, (await db.all<{ name: string }>('SELECT name FROM pragma_index_info(?) ORDER BY seqno', [index.name])).map((c) => c.name));
+        }
+        for (const shorter of indexes) {
+          for (const longer of indexes) {
+            const [a, b] = [columns.get(shorter.name)!, columns.get(longer.name)!];
+            if (shorter === longer || shorter.unique || shorter.partial || longer.partial || a.length > b.length || a.some((c, i) => c !== b[i])) continue;
+            // two plain indexes with the same columns: one of them is named
+            if (a.length === b.length && !longer.unique && shorter.name > longer.name) continue;
+            redundant.push(`${table}: ${shorter.name} (${a.join(', ')}) within ${longer.name} (${b.join(', ')})`);
+          }
+        }
+      }
+      expect(redundant).toEqual([]);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
 describe('a short session signed inside its transaction', () => {
   it('is signed without a turn of the event loop (no hop to the thread pool) and verifies with the published key', async () => {
     const server = await startTestServer({ api: { database: tempFile('db.sqlite') } });
