@@ -189,7 +189,7 @@ describe('the admin command', () => {
     expect(added).toEqual({ id: expect.stringMatching(/^whe-\d+$/), projectId: 'pro-1', url: 'http://127.0.0.1:9/hook', events: ['user.created'], secret: expect.stringMatching(/^whsec_/) });
     await userWithPasskey(server.url, new SoftAuthenticator()); // port 9 refuses: the event waits
     const listed = await runAdmin(['webhooks', 'list', 'pro-1'], env);
-    expect(listed).toEqual([{ id: added.id, projectId: 'pro-1', url: added.url, events: ['user.created'], createdAt: expect.any(String), pending: 1, givenUp: 0 }]);
+    expect(listed).toEqual([{ id: added.id, projectId: 'pro-1', url: added.url, events: ['user.created'], createdAt: expect.any(String), disabledAt: null, pending: 1, givenUp: 0 }]);
     expect(JSON.stringify(listed)).not.toContain(added.secret.slice(6));
     expect(await runAdmin(['webhooks', 'remove', added.id], env)).toEqual({ removed: added.id });
     expect(await server.api.store.db.all('SELECT id FROM webhook_deliveries')).toEqual([]);
