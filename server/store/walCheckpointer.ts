@@ -21,6 +21,9 @@ export interface CheckpointerOptions {
   restartFrames: number;
 }
 
+/** how long stop() waits for the thread to close its connection before ending it */
+const STOP_TIMEOUT_MS = 10_000;
+
 export const DEFAULT_CHECKPOINTER: CheckpointerOptions = { intervalMs: 50, restartFrames: 8192 };
 
 /** One checkpoint round's outcome, as the worker reports it when asked (tests). */
@@ -103,7 +106,12 @@ export class WalCheckpointer {
   /** Closes the thread's connection and waits for the thread to end. */
   stop(): Promise<void> {
     this.stopped = true;
+    // the thread is unref'd so that it alone keeps nothing alive; while it is being waited for, it must
+    // (else a process with nothing else to do drops the pending wait and exits with code 13)
+    this.worker.ref();
     this.worker.postMessage('stop');
-    return this.exited;
+    // bounded: a thread stuck in a checkpoint (a busy file past its timeout) is ended
+    const timer = setTimeout(() => void this.worker.terminate(), STOP_TIMEOUT_MS);
+    return this.exited.finally(() => clearTimeout(timer));
   }
 }
