@@ -11,10 +11,10 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer, request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startApiInstance, type ApiInstance } from './apiInstances';
+import { freePort, startApiInstance, type ApiInstance } from './apiInstances';
 
 export const SHOP = 'shop.test';
 export const SAME_SITE = 'auth.shop.test';
@@ -51,16 +51,6 @@ export interface CrossSiteStack {
   /** the API's own http address under `apiName` */
   direct(apiName: string): string;
   close(): Promise<void>;
-}
-
-/** A free port, known before the API starts (its settings name it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** A self-signed certificate for the three names and its SPKI pin. */

@@ -4,8 +4,8 @@
 import { Builder, type WebDriver, type WebElement } from 'selenium-webdriver';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../apiInstances';
 import { bounded, findExpression, PAGE_HELPERS, type EnginePage, type Target } from './page';
 
 const DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
@@ -32,16 +32,6 @@ export function webkitMissing(): string | undefined {
   return missing.length ? `no ${missing.join(', ')} (apt-get install webkit2gtk-driver xvfb)` : undefined;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Xvfb and WebKitWebDriver processes still running: ended with the test process however it exits. */
 const running = new Set<ChildProcess>();
