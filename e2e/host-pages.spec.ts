@@ -81,7 +81,10 @@ test.describe('host pages', () => {
       const shots = await visitMainScreens(browser, host);
       for (const [name, reference] of plain) {
         const shot = shots.get(name)!;
-        const differing = shot.equals(reference) ? 0 : await differingPixels(page, reference, shot);
+        // within 1 of a channel's 255 is the same pixel: on a busy machine (load 15, four workers) the card's
+        // rounded corner under the open country list was antialiased 1 step apart in 7 pixels, host pages
+        // alike; what a host page leaks (a font, a colour, a size, a direction) moves pixels by far more
+        const differing = shot.equals(reference) ? 0 : await differingPixels(page, reference, shot, 1);
         if (!differing) continue;
         differences[`${host} ${name}`] = differing;
         for (const [label, png] of [[`${host}-${name}.png`, shot], [`plain-${name}.png`, reference]] as const) {

@@ -5,10 +5,12 @@
 //    (`.ci/run`, after `npm ci --ignore-scripts`) runs the dependencies' install scripts beside them
 //    (better-sqlite3 compiled from source where no prebuilt binary can be fetched: a minute of one core),
 //    which none of them loads.
-// 2. Then three lanes at once: Playwright in Chromium (two workers that wait on the flows' timers most
-//    of the time: some 0.7 of a core), the other engines (a quarter of a core, most of it waiting for
-//    sessions to expire), and the server's tests on SQLite, then on PostgreSQL. Each lane that starts
-//    servers on fixed ports gets ports of its own (portsFor below), so none meets another's.
+// 2. Then four lanes at once: Playwright in Chromium (four workers that wait on the flows' timers most
+//    of the time: the longest file, the screen tour's walks, sets the lane's length, not the CPU), the
+//    other engines (a quarter of a core, most of it waiting for sessions to expire), the server's tests
+//    on SQLite and those on PostgreSQL (side by side: one after the other they became the longest lane
+//    once Playwright had four workers). Each lane that starts servers on fixed ports gets ports of its
+//    own (portsFor below), so none meets another's.
 // The table of stage times ends the output, also when a stage fails. Under `.ci/run` (STAGE_TIMES_FILE)
 // the rows go to that file instead, and `.ci/run` prints them beside its own stages.
 import { appendFileSync } from 'node:fs';
@@ -45,10 +47,8 @@ const steps: Step[] = [
   [
     { name: 'e2e', command: npm('test:e2e'), env: portsFor(0) },
     { name: 'engines', command: npm('test:engines'), env: portsFor(2) },
-    [
-      { name: 'server', command: npm('test:unit', '--project', 'server', '--project', 'tools') },
-      { name: 'postgres', command: npm('test:postgres'), env: portsFor(4) },
-    ],
+    { name: 'server', command: npm('test:unit', '--project', 'server', '--project', 'tools') },
+    { name: 'postgres', command: npm('test:postgres'), env: portsFor(4) },
   ],
 ];
 
