@@ -1,10 +1,8 @@
 // `npm test`: every stage, timed (scripts/stages.ts), laid out by what each needs and how much of the
 // two cores it keeps busy (measured: .ci/run's table, README "Tests").
 // 1. The type check, the lint, the build and the unit tests that load no database (vitest's core, ui
-//    and console projects) share no output, so they run at the same time. `npm test -- --rebuild`
-//    (`.ci/run`, after `npm ci --ignore-scripts`) runs the dependencies' install scripts beside them
-//    (better-sqlite3 compiled from source where no prebuilt binary can be fetched: a minute of one core),
-//    which none of them loads.
+//    and console projects) share no output, so they run at the same time. (`.ci/run` compiles the
+//    native module before, beside its apt stage.)
 // 2. Then four lanes at once: Playwright in Chromium (four workers that wait on the flows' timers most
 //    of the time: the longest file, the screen tour's walks, sets the lane's length, not the CPU), the
 //    other engines (a quarter of a core, most of it waiting for sessions to expire), the server's tests
@@ -17,7 +15,8 @@ import { appendFileSync } from 'node:fs';
 import { runStages, stageLines, stageTable, type Step } from './stages.ts';
 
 const npm = (script: string, ...args: string[]) => ['npm', 'run', '--silent', script, ...(args.length ? ['--', ...args] : [])];
-const rebuild = process.argv.includes('--rebuild');
+/** A command at a lower CPU priority (nice 5: about a third of a core's share against a process at 0 when both want it). */
+const niced = (command: string[]) => ['nice', '-n', '5', ...command];
 
 /**
  * The ports of the servers a lane starts (the demo pages, the Frontend API and the Backend API next to
@@ -37,8 +36,6 @@ function portsFor(offset: number): Record<string, string> {
 
 const steps: Step[] = [
   [
-    // both cores for the native module's two compile units
-    ...(rebuild ? [{ name: 'npm rebuild', command: ['env', 'JOBS=2', 'npm', 'rebuild'] }] : []),
     { name: 'typecheck', command: npm('typecheck') },
     { name: 'lint', command: npm('lint') },
     { name: 'build', command: npm('build') },
@@ -47,8 +44,9 @@ const steps: Step[] = [
   [
     { name: 'e2e', command: npm('test:e2e'), env: portsFor(0) },
     { name: 'engines', command: npm('test:engines'), env: portsFor(2) },
-    { name: 'server', command: npm('test:unit', '--project', 'server', '--project', 'tools') },
-    { name: 'postgres', command: npm('test:postgres'), env: portsFor(4) },
+    // the server suites yield the cores to Playwright, the longest lane, and take what it leaves idle
+    { name: 'server', command: niced(npm('test:unit', '--project', 'server', '--project', 'tools')) },
+    { name: 'postgres', command: niced(npm('test:postgres')), env: portsFor(4) },
   ],
 ];
 
