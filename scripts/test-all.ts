@@ -3,20 +3,19 @@
 // 1. The type check, the lint, the build and the unit tests that load no database (vitest's core, ui
 //    and console projects) share no output, so they run at the same time. (`.ci/run` compiles the
 //    native module before, beside its apt stage.)
-// 2. Then four lanes at once: Playwright in Chromium (four workers that wait on the flows' timers most
-//    of the time: the longest file, the screen tour's walks, sets the lane's length, not the CPU), the
-//    other engines (a quarter of a core, most of it waiting for sessions to expire), the server's tests
-//    on SQLite and those on PostgreSQL (side by side: one after the other they became the longest lane
-//    once Playwright had four workers). Each lane that starts servers on fixed ports gets ports of its
-//    own (portsFor below), so none meets another's.
+// 2. Then three lanes at once: Playwright in Chromium (two workers), the other engines (a quarter of a
+//    core, most of it waiting for sessions to expire), and the server's tests on SQLite, then on
+//    PostgreSQL. The two cores are busy the whole step (vmstat: no idle time from its start to
+//    Playwright's end), so more lanes or workers do not shorten it: four Playwright workers and the
+//    server suites side by side took as long, and tests ran past their time limits (README "Tests").
+//    Each lane that starts servers on fixed ports gets ports of its own (portsFor below), so none
+//    meets another's.
 // The table of stage times ends the output, also when a stage fails. Under `.ci/run` (STAGE_TIMES_FILE)
 // the rows go to that file instead, and `.ci/run` prints them beside its own stages.
 import { appendFileSync } from 'node:fs';
 import { runStages, stageLines, stageTable, type Step } from './stages.ts';
 
 const npm = (script: string, ...args: string[]) => ['npm', 'run', '--silent', script, ...(args.length ? ['--', ...args] : [])];
-/** A command at a lower CPU priority (nice 5: about a third of a core's share against a process at 0 when both want it). */
-const niced = (command: string[]) => ['nice', '-n', '5', ...command];
 
 /**
  * The ports of the servers a lane starts (the demo pages, the Frontend API and the Backend API next to
@@ -44,9 +43,10 @@ const steps: Step[] = [
   [
     { name: 'e2e', command: npm('test:e2e'), env: portsFor(0) },
     { name: 'engines', command: npm('test:engines'), env: portsFor(2) },
-    // the server suites yield the cores to Playwright, the longest lane, and take what it leaves idle
-    { name: 'server', command: niced(npm('test:unit', '--project', 'server', '--project', 'tools')) },
-    { name: 'postgres', command: niced(npm('test:postgres')), env: portsFor(4) },
+    [
+      { name: 'server', command: npm('test:unit', '--project', 'server', '--project', 'tools') },
+      { name: 'postgres', command: npm('test:postgres'), env: portsFor(4) },
+    ],
   ],
 ];
 
