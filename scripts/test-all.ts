@@ -1,8 +1,11 @@
 // `npm test`: every stage, timed (scripts/stages.ts), laid out by what each needs and how much of the
 // two cores it keeps busy (measured: .ci/run's table, README "Tests").
 // 1. The type check, the lint, the build and the unit tests that load no database (vitest's core, ui
-//    and console projects) share no output, so they run at the same time. (`.ci/run` compiles the
-//    native module before, beside its apt stage.)
+//    and console projects) share no output, so they run at the same time. `npm test -- --rebuild`
+//    (`.ci/run`, after `npm ci --ignore-scripts`) runs the dependencies' install scripts beside them
+//    (better-sqlite3 compiled from source where no prebuilt binary can be fetched: a minute of one
+//    core and a part of the other), which none of them loads; and `.ci/run` installs the system
+//    packages meanwhile (SYSTEM_PACKAGES_DONE_FILE below).
 // 2. Then three lanes at once: Playwright in Chromium (two workers), the other engines (a quarter of a
 //    core, most of it waiting for sessions to expire), and the server's tests on SQLite, then on
 //    PostgreSQL. The two cores are busy the whole step (vmstat: no idle time from its start to
@@ -16,6 +19,16 @@ import { appendFileSync } from 'node:fs';
 import { runStages, stageLines, stageTable, type Step } from './stages.ts';
 
 const npm = (script: string, ...args: string[]) => ['npm', 'run', '--silent', script, ...(args.length ? ['--', ...args] : [])];
+const rebuild = process.argv.includes('--rebuild');
+/**
+ * `.ci/run` installs the system packages (the browsers, PostgreSQL) while this runs: it names a file
+ * that holds apt's exit status once apt is done, and the first step waits for it (at most 20 minutes),
+ * since the second starts the browsers and the database.
+ */
+const systemPackages = process.env.SYSTEM_PACKAGES_DONE_FILE;
+const waitForSystemPackages = systemPackages
+  ? [{ name: 'apt (wait)', command: ['bash', '-c', 'for _ in $(seq 1200); do [ -s "$0" ] && exit "$(cat "$0")"; sleep 1; done; echo "apt did not end in 20 minutes"; exit 1', systemPackages] }]
+  : [];
 
 /**
  * The ports of the servers a lane starts (the demo pages, the Frontend API and the Backend API next to
@@ -35,6 +48,9 @@ function portsFor(offset: number): Record<string, string> {
 
 const steps: Step[] = [
   [
+    // both cores for the native module's two compile units
+    ...(rebuild ? [{ name: 'npm rebuild', command: ['env', 'JOBS=2', 'npm', 'rebuild'] }] : []),
+    ...waitForSystemPackages,
     { name: 'typecheck', command: npm('typecheck') },
     { name: 'lint', command: npm('lint') },
     { name: 'build', command: npm('build') },

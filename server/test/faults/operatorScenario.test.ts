@@ -251,6 +251,16 @@ describe.skipIf(!POSTGRES_URL)('the operator scenario on PostgreSQL (needs Postg
           until(`${what}: a call served by ${server.name}`, 30_000, () => {
             const first = traffic.calls.find((c) => c.instance === server.name && c.status === 200 && c.at > after);
             return first ? first.at - after : undefined;
+          }).catch((error: Error) => {
+            // what the instance answered meanwhile, so that a failure says whether it refused, hung or was never asked
+            const since = traffic.calls.filter((c) => c.instance === server.name && c.sentAt > after);
+            const answers: Record<string, number> = {};
+            for (const c of since) {
+              const key = c.error ?? `${c.status}${c.type ? ` ${c.type}` : ''}`;
+              answers[key] = (answers[key] ?? 0) + 1;
+            }
+            const slowest = Math.round(Math.max(0, ...since.map((c) => c.ms)));
+            throw new Error(`${error.message}; its answers since: ${JSON.stringify(answers)}, the slowest ${slowest} ms; the process ${server.proc.exited() ?? 'running'}`);
           }),
         ),
       );
