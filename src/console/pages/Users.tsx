@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { path } from '../api';
 import { ErrorNote, useConsole } from '../context';
 import { formatTime } from '../format';
-import { routeHash } from '../route';
+import { parseRoute, routeHash } from '../route';
 import { Table } from '../Table';
 
 export interface Identifier {
@@ -45,7 +45,10 @@ export function Users({ project }: { project: string }) {
   useEffect(() => {
     let current = true;
     setLoading(true);
-    window.history.replaceState(null, '', routeHash({ page: 'users', project, query: { q: sent } }));
+    // the search goes into the address only while it still shows this list: a row opened within the
+    // typing pause (the hash already the user's, its hashchange not yet handled) stays opened
+    const here = parseRoute(window.location.hash, project);
+    if (here.page === 'users' && here.project === project) window.history.replaceState(null, '', routeHash({ page: 'users', project, query: { q: sent } }));
     api.get<{ users: UserSummary[]; nextCursor: string | null }>(path`/projects/${project}/users`, { q: sent, limit: PAGE_SIZE }).then(
       (answer) => {
         if (!current) return;
