@@ -21,7 +21,7 @@ export default defineConfig({
   globalSetup: './e2e/globalSetup.ts',
   timeout: 30_000,
   expect: { timeout: 7_000 },
-  workers: 2,
+  workers: 3,
   retries: 0,
   reporter: process.env.CI ? 'line' : 'list',
   use: {

@@ -6,11 +6,12 @@
 //    (better-sqlite3 compiled from source where no prebuilt binary can be fetched: a minute of one
 //    core and a part of the other), which none of them loads; and `.ci/run` installs the system
 //    packages meanwhile (SYSTEM_PACKAGES_DONE_FILE below).
-// 2. Then three lanes at once: Playwright in Chromium (two workers), the other engines (a quarter of a
+// 2. Then three lanes at once: Playwright in Chromium (three workers), the other engines (a quarter of a
 //    core, most of it waiting for sessions to expire), and the server's tests on SQLite, then on
-//    PostgreSQL. The two cores are busy the whole step (vmstat: no idle time from its start to
-//    Playwright's end), so more lanes or workers do not shorten it: four Playwright workers and the
-//    server suites side by side took as long, and tests ran past their time limits (README "Tests").
+//    PostgreSQL. The two cores are busy the whole step until Playwright's last minutes (vmstat), so
+//    more lanes or workers do not shorten it much: four Playwright workers and the server suites side
+//    by side took as long, and tests ran past their time limits (README "Tests"); a third worker gives
+//    Playwright, the longest lane, a larger share of the cores and shortens its tail, where it ran alone.
 //    Each lane that starts servers on fixed ports gets ports of its own (portsFor below), so none
 //    meets another's.
 // The table of stage times ends the output, also when a stage fails. Under `.ci/run` (STAGE_TIMES_FILE)
