@@ -31,7 +31,14 @@ export interface CrossSiteRow {
 
 const persistence = 'window.Corbado && window.Corbado.sessionPersistence';
 
-async function signUpAndComeBack(page: EnginePage, stack: CrossSiteStack, api: string, sessions: Sessions): Promise<Omit<CrossSiteRow, 'api' | 'cookies' | 'sessions'>> {
+/** A visitor signed up on the shop's page, gone elsewhere while the short session runs out. */
+interface Away {
+  before: string | undefined;
+  /** when the page left the shop (ms) */
+  leftAt: number;
+}
+
+async function signUpAndLeave(page: EnginePage, stack: CrossSiteStack, api: string, sessions: Sessions): Promise<Away> {
   const email = uniqueEmail('engine-cross-site');
   const url = stack.pageUrl(api, sessions);
   await page.goto(`${url}#register`);
@@ -45,13 +52,19 @@ async function signUpAndComeBack(page: EnginePage, stack: CrossSiteStack, api: s
   const before = await waitFor<string>(page, 'Corbado.sessionPersistence', persistence);
   // no page of the shop open while the short session runs out
   await page.goto(url.replace(/\/[^/]*$/, '/elsewhere'));
-  await new Promise((resolve) => setTimeout(resolve, (SHORT_SESSION_SECONDS + 2) * 1000));
-  await page.goto(url);
+  return { before, leftAt: Date.now() };
+}
+
+/** Back on the shop's page once the short session has run out: still signed in? */
+async function comeBack(page: EnginePage, stack: CrossSiteStack, api: string, sessions: Sessions, away: Away): Promise<Omit<CrossSiteRow, 'api' | 'cookies' | 'sessions'>> {
+  const wait = away.leftAt + (SHORT_SESSION_SECONDS + 2) * 1000 - Date.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  await page.goto(stack.pageUrl(api, sessions));
   const stillSignedIn = await waitFor(page, 'the session', 'window.Corbado && window.Corbado.isAuthenticated === true', 10_000).then(
     () => true,
     () => false,
   );
-  return { before, after: (await page.evaluate<string | null>(persistence)) ?? undefined, stillSignedIn };
+  return { before: away.before, after: (await page.evaluate<string | null>(persistence)) ?? undefined, stillSignedIn };
 }
 
 type Cookies = 'kept' | 'blocked';
@@ -147,7 +160,11 @@ export async function socialRows(engine: 'firefox' | 'webkit', stack: CrossSiteS
   return { rows, silent: rows.filter((row) => !row.completed && !row.told) };
 }
 
-/** The rows in one engine, one fresh browser each; logs each row as it is measured. */
+/**
+ * The rows in one engine, one fresh browser each; logs each row as it is measured. The visitors sign up
+ * one after the other and then are all away at once: the short sessions run out side by side, not one
+ * wait per row.
+ */
 export async function crossSiteRows(engine: 'firefox' | 'webkit', stack: CrossSiteStack): Promise<{ rows: CrossSiteRow[]; silent: CrossSiteRow[] }> {
   const shapes = [
     ['kept', SAME_SITE, 'short-only'],
@@ -157,17 +174,23 @@ export async function crossSiteRows(engine: 'firefox' | 'webkit', stack: CrossSi
     ['blocked', OTHER_SITE, 'storage'],
   ] as const;
   const rows: CrossSiteRow[] = [];
-  for (const [cookies, api, sessions] of shapes) {
-    const page = await launch(engine, stack, stack.pageUrl(api, sessions), cookies);
-    try {
-      const row = { api, cookies: `third-party cookies ${cookies}`, sessions, ...(await signUpAndComeBack(page, stack, api, sessions)) };
+  const pages: EnginePage[] = [];
+  try {
+    const away: Away[] = [];
+    for (const [cookies, api, sessions] of shapes) {
+      const page = await launch(engine, stack, stack.pageUrl(api, sessions), cookies);
+      pages.push(page);
+      away.push(await signUpAndLeave(page, stack, api, sessions));
+    }
+    for (const [i, [cookies, api, sessions]] of shapes.entries()) {
+      const row = { api, cookies: `third-party cookies ${cookies}`, sessions, ...(await comeBack(pages[i]!, stack, api, sessions, away[i]!)) };
       rows.push(row);
       console.info(
         `  ${row.stillSignedIn ? '✓' : '·'} ${api}, ${row.cookies}, crossSiteSessions ${sessions}: ${row.stillSignedIn ? 'still signed in' : 'signed out'} after the short session (sessionPersistence ${row.before} → ${row.after})`,
       );
-    } finally {
-      await page.close();
     }
+  } finally {
+    await Promise.allSettled(pages.map((page) => page.close()));
   }
   return { rows, silent: rows.filter((row) => !row.stillSignedIn && row.before !== 'short-only') };
 }
