@@ -18,6 +18,13 @@ const CONSOLE_URL = process.env.E2E_CONSOLE_URL!;
 const BACKEND_API_URL = process.env.E2E_BACKEND_API_URL!;
 const SHOTS = 'e2e/screenshots/console';
 
+/** what a test leaves on the shared server, undone when it ends, passed or not */
+const undoAtEnd: (() => void)[] = [];
+const onTestEnd = (undo: () => void) => undoAtEnd.push(undo);
+test.afterEach(() => {
+  for (const undo of undoAtEnd.splice(0).reverse()) undo();
+});
+
 /**
  * Signs an operator (added by the admin command) in on the console by e-mail code; with `passkey`,
  * takes the passkey the widget offers next (the console goes on once the widget's process completes, so
@@ -163,7 +170,14 @@ test.describe('the console', () => {
 
     // a webhook endpoint whose receiver is down: enabling the user again is an event whose delivery fails
     const port = await freePort();
-    await page.getByRole('textbox', { name: 'Endpoint URL' }).fill(`http://127.0.0.1:${port}/hook`);
+    const hookUrl = `http://127.0.0.1:${port}/hook`;
+    // removed however the test ends: every later event of the shared server (the other spec files') would
+    // otherwise go to a port nobody listens on, retried for minutes
+    onTestEnd(() => {
+      const listed = admin('webhooks', 'list', 'pro-1') as unknown as { id: string; url: string }[];
+      for (const { id } of listed.filter((e) => e.url === hookUrl)) admin('webhooks', 'remove', id);
+    });
+    await page.getByRole('textbox', { name: 'Endpoint URL' }).fill(hookUrl);
     await page.getByRole('button', { name: 'Add the endpoint' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
     await page.goto(`${CONSOLE_URL}/#/pro-1/users/${userId}`);
