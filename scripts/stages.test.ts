@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runStages, stageLines, stageTable } from './stages.ts';
+import { runStages, stageLines, stageTable, TAIL_LINES } from './stages.ts';
 
 const node = (code: string) => [process.execPath, '-e', code];
 // 300 ms of CPU (not of the clock: the machine may be busy) in a child of the stage's command, a
@@ -55,6 +55,9 @@ describe('the stage runner', () => {
     expect(written).toContain('── after-a (passed) ──\nmine\n');
     expect(written).toContain('── waits-b (failed) ──\nb broke unset\n');
     expect(written).not.toContain('after-b');
+    // and the failed one's last lines again at the very end, after everything else that was written
+    expect(written.endsWith(`\n── waits-b failed; its last ${TAIL_LINES} lines again ──\nb broke unset\n`)).toBe(true);
+    expect(results.find((r) => r.name === 'waits-a')!.tail).toBeUndefined();
 
     const table = stageTable(results, elapsed).split('\n');
     expect(table[0]).toMatch(/^stage\s+wall\s+CPU\s+result$/);

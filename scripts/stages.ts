@@ -2,7 +2,9 @@
 // started, and a table of them at the end, also when a stage fails. The lanes of one step run at the
 // same time (their output is held back and printed whole as each stage ends); a lane is one stage or
 // several run one after the other, and after a failure in a lane its later stages are not run. A step
-// starts when the one before has passed, and after a failure the later steps are not run.
+// starts when the one before has passed, and after a failure the later steps are not run. The last lines
+// of each held-back stage that failed are printed again after the whole run, where a log cut to its end
+// still shows them.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +30,12 @@ export interface StageResult {
   wallMs: number;
   /** user + system time of the stage's processes that were waited for (bash's `times`) */
   cpuMs: number;
+  /** a failed stage's last lines of output, when it was held back (printed again at the end) */
+  tail?: string;
 }
+
+/** how many of a failed stage's last lines are printed again at the end */
+export const TAIL_LINES = 60;
 
 /** "1m2.345s" (bash's `times`) in milliseconds */
 function bashDuration(text: string): number {
@@ -63,8 +70,10 @@ async function runStage(stage: Stage, quiet: boolean, write: (text: string) => v
     // bash itself did not get that far
   }
   rmSync(folder, { recursive: true, force: true });
-  if (quiet) write(`\n── ${stage.name} (${code === 0 ? 'passed' : 'failed'}) ──\n${Buffer.concat(output).toString()}`);
-  return { name: stage.name, status: code === 0 ? 'passed' : 'failed', wallMs, cpuMs };
+  const text = Buffer.concat(output).toString();
+  if (quiet) write(`\n── ${stage.name} (${code === 0 ? 'passed' : 'failed'}) ──\n${text}`);
+  const tail = quiet && code !== 0 ? text.trimEnd().split('\n').slice(-TAIL_LINES).join('\n') : undefined;
+  return { name: stage.name, status: code === 0 ? 'passed' : 'failed', wallMs, cpuMs, ...(tail === undefined ? {} : { tail }) };
 }
 
 const notRun = (stage: Stage): StageResult => ({ name: stage.name, status: 'not run', wallMs: 0, cpuMs: 0 });
@@ -91,6 +100,9 @@ export async function runStages(steps: Step[], write: (text: string) => void = (
     const done = (await Promise.all(lanes.map((lane) => runLane(lane, lanes.length > 1, write)))).flat();
     results.push(...done);
     failed = done.some((result) => result.status !== 'passed');
+  }
+  for (const { name, tail } of results) {
+    if (tail !== undefined) write(`\n── ${name} failed; its last ${TAIL_LINES} lines again ──\n${tail}\n`);
   }
   return results;
 }
