@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- wire JSON in tests is checked by the assertions themselves */
 // The audit trail (issue 32): a visitor's story told back exactly, in order, by the Backend API and by
 // `npm run admin -- audit export`; what the trail never holds; who may read it.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -24,7 +24,9 @@ const OTHER = 'pro-3202';
  * verified by link after sign-up: a visitor can sign up by code and later log in by e-mail link.
  */
 function seedFile(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'audit-seed-')), 'projects.json');
+  const folder = mkdtempSync(join(tmpdir(), 'audit-seed-'));
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+  const file = join(folder, 'projects.json');
   const project = {
         appName: 'Audit story',
         allowedOrigins: ['${DEMO_ORIGIN}'],
