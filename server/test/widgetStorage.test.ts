@@ -3,7 +3,7 @@
 // SPEC §3, what the widget keeps in local storage: the real core against the real local Frontend API,
 // and the storage as a page would find it afterwards.
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CorbadoApp } from '../../src/core/app';
 import { storageKeys, writeStoredProcess } from '../../src/core/storage';
 import { Client, latestCode, startTestServer, uniqueEmail, type TestServer } from './helpers/testServer.ts';
@@ -17,6 +17,9 @@ afterAll(async () => {
   apps.forEach((app) => app.dispose());
   await server.stop();
 });
+// before each test too: the server project's files share a worker's module graph and, with it, the
+// happy-dom window of the widget tests before this file (coreClient.test.ts leaves its last handle)
+beforeEach(() => localStorage.clear());
 afterEach(() => localStorage.clear());
 
 async function pageLoad(): Promise<CorbadoApp> {
