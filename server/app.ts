@@ -363,12 +363,12 @@ interface Listener {
 }
 
 /**
- * How long the Backend API keeps an idle connection open: longer than the idle time of HTTP clients'
- * pools (Node's own agent, which Corbado's SDK uses through axios, drops its idle sockets after 5 s,
- * the server's default). With equal times a client reuses the socket just as the server closes it, and
- * its call fails with a reset.
+ * How long the listeners keep an idle connection open: longer than the idle time of HTTP clients'
+ * pools (Node's own agent, which Corbado's SDK uses through axios and Playwright's route.fetch, drops
+ * its idle sockets after 5 s, the server's default) and of reverse proxies (60 s is common). With equal
+ * times a client reuses the socket just as the server closes it, and its call fails with a reset.
  */
-export const BACKEND_KEEP_ALIVE_MS = 65_000;
+export const KEEP_ALIVE_MS = 65_000;
 
 function listen(fetch: (request: Request, env?: unknown) => Response | Promise<Response>, port: number, hostname: string | undefined, keepAliveMs?: number): Promise<Listener> {
   return new Promise((resolve, reject) => {
@@ -423,7 +423,7 @@ export async function startApi(options: StartOptions): Promise<RunningApi> {
   const servers: Listener[] = [];
   const stopAll = () => Promise.all(servers.map((listener) => listener.stop(options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS)));
   try {
-    const main = await listen(api.app.fetch, options.port, options.host);
+    const main = await listen(api.app.fetch, options.port, options.host, KEEP_ALIVE_MS);
     servers.push(main);
     let metricsUrl: string | undefined;
     if (separateMetrics) {
@@ -436,7 +436,7 @@ export async function startApi(options: StartOptions): Promise<RunningApi> {
     }
     let backendApiUrl: string | undefined;
     if (options.backendApiPort !== undefined) {
-      const backend = await listen(api.backendApp.fetch, options.backendApiPort, options.backendApiHost ?? options.host, BACKEND_KEEP_ALIVE_MS);
+      const backend = await listen(api.backendApp.fetch, options.backendApiPort, options.backendApiHost ?? options.host, KEEP_ALIVE_MS);
       servers.push(backend);
       backendApiUrl = backend.url;
     }
@@ -444,7 +444,7 @@ export async function startApi(options: StartOptions): Promise<RunningApi> {
     if (options.consolePort !== undefined) {
       // the app needs its origin (the listener's, when no public one is given): it is made once bound
       const made: { app?: Hono<ConsoleEnv> } = {};
-      const listener = await listen((request, env) => made.app?.fetch(request, env) ?? new Response('Starting\n', { status: 503 }), options.consolePort, options.consoleHost ?? options.host);
+      const listener = await listen((request, env) => made.app?.fetch(request, env) ?? new Response('Starting\n', { status: 503 }), options.consolePort, options.consoleHost ?? options.host, KEEP_ALIVE_MS);
       servers.push(listener);
       consoleUrl = options.consolePublicUrl ?? listener.url;
       await ensureConsoleProject(api.store, consoleUrl, (options.now ?? Date.now)());
