@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// Five projects: core in node, UI and the console in happy-dom, the local Frontend API over real HTTP, the tools.
+// Six projects: core in node, UI and the console in happy-dom, the local Frontend API over real HTTP, the
+// tools (the build's and the test runner's own code), the benchmark's parts.
 export default defineConfig({
   define: { __CORBADO_VERSION__: JSON.stringify('0.0.0-test') },
   test: {
@@ -44,10 +45,16 @@ export default defineConfig({
         test: {
           name: 'tools',
           environment: 'node',
-          // isolated: slimPhoneMetadata.test.ts loads the phone module again with other metadata
-          include: ['scripts/**/*.test.ts', 'bench/**/*.test.ts', 'server/test/randomValues.test.ts'],
+          // isolated: slimPhoneMetadata.test.ts loads the phone module again with other metadata. Nothing
+          // here opens a database, so `npm test` runs them in its first step, beside the native build
+          include: ['scripts/**/*.test.ts', 'server/test/randomValues.test.ts'],
           testTimeout: 20_000,
         },
+      },
+      {
+        extends: true,
+        // the benchmark's parts: they start the real server (the native SQLite module) and read the build
+        test: { name: 'bench', environment: 'node', include: ['bench/**/*.test.ts'], testTimeout: 20_000 },
       },
     ],
   },

@@ -1,7 +1,7 @@
 // `npm test`: every stage, timed (scripts/stages.ts), laid out by what each needs and how much of the
 // two cores it keeps busy (measured: .ci/run's table, README "Tests").
-// 1. The type check, the lint, the build and the unit tests that load no database (vitest's core, ui
-//    and console projects) share no output, so they run at the same time. `npm test -- --rebuild`
+// 1. The type check, the lint, the build and the unit tests that load no database (vitest's core, ui,
+//    console and tools projects) share no output, so they run at the same time. `npm test -- --rebuild`
 //    (`.ci/run`, after `npm ci --ignore-scripts`) runs the dependencies' install scripts beside them
 //    (better-sqlite3 compiled from source where no prebuilt binary can be fetched: a minute of one
 //    core and a part of the other), which none of them loads; and `.ci/run` installs the system
@@ -55,13 +55,13 @@ const steps: Step[] = [
     { name: 'typecheck', command: npm('typecheck') },
     { name: 'lint', command: npm('lint') },
     { name: 'build', command: npm('build') },
-    { name: 'unit', command: npm('test:unit', '--project', 'core', '--project', 'ui', '--project', 'console') },
+    { name: 'unit', command: npm('test:unit', '--project', 'core', '--project', 'ui', '--project', 'console', '--project', 'tools') },
   ],
   [
     { name: 'e2e', command: npm('test:e2e'), env: portsFor(0) },
     { name: 'engines', command: npm('test:engines'), env: portsFor(2) },
     [
-      { name: 'server', command: npm('test:unit', '--project', 'server', '--project', 'tools') },
+      { name: 'server', command: npm('test:unit', '--project', 'server', '--project', 'bench') },
       { name: 'postgres', command: npm('test:postgres'), env: portsFor(4) },
     ],
   ],
