@@ -17,10 +17,12 @@ const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 /**
  * What is read and dropped of a refused body after the 413, before the connection is closed: enough
  * for what a client had in flight on a fast link when the answer went out, so that it reads the 413
- * rather than a reset; little enough that the garbage it makes stays a few MB.
+ * rather than a reset; little enough that the garbage it makes stays a few MB. The time is that of a
+ * client busy elsewhere before it reads the answer (nginx waits 5 s between reads in its lingering
+ * close): with 1 s, a test client on a loaded machine was reset before it had read its 413.
  */
 const DROP_AFTER_ANSWER_BYTES = 8 * 1024 * 1024;
-const DROP_AFTER_ANSWER_MS = 1000;
+const DROP_AFTER_ANSWER_MS = 5000;
 
 /**
  * The 413; the rest of the body is read and dropped for a short while once the answer is out, then
