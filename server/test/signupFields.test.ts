@@ -289,5 +289,7 @@ describe('sign-up with fields', () => {
     // the property saw both outcomes
     expect(passed).toBeGreaterThan(0);
     expect(passed).toBeLessThan(80);
-  });
+    // a fixed number of sign-ups, not a time: alone some 3 s; on PostgreSQL beside the rest of npm test it
+    // ran past the suite's 20 s per test
+  }, 90_000);
 });
