@@ -27,8 +27,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_240_613);
 /**
  * Requests per route, every one of them sent: some 40 routes, each request with two database snapshots.
  * A route took 1 to 15 s on 2 loaded cores (PostgreSQL the slower) before the snapshots read only the
- * tables that changed; one that cannot take all of its
- * requests within ROUTE_TIME_LIMIT_MS fails.
+ * tables that changed; one that cannot take all of its requests within ROUTE_TIME_LIMIT_MS fails.
  */
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 20);
 const ROUTE_TIME_LIMIT_MS = 60_000;
