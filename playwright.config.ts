@@ -23,7 +23,9 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   workers: 3,
   retries: 0,
-  reporter: process.env.CI ? 'line' : 'list',
+  // `list` prints a failure's error at the run's end, just above the summary: the end of a CI log (all
+  // that is kept of it) says why a test failed, not only which (`line` prints it where it happened)
+  reporter: 'list',
   use: {
     baseURL: `http://localhost:${DEMO_PORT}`,
     browserName: 'chromium',
