@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { QuickOrSkippedFirst } from './scripts/vitestSequencer.ts';
 
 // Six projects: core in node, UI and the console in happy-dom, the local Frontend API over real HTTP, the
 // tools (the build's and the test runner's own code), the benchmark's parts.
@@ -10,6 +11,9 @@ export default defineConfig({
     // others compute (303 s with two, 133 s with four on the CI machine's two cores; the run keeps both
     // cores busy now)
     maxWorkers: 4,
+    // files skipped on the last run start first (the PostgreSQL-only files after the SQLite run), and on a
+    // fresh clone a file's size counts what it imports (scripts/vitestSequencer.ts)
+    sequence: { sequencer: QuickOrSkippedFirst },
     projects: [
       {
         extends: true,
