@@ -160,7 +160,7 @@ export class AuditTrail {
   /**
    * Writes a transaction's records: first the users' activity (a row of each user's own, that no one
    * else waits for), then per project its records in the order they were made (the chain locked from
-   * here to the commit) and the day's counters.
+   * here to the commit) with the day's counters (one statement on PostgreSQL).
    */
   private async write(records: Pending[]): Promise<void> {
     const active = records.filter((r) => r.activeUser !== undefined);
@@ -170,14 +170,13 @@ export class AuditTrail {
     const projects = new Set(records.map((r) => r.entry.projectId));
     for (const projectId of projects) {
       const own = projects.size === 1 ? records : records.filter((r) => r.entry.projectId === projectId);
-      await this.store.audit.appendAll(projectId, own.map((r) => r.entry));
       const days = new Map<string, string[]>();
       for (const r of own) {
         if (r.metrics.length === 0) continue;
         const day = dayOf(r.entry.at);
         days.set(day, [...(days.get(day) ?? []), ...r.metrics]);
       }
-      for (const [day, metrics] of days) await this.store.audit.countDaily(projectId, day, metrics);
+      await this.store.audit.appendAll(projectId, own.map((r) => r.entry), days);
     }
   }
 }

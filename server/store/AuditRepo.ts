@@ -172,16 +172,35 @@ function conditions(filter: AuditFilter): { where: string; params: unknown[] } {
   return { where: where.join(' AND '), params };
 }
 
+/** The upsert that adds each day's metrics to a project's counters (a metric counted once per row), or none. */
+function dailyCounters(projectId: string, daily: ReadonlyMap<string, readonly string[]>): { sql: string; params: unknown[] } | undefined {
+  const params: unknown[] = [];
+  for (const [day, metrics] of daily) {
+    const counts = new Map<string, number>();
+    for (const metric of metrics) counts.set(metric, (counts.get(metric) ?? 0) + 1);
+    for (const [metric, n] of counts) params.push(projectId, day, metric, n);
+  }
+  if (params.length === 0) return undefined;
+  return {
+    sql: `INSERT INTO audit_daily (project_id, day, metric, count) VALUES ${Array.from({ length: params.length / 4 }, () => '(?, ?, ?, ?)').join(', ')}
+       ON CONFLICT (project_id, day, metric) DO UPDATE SET count = audit_daily.count + excluded.count`,
+    params,
+  };
+}
+
 export class AuditRepo {
   constructor(private readonly db: Database) {}
 
   /**
-   * Appends records of one project to its chain, in order, in the caller's transaction: one insert and
-   * one update of the head. Concurrent transactions of one project wait for each other here until commit
-   * (the head row locked; a project's first records under an advisory lock; SQLite has one writer), so
-   * the chain never forks.
+   * Appends records of one project to its chain, in order, in the caller's transaction, and adds
+   * `daily` (day → metrics) to the project's day counters. Concurrent transactions of one project wait
+   * for each other from the head's read until commit (the head row locked; a project's first records
+   * under an advisory lock; SQLite has one writer), so the chain never forks. On PostgreSQL every
+   * statement in that window is a round trip that each other write of the project waits for: the
+   * records, the head and the counters go in one statement (data-modifying CTEs), so the window is the
+   * head's read, that statement and the commit. SQLite, in process, runs them one by one.
    */
-  async appendAll(projectId: string, entries: readonly AuditEntry[]): Promise<AuditRecord[]> {
+  async appendAll(projectId: string, entries: readonly AuditEntry[], daily: ReadonlyMap<string, readonly string[]> = new Map()): Promise<AuditRecord[]> {
     let head = await this.head(projectId);
     if (!head) {
       await this.db.lockKey(`audit:${projectId}`);
@@ -197,12 +216,18 @@ export class AuditRepo {
     }
     const params: unknown[] = [];
     for (const record of records) params.push(...recordParams(record));
+    const headSql = `INSERT INTO audit_heads (project_id, seq, hash, first_seq) VALUES (?, ?, ?, 1)
+       ON CONFLICT (project_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`;
+    const counters = dailyCounters(projectId, daily);
+    if (this.db.dialect === 'postgres') {
+      const parts = [`records AS (${insertSql(records.length)})`, `head AS (${headSql})`];
+      if (counters) parts.push(`counters AS (${counters.sql})`);
+      await this.db.run(`WITH ${parts.join(', ')} SELECT 1`, [...params, projectId, seq, prevHash, ...(counters?.params ?? [])]);
+      return records;
+    }
     await this.db.run(insertSql(records.length), params);
-    await this.db.run(
-      `INSERT INTO audit_heads (project_id, seq, hash, first_seq) VALUES (?, ?, ?, 1)
-       ON CONFLICT (project_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`,
-      [projectId, seq, prevHash],
-    );
+    await this.db.run(headSql, [projectId, seq, prevHash]);
+    if (counters) await this.db.run(counters.sql, counters.params);
     return records;
   }
 
@@ -272,18 +297,6 @@ export class AuditRepo {
       await this.db.run('UPDATE audit_heads SET first_seq = ? WHERE project_id = ?', [upTo + 1, projectId]);
       return deleted;
     });
-  }
-
-  /** Adds to the day's counters of a project, in the caller's transaction: one statement. */
-  async countDaily(projectId: string, day: string, metrics: readonly string[]): Promise<void> {
-    const counts = new Map<string, number>();
-    for (const metric of metrics) counts.set(metric, (counts.get(metric) ?? 0) + 1);
-    if (counts.size === 0) return;
-    await this.db.run(
-      `INSERT INTO audit_daily (project_id, day, metric, count) VALUES ${[...counts].map(() => '(?, ?, ?, ?)').join(', ')}
-       ON CONFLICT (project_id, day, metric) DO UPDATE SET count = audit_daily.count + excluded.count`,
-      [...counts].flatMap(([metric, n]) => [projectId, day, metric, n]),
-    );
   }
 
   /**

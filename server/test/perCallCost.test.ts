@@ -68,6 +68,44 @@ describe('statements per sign-up call (SQLite)', () => {
   });
 });
 
+describe('the audit trail\'s statements in a completed sign-up', () => {
+  // on PostgreSQL each statement is a round trip, and from the chain head's read to the commit every
+  // other write of the project waits (AuditRepo.appendAll): the records, the head and the day's counters
+  // go in one statement there; SQLite, in process, runs them one by one
+  it(`reads the chain's head and writes the rest in ${POSTGRES_URL ? 'one statement (PostgreSQL)' : 'three (SQLite)'}, after the users' activity`, async () => {
+    const server = await startTestServer();
+    try {
+      const db = server.api.store.db as Database;
+      const trail: string[] = [];
+      for (const method of ['all', 'get', 'run'] as const) {
+        const original = db[method].bind(db) as (sql: string, params?: readonly unknown[]) => Promise<unknown>;
+        (db as unknown as Record<string, unknown>)[method] = (sql: string, params?: readonly unknown[]) => {
+          if (/\baudit_/.test(sql)) trail.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
+          return original(sql, params);
+        };
+      }
+      const client = new Client(server.url, 'pro-1');
+      await client.init({}, 'signup-init');
+      const email = uniqueEmail('trail-cost');
+      await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }], fullName: 'Trail Cost' });
+      const code = await latestCode(server.url, email);
+      trail.length = 0;
+      await client.step('/v2/auth/identifier/verify/finish', { code, identifierType: 'email', verificationType: 'email-otp', isNewDevice: false });
+      // signup.succeeded and session.created, their counters, the new user's activity
+      const [activity, head, ...writes] = trail;
+      expect(activity).toMatch(/^INSERT INTO audit_user_activity/);
+      expect(head).toMatch(/^SELECT seq, hash/);
+      expect(writes).toEqual(
+        POSTGRES_URL
+          ? ['WITH records AS']
+          : ['INSERT INTO audit_events', 'INSERT INTO audit_heads', 'INSERT INTO audit_daily'],
+      );
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('indexes written by each insert', () => {
   it('none of them is a leading part of another full index of its table (that one serves its lookups already)', async () => {
     // a unique or partial index states a rule of its own (unique among fewer columns, or among some rows): never redundant
