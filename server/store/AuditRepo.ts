@@ -139,6 +139,13 @@ function chained(entry: AuditEntry, seq: number, prevHash: string): AuditRecord 
   return record;
 }
 
+/**
+ * Records per INSERT: a transaction may write thousands (a signing key revoked ends every live session of
+ * the project, each recorded), and one statement takes at most 32,766 values on SQLite and 65,535 on
+ * PostgreSQL (16 a record); all of them in one statement failed the whole rotation from some 2,000 on.
+ */
+const RECORDS_PER_INSERT = 500;
+
 /** The INSERT of `count` records, made once per count (a transaction writes one to a few). */
 const inserts = new Map<number, string>();
 function insertSql(count: number): string {
@@ -214,18 +221,19 @@ export class AuditRepo {
       records.push(record);
       prevHash = record.hash;
     }
-    const params: unknown[] = [];
-    for (const record of records) params.push(...recordParams(record));
     const headSql = `INSERT INTO audit_heads (project_id, seq, hash, first_seq) VALUES (?, ?, ?, 1)
        ON CONFLICT (project_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`;
     const counters = dailyCounters(projectId, daily);
-    if (this.db.dialect === 'postgres') {
+    if (this.db.dialect === 'postgres' && records.length <= RECORDS_PER_INSERT) {
       const parts = [`records AS (${insertSql(records.length)})`, `head AS (${headSql})`];
       if (counters) parts.push(`counters AS (${counters.sql})`);
-      await this.db.run(`WITH ${parts.join(', ')} SELECT 1`, [...params, projectId, seq, prevHash, ...(counters?.params ?? [])]);
+      await this.db.run(`WITH ${parts.join(', ')} SELECT 1`, [...records.flatMap(recordParams), projectId, seq, prevHash, ...(counters?.params ?? [])]);
       return records;
     }
-    await this.db.run(insertSql(records.length), params);
+    for (let from = 0; from < records.length; from += RECORDS_PER_INSERT) {
+      const part = records.slice(from, from + RECORDS_PER_INSERT);
+      await this.db.run(insertSql(part.length), part.flatMap(recordParams));
+    }
     await this.db.run(headSql, [projectId, seq, prevHash]);
     if (counters) await this.db.run(counters.sql, counters.params);
     return records;

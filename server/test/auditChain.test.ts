@@ -46,6 +46,16 @@ function verify(s: TestServer): Promise<any> {
 const db = (s: TestServer) => s.api.store.db;
 
 describe('audit verify', () => {
+  it('takes thousands of records in one transaction (a revoked key ends every live session, each recorded) and verifies them', async () => {
+    const s = await server();
+    const many = trail(s);
+    // 5,000 records of 16 values each: more than one statement takes on SQLite (32,766) and PostgreSQL (65,535)
+    await s.api.store.transaction(async () => {
+      for (let i = 0; i < 5_000; i++) await many.record(PROJECT, { event: 'session.ended', userId: `usr-${i}`, target: `session:ses-${i}`, details: { reason: 'key-rotation' } });
+    });
+    expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 5_000 });
+  }, 60_000);
+
   it('passes a whole chain and names a record edited in the database', async () => {
     const s = await server();
     await record(s, 6);
