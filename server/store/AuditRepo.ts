@@ -146,7 +146,7 @@ function chained(entry: AuditEntry, seq: number, prevHash: string): AuditRecord 
  */
 const RECORDS_PER_INSERT = 500;
 
-/** The INSERT of `count` records, made once per count (a transaction writes one to a few). */
+/** The INSERT of `count` records, made once per count and kept for the usual few (a sign-up writes two). */
 const inserts = new Map<number, string>();
 function insertSql(count: number): string {
   let sql = inserts.get(count);
@@ -179,6 +179,10 @@ function conditions(filter: AuditFilter): { where: string; params: unknown[] } {
   return { where: where.join(' AND '), params };
 }
 
+/** Moves a project's chain head to its newest record (the first kept one stays). */
+const HEAD_SQL = `INSERT INTO audit_heads (project_id, seq, hash, first_seq) VALUES (?, ?, ?, 1)
+       ON CONFLICT (project_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`;
+
 /** The upsert that adds each day's metrics to a project's counters (a metric counted once per row), or none. */
 function dailyCounters(projectId: string, daily: ReadonlyMap<string, readonly string[]>): { sql: string; params: unknown[] } | undefined {
   const params: unknown[] = [];
@@ -205,7 +209,8 @@ export class AuditRepo {
    * under an advisory lock; SQLite has one writer), so the chain never forks. On PostgreSQL every
    * statement in that window is a round trip that each other write of the project waits for: the
    * records, the head and the counters go in one statement (data-modifying CTEs), so the window is the
-   * head's read, that statement and the commit. SQLite, in process, runs them one by one.
+   * head's read, that statement and the commit. SQLite, in process, runs them one by one, and so does a
+   * transaction of more records than one INSERT takes (RECORDS_PER_INSERT), in INSERTs of that many.
    */
   async appendAll(projectId: string, entries: readonly AuditEntry[], daily: ReadonlyMap<string, readonly string[]> = new Map()): Promise<AuditRecord[]> {
     let head = await this.head(projectId);
@@ -221,11 +226,9 @@ export class AuditRepo {
       records.push(record);
       prevHash = record.hash;
     }
-    const headSql = `INSERT INTO audit_heads (project_id, seq, hash, first_seq) VALUES (?, ?, ?, 1)
-       ON CONFLICT (project_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`;
     const counters = dailyCounters(projectId, daily);
     if (this.db.dialect === 'postgres' && records.length <= RECORDS_PER_INSERT) {
-      const parts = [`records AS (${insertSql(records.length)})`, `head AS (${headSql})`];
+      const parts = [`records AS (${insertSql(records.length)})`, `head AS (${HEAD_SQL})`];
       if (counters) parts.push(`counters AS (${counters.sql})`);
       await this.db.run(`WITH ${parts.join(', ')} SELECT 1`, [...records.flatMap(recordParams), projectId, seq, prevHash, ...(counters?.params ?? [])]);
       return records;
@@ -234,7 +237,7 @@ export class AuditRepo {
       const part = records.slice(from, from + RECORDS_PER_INSERT);
       await this.db.run(insertSql(part.length), part.flatMap(recordParams));
     }
-    await this.db.run(headSql, [projectId, seq, prevHash]);
+    await this.db.run(HEAD_SQL, [projectId, seq, prevHash]);
     if (counters) await this.db.run(counters.sql, counters.params);
     return records;
   }

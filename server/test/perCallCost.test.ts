@@ -19,6 +19,18 @@ import { Client, dropTestDatabase, latestCode, POSTGRES_URL, startTestServer, te
 
 const tempFile = (name: string) => join(mkdtempSync(join(tmpdir(), 'fapi-cost-')), name);
 
+/** Calls `seen` with the text of every statement the server's database runs from now on. */
+function onEachStatement(server: TestServer, seen: (sql: string) => void): void {
+  const db = server.api.store.db as Database;
+  for (const method of ['all', 'get', 'run'] as const) {
+    const original = db[method].bind(db) as (sql: string, params?: readonly unknown[]) => Promise<unknown>;
+    (db as unknown as Record<string, unknown>)[method] = (sql: string, params?: readonly unknown[]) => {
+      seen(sql);
+      return original(sql, params);
+    };
+  }
+}
+
 describe('statements per sign-up call (SQLite)', () => {
   let server: TestServer;
   const statements: string[] = [];
@@ -26,14 +38,7 @@ describe('statements per sign-up call (SQLite)', () => {
   beforeAll(async () => {
     // a SQLite file whatever TEST_DATABASE_URL says: the ceilings are SQLite's
     server = await startTestServer({ api: { database: tempFile('db.sqlite') } });
-    const db = server.api.store.db as Database;
-    for (const method of ['all', 'get', 'run'] as const) {
-      const original = db[method].bind(db) as (sql: string, params?: readonly unknown[]) => Promise<unknown>;
-      (db as unknown as Record<string, unknown>)[method] = (sql: string, params?: readonly unknown[]) => {
-        statements.push(sql);
-        return original(sql, params);
-      };
-    }
+    onEachStatement(server, (sql) => statements.push(sql));
   });
   afterAll(() => server.stop());
 
@@ -75,15 +80,10 @@ describe('the audit trail\'s statements in a completed sign-up', () => {
   it(`reads the chain's head and writes the rest in ${POSTGRES_URL ? 'one statement (PostgreSQL)' : 'three (SQLite)'}, after the users' activity`, async () => {
     const server = await startTestServer();
     try {
-      const db = server.api.store.db as Database;
       const trail: string[] = [];
-      for (const method of ['all', 'get', 'run'] as const) {
-        const original = db[method].bind(db) as (sql: string, params?: readonly unknown[]) => Promise<unknown>;
-        (db as unknown as Record<string, unknown>)[method] = (sql: string, params?: readonly unknown[]) => {
-          if (/\baudit_/.test(sql)) trail.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
-          return original(sql, params);
-        };
-      }
+      onEachStatement(server, (sql) => {
+        if (/\baudit_/.test(sql)) trail.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
+      });
       const client = new Client(server.url, 'pro-1');
       await client.init({}, 'signup-init');
       const email = uniqueEmail('trail-cost');
