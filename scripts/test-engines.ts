@@ -115,6 +115,12 @@ async function runEngine(engine: Engine): Promise<{ passed: number; failed: numb
         console.info(`  ✗ ${step.name} (${seconds(stepStarted)})\n    ${reason}`);
         const shown = await Promise.race([page.evaluate<string>("cbText('#widget')").catch(() => undefined), new Promise<undefined>((resolve) => setTimeout(resolve, 5_000))]);
         if (shown !== undefined) console.info(`    the auth view showed: ${JSON.stringify(shown)}`);
+        // what the widget keeps in this browser (the process it resumes, the session's presence), for the next reader of a failure
+        const kept = await Promise.race([
+          page.evaluate<string>("JSON.stringify(Object.keys(localStorage).sort().map(function (key) { return key + (key.indexOf('cbo_auth_process') === 0 ? '=' + localStorage.getItem(key) : ''); }))").catch(() => undefined),
+          new Promise<undefined>((resolve) => setTimeout(resolve, 5_000)),
+        ]);
+        if (kept !== undefined) console.info(`    localStorage: ${kept}`);
         return { passed, failed: 1 };
       }
     }

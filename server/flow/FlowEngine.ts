@@ -170,7 +170,12 @@ export class FlowEngine {
     return this.deps.store.transaction(async () => {
       const ctx = new FlowContext(this.deps, request, await this.load(request));
       if (options.afterCompletion) return action(ctx);
-      if (ctx.state.deliveredAt !== null) return alreadyCompleted(ctx);
+      if (ctx.state.deliveredAt !== null) {
+        // "continue where it completed" is only true while the session it handed out lasts: after a
+        // log-out (or a revocation) a tab that kept the process starts a new one instead
+        if (await this.sessionEnded(ctx.state.sessionId)) throw ApiError.processNotAvailable('The session this process handed out has ended');
+        return alreadyCompleted(ctx);
+      }
       // declined at its e-mail link: the process is over but for a reset, and its tab says why
       if (ctx.state.linkDeclinedAt) return declined(ctx);
       return action(ctx);
@@ -191,6 +196,12 @@ export class FlowEngine {
   }
 
   /** The request's process (locked when inside a transaction). */
+  private async sessionEnded(sessionId: string | undefined): Promise<boolean> {
+    if (!sessionId) return false;
+    const session = await this.deps.store.sessions.get(sessionId);
+    return !session || session.revokedAt !== null || session.expiresAt <= this.deps.now();
+  }
+
   private async load(request: FlowRequest): Promise<ProcessRecord> {
     return this.live(await this.deps.store.processes.lockByTokenHash(sha256Hex(request.processToken)), request);
   }

@@ -28,6 +28,7 @@ export async function deliverCompleted(ctx: FlowContext): Promise<FlowOutcome> {
   const now = ctx.now();
   const session = await ctx.deps.sessions.start(ctx.project, s.userId!, s.orig!.value, ctx.request.frontendApiUrl, now, ctx.request.userAgent);
   s.deliveredAt = now;
+  s.sessionId = session.id;
   await ctx.save();
   if (s.authType === 'login') {
     // a sign-up's session is told by user.created

@@ -121,6 +121,11 @@ export interface ProcessState {
   passkeyOperation: PasskeyOperation | null;
   /** set once the completed block has been delivered; the process is then over */
   deliveredAt: number | null;
+  /**
+   * the long session the completed block handed out: once it has ended (logged out, revoked, expired),
+   * the process is not available any more (absent in processes completed before it was kept)
+   */
+  sessionId?: string;
   /** social sign-in in progress (absent in processes stored before social sign-in existed) */
   social?: SocialRoundTrip | null;
   /** a social sign-in's account, linked to the user at completion; it also marks the process as social */

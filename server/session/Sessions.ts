@@ -27,6 +27,8 @@ export const LONG_SESSION_COOKIE = 'cbo_long_session';
 export const ROTATION_GRACE_MS = 60_000;
 
 export interface StartedSession {
+  /** the long session's id (sessions.id), which stays through its rotations */
+  id: string;
   shortSession: string;
   longSession: string;
   longSessionMaxAgeSeconds: number;
@@ -103,6 +105,7 @@ export class Sessions {
     });
     await this.audit({ id, projectId: project.id, userId }, 'session.created');
     return {
+      id,
       shortSession: await this.shortSession(project, userId, orig, issuer, nowMs, user),
       longSession,
       longSessionMaxAgeSeconds: project.longSessionLifetimeSeconds,

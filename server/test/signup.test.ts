@@ -197,6 +197,19 @@ describe('pro-1: e-mail code, full name, passkey after verification', () => {
       expect(body.continueOnOtherDevice).toEqual({ reason: 'process-already-completed' });
     }
   });
+
+  it('no longer offers a completed process once the session it handed out has ended: a tab that kept it starts afresh', async () => {
+    const client = await signupClient('pro-1', false);
+    const email = uniqueEmail('ended');
+    await client.step('/v2/auth/signup/init', { identifiers: [{ type: 'email', identifier: email }], fullName: 'Ended' });
+    expect((await finishOtp(client, 'email', email)).block).toBe('completed');
+    expect((await client.getStep('/v2/auth/process')).continueOnOtherDevice).toEqual({ reason: 'process-already-completed' });
+    expect((await client.request('POST', '/v2/me/logout')).status).toBe(204);
+    for (const res of [await client.request('GET', '/v2/auth/process'), await client.request('GET', '/v2/auth/identifier/verify/status')]) {
+      expect(res.status).toBe(404);
+      expect(res.body.error.type).toBe('process_not_available');
+    }
+  });
 });
 
 describe('pro-2: e-mail link, passkey before verification', () => {
