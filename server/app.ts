@@ -32,7 +32,7 @@ import { registerHealthRoutes } from './http/healthRoutes.ts';
 import { registerMeRoutes } from './http/meRoutes.ts';
 import { observeRequests, registerMetricsRoute } from './http/observability.ts';
 import { registerReauthRoutes } from './http/reauthRoutes.ts';
-import { declaredLengthLimit } from './http/requestBody.ts';
+import { declaredLengthLimit, dropUnreadBody } from './http/requestBody.ts';
 import { requestResolver } from './http/requestContext.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
 import { RateLimiter } from './limits/RateLimiter.ts';
@@ -372,7 +372,9 @@ export const KEEP_ALIVE_MS = 65_000;
 
 function listen(fetch: (request: Request, env?: unknown) => Response | Promise<Response>, port: number, hostname: string | undefined, keepAliveMs?: number): Promise<Listener> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, port, ...(hostname ? { hostname } : {}) }, () => {
+    // a body still arriving after the answer is dropped with requestBody.ts's bounds, not @hono/node-server's
+    // (500 ms, then a reset that can take the answer with it)
+    const server = serve({ fetch, port, autoCleanupIncoming: false, ...(hostname ? { hostname } : {}) }, () => {
       if (keepAliveMs !== undefined) {
         (server as HttpServer).keepAliveTimeout = keepAliveMs;
         (server as HttpServer).headersTimeout = keepAliveMs + 1000;
@@ -383,7 +385,8 @@ function listen(fetch: (request: Request, env?: unknown) => Response | Promise<R
     });
     // the answers not yet finished, so that a closing server can tell their connections not to stay open
     const state: DrainState = { closing: false, inFlight: new Set() };
-    (server as HttpServer).prependListener('request', (_request: IncomingMessage, response: ServerResponse) => {
+    (server as HttpServer).prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+      dropUnreadBody(request, response);
       if (state.closing) response.shouldKeepAlive = false;
       state.inFlight.add(response);
       response.once('close', () => state.inFlight.delete(response));

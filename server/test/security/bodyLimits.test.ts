@@ -5,8 +5,10 @@
 // a chunked body is cut off at the cap, both with 413 and the error envelope, and a JSON route refuses
 // other media types (415: a form or text/plain body is what a cross-site page sends without asking).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -245,5 +247,42 @@ describe('memory under a 100 MB body', () => {
     expect([0, 413]).toContain(answer.status);
     expect(answer.sent).toBeLessThan(50 * MB);
     expect(peakRss() - before).toBeLessThan(10 * MB);
+  }, 60_000);
+
+  it('keeps the 413 readable for a client that reads it only once its writes have stalled, however much it had in flight', async () => {
+    // a client busy elsewhere: it writes a chunked body flat out and reads nothing until the server has
+    // stopped taking it. Had the server closed the connection with body still unread (at its drop
+    // bound), the reset would have discarded the 413 waiting unread in this socket
+    const { hostname, port } = new URL(url);
+    const socket = connect({ host: hostname, port: Number(port) });
+    await once(socket, 'connect');
+    socket.pause();
+    const failures: Error[] = [];
+    socket.on('error', (error) => failures.push(error));
+    socket.write(`POST /v2/auth/process/init HTTP/1.1\r\nHost: ${hostname}:${port}\r\nX-Corbado-ProjectID: ${PROJECT}\r\nTransfer-Encoding: chunked\r\n\r\n`);
+    const chunk = Buffer.concat([Buffer.from(`${(64 * 1024).toString(16)}\r\n`), Buffer.alloc(64 * 1024, 'a'), Buffer.from('\r\n')]);
+    let sent = 0;
+    for (;;) {
+      if (failures.length) break;
+      sent += chunk.length;
+      if (socket.write(chunk)) continue;
+      // the server reads no more once it has dropped its bound: the writes stall for good
+      const drained = await Promise.race([once(socket, 'drain').then(() => true), new Promise<false>((resolve) => setTimeout(() => resolve(false), 1_000))]);
+      if (!drained) break;
+    }
+    expect(failures).toEqual([]);
+    expect(sent).toBeGreaterThan(8 * MB);
+    const received: Buffer[] = [];
+    await new Promise((resolve) => {
+      socket.on('data', (part: Buffer) => {
+        received.push(part);
+        if (Buffer.concat(received).includes('\r\n')) resolve(undefined);
+      });
+      socket.once('close', resolve);
+      setTimeout(resolve, 10_000);
+      socket.resume();
+    });
+    expect(Buffer.concat(received).toString().split('\r\n')[0]).toMatch(/^HTTP\/1\.1 413 /);
+    socket.destroy();
   }, 60_000);
 });
