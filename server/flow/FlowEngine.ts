@@ -195,13 +195,14 @@ export class FlowEngine {
     });
   }
 
-  /** The request's process (locked when inside a transaction). */
+  /** Whether the session a completed process handed out has ended (a process completed before it was kept: no). */
   private async sessionEnded(sessionId: string | undefined): Promise<boolean> {
     if (!sessionId) return false;
     const session = await this.deps.store.sessions.get(sessionId);
     return !session || session.revokedAt !== null || session.expiresAt <= this.deps.now();
   }
 
+  /** The request's process (locked when inside a transaction). */
   private async load(request: FlowRequest): Promise<ProcessRecord> {
     return this.live(await this.deps.store.processes.lockByTokenHash(sha256Hex(request.processToken)), request);
   }
