@@ -57,14 +57,17 @@ export function dropUnreadBody(incoming: IncomingMessage, outgoing: ServerRespon
     // received whole: Node reads what is left of it, and the connection serves the next request
     if (incoming.complete || incoming.readableEnded || incoming.destroyed) return;
     let dropped = 0;
+    const socket = incoming.socket;
     const stop = () => {
       clearTimeout(timer);
       incoming.off('data', onData);
       incoming.off('end', stop);
+      // a kept-alive socket serves more requests: it keeps no listener of this one
+      socket?.off('close', stop);
     };
     const close = () => {
       stop();
-      incoming.socket?.destroy();
+      socket?.destroy();
     };
     const onData = (chunk: Buffer) => {
       dropped += chunk.length;
@@ -77,7 +80,7 @@ export function dropUnreadBody(incoming: IncomingMessage, outgoing: ServerRespon
     timer.unref();
     incoming.on('data', onData);
     incoming.once('end', stop);
-    incoming.socket?.once('close', stop);
+    socket?.once('close', stop);
     incoming.resume();
   });
 }
