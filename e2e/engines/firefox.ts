@@ -3,7 +3,7 @@
 // executable it is given).
 import puppeteer, { type Browser, type ElementHandle } from 'puppeteer-core';
 import { existsSync } from 'node:fs';
-import { findExpression, PAGE_HELPERS, type EnginePage, type Target } from './page';
+import { findExpression, PAGE_HELPERS, steady, type EnginePage, type Target } from './page';
 
 export function firefoxPath(): string {
   return process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
@@ -57,13 +57,17 @@ export async function launchFirefox(baseUrl: string, options: FirefoxOptions = {
       if (!found) throw new Error(`No ${target.role} "${target.name}" in ${target.host || 'the page'}`);
       return found;
     };
+    const evaluate = <T>(expression: string) => page.evaluate(inPage(expression)) as Promise<T>;
     return {
       version: `Firefox ${(await browser.version()).replace(/^firefox\//i, '')}`,
       goto: async (path) => {
         await page.goto(new URL(path, baseUrl).href, { waitUntil: 'load' });
       },
-      evaluate: <T>(expression: string) => page.evaluate(inPage(expression)) as Promise<T>,
-      click: async (target) => (await element(target)).click(),
+      evaluate,
+      click: async (target) => {
+        await steady(evaluate, target);
+        await (await element(target)).click();
+      },
       type: async (target, text) => (await element(target)).type(text),
       keys: (text) => page.keyboard.type(text),
       close,

@@ -113,9 +113,11 @@ async function logInByEmailCode(page: EnginePage, api: string, email: string, af
   return page.evaluate<Seen>('window.cbSeen');
 }
 
-async function logOutOnAccountPage(page: EnginePage) {
+async function logOutOnAccountPage(page: EnginePage, email: string) {
   await page.goto('/account.html');
   await authState(page, 'logged in');
+  // as a visitor would, once the page has shown the account: the views above the button load first
+  await waitFor(page, 'the user details and the passkey list, loaded', `cbText('#user-details').indexOf(${JSON.stringify(email)}) >= 0 && cbText(${JSON.stringify(auth)}).indexOf('Your passkeys') >= 0 && !cbRoot('#user-details').querySelector('.cb-spinner') && !cbRoot(${JSON.stringify(auth)}).querySelector('.cb-spinner')`);
   await page.click(await present(page, button('Log out', '')));
   await authState(page, 'logged out');
 }
@@ -172,7 +174,7 @@ export function journeys(page: EnginePage, urls: { api: string; demo: string }, 
     {
       name: 'log-out, then log-in by e-mail code',
       async run() {
-        await logOutOnAccountPage(page);
+        await logOutOnAccountPage(page, email);
         seen.push(await logInByEmailCode(page, api, email, signUpMessage?.id));
         checkNoError(seen[1], 'the log-in');
       },
@@ -214,7 +216,7 @@ export function journeys(page: EnginePage, urls: { api: string; demo: string }, 
         const other = uniqueEmail('engines-passkey');
         await signUpWithPasskeyElsewhere(api, urls.demo, other, 'Passkey Elsewhere');
         const signUpCode = (await outboxMessages(other, { apiUrl: api }))[0];
-        await logOutOnAccountPage(page);
+        await logOutOnAccountPage(page, email);
         checkNoPasskeyOffer(await logInByEmailCode(page, api, other, signUpCode?.id), 'the log-in');
       },
     });

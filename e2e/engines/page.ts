@@ -82,6 +82,24 @@ export async function waitFor<T>(page: EnginePage, what: string, expression: str
   }
 }
 
+/**
+ * Waits until a target's box stays where it is for 100 ms (a view that is still rendering moves what lies
+ * below it: on the account page the "Log out" button moves down while the passkey list loads, and a click
+ * aimed at where it was misses or fails). Throws, naming the target, when it keeps moving for `timeout` ms.
+ */
+export async function steady(evaluate: EnginePage['evaluate'], target: Target, timeout = 5_000): Promise<void> {
+  const box = `(function (element) { if (!element) return ''; var r = element.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].join(' '); })(${findExpression(target)})`;
+  const deadline = Date.now() + timeout;
+  let last = await evaluate<string>(box);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = await evaluate<string>(box);
+    if (now && now === last) return;
+    if (Date.now() > deadline) throw new Error(`${target.role} "${target.name}" in ${target.host || 'the page'} kept moving for ${timeout} ms (last box: ${JSON.stringify(now)})`);
+    last = now;
+  }
+}
+
 /** Waits for a target to be there, then answers it (so that a click or typing never races a render). */
 export async function present(page: EnginePage, target: Target, timeout?: number): Promise<Target> {
   await waitFor(page, `${target.role} "${target.name}" in ${target.host}`, `!!${findExpression(target)}`, timeout);

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../apiInstances';
-import { bounded, findExpression, PAGE_HELPERS, type EnginePage, type Target } from './page';
+import { bounded, findExpression, PAGE_HELPERS, steady, type EnginePage, type Target } from './page';
 
 const DRIVER = process.env.WEBKIT_DRIVER_PATH ?? '/usr/bin/WebKitWebDriver';
 const XVFB = process.env.XVFB_PATH ?? '/usr/bin/Xvfb';
@@ -154,11 +154,15 @@ export async function launchWebKit(baseUrl: string, options: WebKitOptions = {})
       return found;
     };
     const capabilities = await session.getCapabilities();
+    const evaluate = <T>(expression: string) => session.executeScript(inPage(expression)) as Promise<T>;
     return {
       version: `${capabilities.getBrowserName()} (WebKitGTK) ${capabilities.getBrowserVersion()}`,
       goto: (path) => session.get(new URL(path, baseUrl).href),
-      evaluate: <T>(expression: string) => session.executeScript(inPage(expression)) as Promise<T>,
-      click: async (target) => (await element(target)).click(),
+      evaluate,
+      click: async (target) => {
+        await steady(evaluate, target);
+        await (await element(target)).click();
+      },
       type: async (target, text) => (await element(target)).sendKeys(text),
       keys: (text) => session.actions().sendKeys(text).perform(),
       close,
