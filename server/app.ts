@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { AaguidCatalogue, DEFAULT_CATALOGUE } from './aaguids/AaguidCatalogue.ts';
 import { Account } from './account/Account.ts';
 import { startRetention } from './audit/auditReader.ts';
+import { scheduleSeal } from './audit/sealer.ts';
 import { AuditTrail, withAuditScope } from './audit/AuditTrail.ts';
 import { AccountIdentifiers } from './account/AccountIdentifiers.ts';
 import { Reauthentication } from './account/Reauthentication.ts';
@@ -177,7 +178,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
       ...(options.delivery ? { delivery: options.delivery } : {}),
       ...(options.onDelivery ? { onDelivery: options.onDelivery } : {}),
     });
-    const trail: Pick<AuditTrail, 'record'> = options.auditTrail === false ? { record: () => Promise.resolve() } : new AuditTrail(store, now);
+    const sealError = (error: unknown) => log.error('audit trail: sealing staged records failed (tried again)', error);
+    const trail: Pick<AuditTrail, 'record'> = options.auditTrail === false ? { record: () => Promise.resolve() } : new AuditTrail(store, now, sealError);
     const events = new WebhookEvents({
       store,
       trail,
@@ -289,6 +291,8 @@ export async function createApi(options: ApiOptions): Promise<Api> {
     messenger.start();
     await events.start();
     const stopRetention = startRetention(store, now, (error) => log.error('audit trail retention failed', error));
+    // records staged by a server that stopped before its sealer ran (or by the admin command)
+    if (options.auditTrail !== false) scheduleSeal(store, sealError);
     let closed = false;
     return {
       app,

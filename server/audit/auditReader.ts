@@ -1,10 +1,11 @@
 // Reading the audit trail: the chain check (`audit verify`), the export (`audit list | export`, JSON
 // lines or CSV, page by page so that millions of records stream in flat memory), the records as the
-// Backend API answers them, retention, and the adoption figures (`stats`, GET /v2/stats).
+// Backend API answers them, retention, and the adoption figures (`stats`, GET /v2/stats). Each first
+// has the sealer chain what is staged (sealer.ts): a reader sees every record committed before it asked.
 import { auditHash, GENESIS_HASH, type AuditFilter, type AuditRecord } from '../store/AuditRepo.ts';
 import type { Store } from '../store/Store.ts';
-import { dayOf } from './AuditTrail.ts';
-import { FUNNEL_STEPS } from './rollups.ts';
+import { dayOf, FUNNEL_STEPS } from './rollups.ts';
+import { sealPending } from './sealer.ts';
 
 export interface ChainCheck {
   projectId: string;
@@ -21,6 +22,7 @@ export interface ChainCheck {
  * its content), deleted (a gap in the sequence, or one missing at either end) or re-linked is named.
  */
 export async function verifyChain(store: Store, projectId: string): Promise<ChainCheck> {
+  await sealPending(store);
   const head = await store.audit.head(projectId);
   let expectedSeq = head?.firstSeq ?? 1;
   let previous: string | undefined = expectedSeq === 1 ? GENESIS_HASH : undefined;
@@ -80,6 +82,7 @@ export type Sink = (chunk: string) => Promise<void> | void;
  * a page at a time, several records to a chunk. Resolves to the number written.
  */
 export async function exportRecords(store: Store, filter: AuditFilter, format: 'jsonl' | 'csv', sink: Sink): Promise<number> {
+  await sealPending(store);
   let written = 0;
   let chunk = format === 'csv' ? `${CSV_COLUMNS.join(',')}\n` : '';
   for await (const record of store.audit.stream(filter)) {
@@ -100,6 +103,7 @@ export async function exportRecords(store: Store, filter: AuditFilter, format: '
  * transaction (no long lock on the trail). Resolves to the number deleted.
  */
 export async function applyRetention(store: Store, projectId: string, retentionDays: number, now: number, batch = 5000): Promise<number> {
+  await sealPending(store);
   const before = now - retentionDays * 86_400_000;
   let deleted = 0;
   for (;;) {
@@ -163,6 +167,7 @@ function ratio(part: number, whole: number): number {
 
 /** The adoption figures of the last `days` days (today included), from the daily rollups. */
 export async function projectStats(store: Store, projectId: string, days: number, now: number): Promise<Stats> {
+  await sealPending(store);
   const from = dayOf(now - (days - 1) * 86_400_000);
   const totals = await store.audit.totals(projectId, from);
   const signups: Record<string, number> = {};

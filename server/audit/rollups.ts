@@ -1,6 +1,6 @@
-// The adoption figures kept as daily counters (audit_daily) from the trail's records, in the same
-// transaction as the record: a year of a large site is then 365 rows per metric to sum, not millions of
-// records to scan. What each record counts for:
+// The adoption figures kept as daily counters (audit_daily) from the trail's records, counted by the
+// sealer (sealer.ts) in the transaction that chains them: a year of a large site is then 365 rows per
+// metric to sum, not millions of records to scan. What each record counts for:
 //   signup:<method>, login:<method>          sign-ups and log-ins per method
 //   login-failed:<reason>                    failed log-ins by reason
 //   funnel:<step>:<os>:<browser family>      the passkey funnel: offered, created, skipped, failed
@@ -8,6 +8,11 @@
 // and sign-ups and log-ins note their user as active that day (audit_user_activity), with whether the
 // user held a passkey, for the adoption share.
 import type { AuditEntry } from '../store/AuditRepo.ts';
+
+/** The UTC day of a time, YYYY-MM-DD. */
+export function dayOf(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
 
 export const FUNNEL_STEPS = ['offered', 'created', 'skipped', 'failed'] as const;
 

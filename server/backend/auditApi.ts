@@ -3,6 +3,7 @@
 // never the Frontend API.
 import { ApiError } from '../ApiError.ts';
 import { projectStats, shownRecord, type ShownRecord, type Stats } from '../audit/auditReader.ts';
+import { sealPending } from '../audit/sealer.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import type { Issue } from '../schema.ts';
 import type { AuditFilter, AuditRecord } from '../store/AuditRepo.ts';
@@ -81,6 +82,7 @@ export async function listAuditEvents(
   let records: AuditRecord[];
   let total: number;
   let capped = false;
+  await sealPending(store);
   if (!filtered) {
     const head = await store.audit.head(project.id);
     const first = head?.firstSeq ?? 1;

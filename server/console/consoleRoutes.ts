@@ -7,6 +7,7 @@ import type { Hono, MiddlewareHandler } from 'hono';
 import { signupFieldAnswers, timestamp } from '../account/Account.ts';
 import { currentAuditScope } from '../audit/AuditTrail.ts';
 import { exportRecords, shownRecord } from '../audit/auditReader.ts';
+import { sealPending } from '../audit/sealer.ts';
 import { stats } from '../backend/auditApi.ts';
 import { BackendApi } from '../backend/BackendApi.ts';
 import { issueApiSecret, registerWebhookEndpoint, revokeApiSecret, rotateSigningKey, setWebhookEndpointEnabled, updateProject } from '../config/projectChanges.ts';
@@ -92,6 +93,7 @@ export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission:
   app.get(`${P}/users/:u`, allow('project.read'), async (c) => {
     const p = project(c);
     const user = await userOf(p.id, c.req.param('u'));
+    await sealPending(store);
     const [identifiers, credentials, social, signupFields, sessions, trailRecords, deliveries] = await Promise.all([
       shownIdentifiers(store, [user.id]),
       store.credentials.listByUser(user.id),
@@ -183,6 +185,7 @@ export function registerConsoleRoutes(app: Hono<ConsoleEnv>, allow: (permission:
     const events: ReturnType<typeof shownRecord>[] = [];
     let after = Number(cursor || 0);
     let more = true;
+    await sealPending(store);
     for (let pages = 0; events.length < limit && more && pages < 20; pages++) {
       const records = await store.audit.page(filter, after, limit);
       more = records.length === limit;

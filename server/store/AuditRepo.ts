@@ -1,6 +1,7 @@
 // The audit trail's tables (migration 18): audit_events, append-only and hash-chained per project,
 // audit_heads (each project's newest record and the oldest one kept), and the daily rollups the adoption
-// figures read (audit_daily, audit_user_activity). What goes into a record is decided in server/audit/.
+// figures read (audit_daily, audit_user_activity); audit_pending (migration 22) holds the records that
+// changes staged, until the sealer chains them. What goes into a record is decided in server/audit/.
 import { createHash } from 'node:crypto';
 import type { Database } from './Database.ts';
 
@@ -94,10 +95,11 @@ interface Row {
 
 const COLUMNS = 'project_id, seq, at, event, outcome, reason, actor, user_id, target, ip, browser, os, request_id, details, prev_hash, hash';
 
-function fromRow(r: Row): AuditRecord {
+type EntryRow = Omit<Row, 'seq' | 'prev_hash' | 'hash'>;
+
+function entryOf(r: EntryRow): AuditEntry {
   return {
     projectId: r.project_id,
-    seq: Number(r.seq),
     at: Number(r.at),
     event: r.event,
     outcome: r.outcome,
@@ -110,9 +112,11 @@ function fromRow(r: Row): AuditRecord {
     os: r.os,
     requestId: r.request_id,
     details: r.details,
-    prevHash: r.prev_hash,
-    hash: r.hash,
   };
+}
+
+function fromRow(r: Row): AuditRecord {
+  return { ...entryOf(r), seq: Number(r.seq), prevHash: r.prev_hash, hash: r.hash };
 }
 
 /** A record placed in the chain: its number, its predecessor's hash and its own (built field by field: this runs in every write transaction). */
@@ -146,16 +150,35 @@ function chained(entry: AuditEntry, seq: number, prevHash: string): AuditRecord 
  */
 const RECORDS_PER_INSERT = 500;
 
-/** The INSERT of `count` records, made once per count and kept for the usual few (a sign-up writes two). */
-const inserts = new Map<number, string>();
-function insertSql(count: number): string {
-  let sql = inserts.get(count);
+/**
+ * The INSERT of `count` rows into a table, made once per table and count and kept for the usual few (a
+ * sign-up writes two records).
+ */
+const inserts = new Map<string, string>();
+function insertInto(table: 'audit_events' | 'audit_pending', columns: string, count: number): string {
+  const key = `${table} ${count}`;
+  let sql = inserts.get(key);
   if (sql === undefined) {
-    const row = `(${COLUMNS.split(',').map(() => '?').join(', ')})`;
-    sql = `INSERT INTO audit_events (${COLUMNS}) VALUES ${Array.from({ length: count }, () => row).join(', ')}`;
-    if (count <= 64) inserts.set(count, sql);
+    const row = `(${columns.split(',').map(() => '?').join(', ')})`;
+    sql = `INSERT INTO ${table} (${columns}) VALUES ${Array.from({ length: count }, () => row).join(', ')}`;
+    if (count <= 64) inserts.set(key, sql);
   }
   return sql;
+}
+
+const insertSql = (count: number) => insertInto('audit_events', COLUMNS, count);
+
+/** A record staged (audit_pending), waiting for the sealer: its staging order and its content. */
+export interface StagedEntry extends AuditEntry {
+  id: number;
+}
+
+const ENTRY_COLUMNS = 'project_id, at, event, outcome, reason, actor, user_id, target, ip, browser, os, request_id, details';
+
+const stageSql = (count: number) => insertInto('audit_pending', ENTRY_COLUMNS, count);
+
+function entryParams(e: AuditEntry): unknown[] {
+  return [e.projectId, e.at, e.event, e.outcome, e.reason, e.actor, e.userId, e.target, e.ip, e.browser, e.os, e.requestId, e.details];
 }
 
 export function recordParams(r: AuditRecord): unknown[] {
@@ -203,14 +226,38 @@ export class AuditRepo {
   constructor(private readonly db: Database) {}
 
   /**
-   * Appends records of one project to its chain, in order, in the caller's transaction, and adds
-   * `daily` (day → metrics) to the project's day counters. Concurrent transactions of one project wait
-   * for each other from the head's read until commit (the head row locked; a project's first records
-   * under an advisory lock; SQLite has one writer), so the chain never forks. On PostgreSQL every
-   * statement in that window is a round trip that each other write of the project waits for: the
-   * records, the head and the counters go in one statement (data-modifying CTEs), so the window is the
-   * head's read, that statement and the commit. SQLite, in process, runs them one by one, and so does a
-   * transaction of more records than one INSERT takes (RECORDS_PER_INSERT), in INSERTs of that many.
+   * Stages records in the caller's transaction (audit_pending), in order: a row each, one statement per
+   * RECORDS_PER_INSERT. They join their project's chain once the sealer takes them (server/audit/sealer.ts).
+   */
+  async stage(entries: readonly AuditEntry[]): Promise<void> {
+    for (let from = 0; from < entries.length; from += RECORDS_PER_INSERT) {
+      const part = entries.slice(from, from + RECORDS_PER_INSERT);
+      await this.db.run(stageSql(part.length), part.flatMap(entryParams));
+    }
+  }
+
+  /** The oldest `limit` staged records, in staging order (of every project). */
+  async staged(limit: number): Promise<StagedEntry[]> {
+    const rows = await this.db.all<EntryRow & { id: number }>(`SELECT id, ${ENTRY_COLUMNS} FROM audit_pending ORDER BY id LIMIT ?`, [limit]);
+    return rows.map((r) => ({ id: Number(r.id), ...entryOf(r) }));
+  }
+
+  /** Removes staged records once they are on their chains (the sealer's transaction). */
+  async unstage(ids: readonly number[]): Promise<void> {
+    for (let from = 0; from < ids.length; from += RECORDS_PER_INSERT) {
+      const part = ids.slice(from, from + RECORDS_PER_INSERT);
+      await this.db.run(`DELETE FROM audit_pending WHERE id IN (${part.map(() => '?').join(', ')})`, part);
+    }
+  }
+
+  /**
+   * Appends records of one project to its chain, in order, in the caller's transaction (the sealer's,
+   * server/audit/sealer.ts), and adds `daily` (day → metrics) to the project's day counters. The head
+   * row is locked from its read until commit (a project's first records under an advisory lock; SQLite
+   * has one writer), so the chain never forks, whoever else appends. On PostgreSQL the records, the head
+   * and the counters go in one statement (data-modifying CTEs), so the window is the head's read, that
+   * statement and the commit. SQLite, in process, runs them one by one, and so does a batch of more
+   * records than one INSERT takes (RECORDS_PER_INSERT), in INSERTs of that many.
    */
   async appendAll(projectId: string, entries: readonly AuditEntry[], daily: ReadonlyMap<string, readonly string[]> = new Map()): Promise<AuditRecord[]> {
     let head = await this.head(projectId);

@@ -53,6 +53,8 @@ export class Store {
   /** the console's operators and their console sessions */
   readonly operators: OperatorsRepo;
 
+  private readonly closing: (() => Promise<void>)[] = [];
+
   constructor(readonly db: Database) {
     this.projects = new ProjectsRepo(db);
     this.processes = new ProcessesRepo(db);
@@ -97,7 +99,13 @@ export class Store {
     return Number(row?.version ?? 0);
   }
 
-  close(): Promise<void> {
+  /** Runs `fn` when the store closes, before the database does (the audit trail's sealer seals what is left). */
+  onClose(fn: () => Promise<void>): void {
+    this.closing.push(fn);
+  }
+
+  async close(): Promise<void> {
+    for (const fn of this.closing.splice(0)) await fn();
     return this.db.close();
   }
 }

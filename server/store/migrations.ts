@@ -8,6 +8,28 @@ export interface Migration {
   postgresSql?: string;
 }
 
+/** Migration 22's table, with the engine's own kind of row id (its staging order). */
+function auditPending(id: string): string {
+  return `
+      CREATE TABLE audit_pending (
+        id          ${id},
+        project_id  TEXT NOT NULL,
+        at          INTEGER NOT NULL,
+        event       TEXT NOT NULL,
+        outcome     TEXT NOT NULL,
+        reason      TEXT,
+        actor       TEXT NOT NULL,
+        user_id     TEXT,
+        target      TEXT,
+        ip          TEXT,
+        browser     TEXT,
+        os          TEXT,
+        request_id  TEXT,
+        details     TEXT NOT NULL
+      );
+    `;
+}
+
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -582,6 +604,16 @@ export const MIGRATIONS: Migration[] = [
     sql: `
       DROP INDEX IF EXISTS identifiers_user;
     `,
+  },
+  {
+    version: 22,
+    name: 'the audit trail: records staged in the transaction of their change, chained after it commits',
+    // A change's transaction writes its records here (one row each, no index but the row id), so that it
+    // neither holds a project's chain nor writes its counters while it commits; the sealer
+    // (server/audit/sealer.ts) moves them into audit_events in staging order, chained, with the
+    // counters and the users' activity, a batch per transaction, and deletes them here.
+    sql: auditPending('INTEGER PRIMARY KEY'), // the row id: no sequence table written per insert
+    postgresSql: auditPending('BIGSERIAL PRIMARY KEY'),
   },
 ];
 

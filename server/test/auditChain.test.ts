@@ -8,10 +8,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../admin.ts';
 import { applyRetention, projectStats } from '../audit/auditReader.ts';
 import { AuditTrail, withAuditScope } from '../audit/AuditTrail.ts';
+import { sealPending } from '../audit/sealer.ts';
 import { AUDIT_COUNT_CAP, AUDIT_PAGE_WINDOW } from '../backend/auditApi.ts';
 import { auditHash } from '../store/AuditRepo.ts';
+import { Store } from '../store/Store.ts';
 import { backendCall, newSecret } from './helpers/backendApiClient.ts';
-import { databaseEnv, POSTGRES_URL, startTestServer, type TestServer } from './helpers/testServer.ts';
+import { databaseEnv, POSTGRES_URL, startTestServer, testDatabase, type TestServer } from './helpers/testServer.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -32,11 +34,12 @@ function trail(s: TestServer): AuditTrail {
   return new AuditTrail(s.api.store, () => s.clock.now);
 }
 
-/** Records `n` events of a user, as a request from `userAgent` would. */
+/** Records `n` events of a user, as a request from `userAgent` would, and has them chained (as the sealer does some ms later). */
 async function record(s: TestServer, n: number, event = 'login.succeeded', userAgent = MAC_CHROME): Promise<void> {
   for (let i = 0; i < n; i++) {
     await withAuditScope({ ip: '203.0.113.7', userAgent, requestId: `req-${i}` }, () => trail(s).record(PROJECT, { event, userId: `usr-${i}`, details: { method: 'email-otp' } }));
   }
+  await sealPending(s.api.store);
 }
 
 function verify(s: TestServer): Promise<any> {
@@ -102,6 +105,7 @@ describe('the same transaction', () => {
         throw new Error('the change failed after its record');
       }),
     ).rejects.toThrow('the change failed');
+    await sealPending(s.api.store);
     expect((await s.api.store.audit.page({ projectId: PROJECT }, 0, 10)).map((r) => r.userId)).toEqual(['usr-0', 'usr-1']);
     expect((await projectStats(s.api.store, PROJECT, 1, s.clock.now)).logins).toEqual({ 'email-otp': 2 });
     await record(s, 1);
@@ -120,11 +124,81 @@ describe('the same transaction', () => {
         .catch(() => undefined);
       await trail(s).record(PROJECT, { event: 'session.created', userId: 'usr-3' });
     });
+    await sealPending(s.api.store);
     expect((await s.api.store.audit.page({ projectId: PROJECT }, 0, 10)).map((r) => [r.seq, r.event, r.userId])).toEqual([
       [1, 'code.sent', 'usr-1'],
       [2, 'session.created', 'usr-3'],
     ]);
     expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 2 });
+  });
+});
+
+/** Waits (at most 5 s) until `check` holds, reading the tables directly (a reader of the trail would seal first). */
+async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within 5 s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const countOf = async (s: TestServer, table: string) => Number((await db(s).get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))!.n);
+
+describe('the sealer: records staged by their change, chained after its commit', () => {
+  it('stages a change\'s records in its transaction and chains them, with their counts, soon after the commit, with no one reading', async () => {
+    const s = await server();
+    await s.api.store.transaction(async () => {
+      await trail(s).record(PROJECT, { event: 'signup.succeeded', userId: 'usr-a', details: { method: 'email-otp' } });
+      await trail(s).record(PROJECT, { event: 'session.created', userId: 'usr-a' });
+      // inside the transaction nothing is on the chain yet, and nothing else of the project was touched
+      expect(await countOf(s, 'audit_events')).toBe(0);
+    });
+    await eventually(async () => (await countOf(s, 'audit_events')) === 2 && (await countOf(s, 'audit_pending')) === 0, 'both records chained and unstaged');
+    expect(await countOf(s, 'audit_daily')).toBe(1);
+    expect(await countOf(s, 'audit_user_activity')).toBe(1);
+    expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 2 });
+  });
+
+  it('chains at the next start what a server left staged', async () => {
+    const first = await server();
+    await first.stop(true);
+    // records staged and committed while no server runs, as by one that stopped before its sealer ran
+    const { database, databaseSchema } = testDatabase(first.dir);
+    const store = await Store.open(database, databaseSchema ? { schema: databaseSchema } : {});
+    try {
+      await store.transaction(() =>
+        store.audit.stage(['usr-1', 'usr-2', 'usr-3'].map((userId) => ({ projectId: PROJECT, at: first.clock.now, event: 'login.succeeded', outcome: 'done' as const, reason: null, actor: `user:${userId}`, userId, target: null, ip: null, browser: null, os: null, requestId: null, details: '{"method":"passkey"}' }))),
+      );
+      expect(Number((await store.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM audit_pending'))!.n)).toBe(3);
+    } finally {
+      await store.close();
+    }
+    const again = await startTestServer({ dir: first.dir, api: { backendApiPort: 0 } });
+    cleanups.push(() => again.stop());
+    await eventually(async () => (await countOf(again, 'audit_events')) === 3 && (await countOf(again, 'audit_pending')) === 0, 'the staged records chained');
+    expect((await projectStats(again.api.store, PROJECT, 1, again.clock.now)).logins).toEqual({ passkey: 3 });
+  });
+
+  it('keeps the records staged when a pass fails, tells the log, and chains them on a later pass', async () => {
+    const failures: string[] = [];
+    const s = await startTestServer({ api: { backendApiPort: 0 }, logger: { info: () => undefined, error: (message: string) => void failures.push(message) } });
+    cleanups.push(() => s.stop());
+    const repo = s.api.store.audit;
+    const appendAll = repo.appendAll.bind(repo);
+    let fail = true;
+    repo.appendAll = async (...args) => {
+      if (fail) {
+        fail = false;
+        throw new Error('the database went away');
+      }
+      return appendAll(...args);
+    };
+    await trail(s).record(PROJECT, { event: 'login.succeeded', userId: 'usr-a', details: { method: 'email-otp' } });
+    await eventually(async () => failures.length > 0, 'the failed pass logged');
+    expect(failures[0]).toMatch(/sealing staged records failed/);
+    expect(await countOf(s, 'audit_pending')).toBe(1);
+    await eventually(async () => (await countOf(s, 'audit_events')) === 1 && (await countOf(s, 'audit_pending')) === 0, 'the record chained on the next pass');
+    expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 1 });
   });
 });
 

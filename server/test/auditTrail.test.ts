@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAdmin } from '../admin.ts';
+import { sealPending } from '../audit/sealer.ts';
 import { backendCall, newSecret } from './helpers/backendApiClient.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
 import { Client, databaseEnv, jwtPayload, latestCode, latestLink, PASSKEY_DEVICE, startTestServer, uniqueEmail, uniquePhone, type TestServer } from './helpers/testServer.ts';
@@ -225,6 +226,7 @@ describe("the audit trail tells a visitor's story", () => {
   it('holds no code, token, link, session or full address; only the project\'s API secrets read it, never the Frontend API', async () => {
     const story = await tellStory();
     const { s } = story;
+    await sealPending(s.api.store);
     const stored = JSON.stringify(await s.api.store.db.all('SELECT * FROM audit_events'));
     expect(stored).toContain('…@example.com');
     for (const value of [...story.given, story.email, story.phone, story.email.split('@')[0]!]) {
@@ -275,6 +277,7 @@ describe("the audit trail tells a visitor's story", () => {
     await phoneTab.init(PASSKEY_DEVICE, 'login-init');
     expect((await phoneTab.step('/v2/auth/login/init', { isPhone: true, identifierValue: phone })).block).toBe('passkey-verify');
     const challenge = await phoneTab.step('/v2/auth/passkey/login/start', {});
+    await sealPending(s.api.store);
     const before = (await s.api.store.audit.head(PROJECT))!.seq;
 
     const host = { projectId: PROJECT, secret };

@@ -5,6 +5,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sealPending } from '../audit/sealer.ts';
 import { CONSOLE_SESSION_MS } from '../console/consoleApp.ts';
 import { CONSOLE_PROJECT_ID } from '../console/operators.ts';
 import { signUpByEmailCode } from './helpers/passkeyUser.ts';
@@ -15,6 +16,7 @@ const dist = mkdtempSync(join(tmpdir(), 'console-dist-'));
 const server = serverForThisFile({ api: { consolePort: 0, consoleDistDir: dist } });
 
 async function trailOf(projectId: string, target: string) {
+  await sealPending(server.api.store);
   return (await server.api.store.audit.page({ projectId }, 0, 10_000)).filter((r) => r.target === target);
 }
 

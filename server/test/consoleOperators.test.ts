@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealPending } from '../audit/sealer.ts';
 import { adminErrorMessage, runAdmin } from '../admin.ts';
 import { CONSOLE_PROJECT_ID } from '../console/operators.ts';
 import { projectBuilder } from '../config/projectConfig.ts';
@@ -29,6 +30,7 @@ async function refusal(...args: string[]): Promise<string> {
 }
 
 async function trail(): Promise<{ event: string; actor: string; target: string | null; details: string }[]> {
+  await sealPending(store);
   return store.audit.page({ projectId: CONSOLE_PROJECT_ID }, 0, 100);
 }
 

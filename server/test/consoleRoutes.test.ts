@@ -3,6 +3,7 @@
 // a user's page and actions, the trail and its export, the figures, settings, secrets, keys, webhooks and
 // operators, each through the operation the Backend API or the admin command uses.
 import { describe, expect, it } from 'vitest';
+import { sealPending } from '../audit/sealer.ts';
 import { newUserRecord } from '../backend/userRecords.ts';
 import { CONSOLE_PROJECT_ID } from '../console/operators.ts';
 import { signedInOperator } from './helpers/consoleClient.ts';
@@ -112,6 +113,7 @@ describe('resending a verification', () => {
     // the person enters the code on their account page, signed in as ever
     expect((await client.request('POST', '/v2/me/identifier/verify/finish', { identifierID: pending.id, code: message!.code })).status).toBe(200);
     expect((await server.api.store.users.getIdentifier(pending.id))!.status).toBe('verified');
+    await sealPending(server.api.store);
     const sent = (await server.api.store.audit.page({ projectId: 'pro-1', userId }, 0, 1000)).find((r) => r.event === 'code.sent' && r.target === `identifier:${pending.id}`);
     expect(sent).toMatchObject({ actor: `operator:${id}` });
   });
@@ -172,6 +174,7 @@ describe('the trail, the figures, the project', () => {
     const hook = (await console.call('POST', '/api/projects/pro-4/webhooks', { url: 'http://127.0.0.1:9/hook', events: ['user.created'] })).body;
     expect(hook.secret).toMatch(/^whsec_/);
     expect((await console.call('GET', '/api/projects/pro-4/webhooks')).body.webhooks.map((w: any) => w.id)).toEqual([hook.id]);
+    await sealPending(server.api.store);
     const events = (await server.api.store.audit.page({ projectId: 'pro-4' }, 0, 1000)).filter((r) => r.actor === `operator:${id}`).map((r) => r.event);
     expect(events).toEqual(['project.settings_changed', 'api_secret.created', 'api_secret.revoked', 'signing_key.created', 'webhook_endpoint.added']);
   });
@@ -198,6 +201,7 @@ describe('the trail, the figures, the project', () => {
     expect((await console.call('POST', `/api/projects/pro-1/deliveries/${delivery.id}/redeliver`)).body).toEqual({ ok: true });
     const row = await server.api.store.db.get<{ next_attempt_at: number }>('SELECT next_attempt_at FROM webhook_deliveries WHERE id = ?', [delivery.id]);
     expect(Number(row!.next_attempt_at)).toBeLessThanOrEqual(server.clock.now);
+    await sealPending(server.api.store);
     expect((await server.api.store.audit.page({ projectId: 'pro-1' }, 0, 10_000)).find((r) => r.target === `webhook_delivery:${delivery.id}`)?.actor).toBe(`operator:${id}`);
   });
 });

@@ -4,6 +4,7 @@
 // the user page, and sending a given-up delivery again. A server of its own: the give-up test moves its
 // clock by days.
 import { describe, expect, it, vi } from 'vitest';
+import { sealPending } from '../audit/sealer.ts';
 import { runAdmin } from '../admin.ts';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../events/WebhookEvents.ts';
 import { HELD_UNTIL } from '../store/DeliveriesRepo.ts';
@@ -19,6 +20,7 @@ async function deliveriesOf(endpointId: string): Promise<{ id: string; status: s
 }
 
 async function actorsOf(projectId: string, target: string): Promise<[string, string][]> {
+  await sealPending(server.api.store);
   return (await server.api.store.audit.page({ projectId }, 0, 10_000)).filter((r) => r.target === target).map((r) => [r.event, r.actor]);
 }
 

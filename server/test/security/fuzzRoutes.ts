@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sealPending } from '../../audit/sealer.ts';
 import { createApi } from '../../app.ts';
 import { LONG_SESSION_COOKIE } from '../../session/Sessions.ts';
 import { SoftAuthenticator } from '../helpers/softAuthenticator.ts';
@@ -348,6 +349,8 @@ async function contentQuery(): Promise<string> {
 }
 
 async function snapshot(): Promise<Snapshot> {
+  // what earlier requests recorded is chained now, not by the sealer between two snapshots
+  await sealPending(server.api.store);
   const contents = await server.api.store.db.all<{ i: number; content: string }>(contentStatement);
   const result: Snapshot = new Map();
   for (const { i, content } of contents) {

@@ -5,6 +5,7 @@
 // against the JWKS the server publishes at the time.
 import { createLocalJWKSet, exportJWK, exportPKCS8, generateKeyPair, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { sealPending } from '../../audit/sealer.ts';
 import { adminErrorMessage, runAdmin } from '../../admin.ts';
 import { AuditRepo } from '../../store/AuditRepo.ts';
 import { CLOCK_TOLERANCE_MS, KEY_CACHE_MS, ROTATION_LEAD_MS, type RotationResult } from '../../session/KeyRing.ts';
@@ -129,7 +130,7 @@ describe('a signing key per project, and its rotation', () => {
     const keys = await keysOf();
     const published = (await jwksOf(a)).keys.map((k) => k.kid);
     for (const flags of [[], ['--now'], ['--revoke-previous']]) {
-      const write = vi.spyOn(AuditRepo.prototype, 'appendAll').mockRejectedValueOnce(new Error('the disk is full (injected)'));
+      const write = vi.spyOn(AuditRepo.prototype, 'stage').mockRejectedValueOnce(new Error('the disk is full (injected)'));
       try {
         await expect(rotate(a, ...flags)).rejects.toThrow(/injected/);
       } finally {
@@ -142,6 +143,7 @@ describe('a signing key per project, and its rotation', () => {
     expect((await alice.request('POST', '/v2/me/refresh')).status).toBe(200);
     // unhindered, the rotation commits with its record
     const rotation = await rotate(a, '--now');
+    await sealPending(server.api.store);
     const created = await server.api.store.audit.page({ projectId: a, event: 'signing_key.created' }, 0, 1000);
     expect(created.at(-1)).toMatchObject({ actor: 'admin', target: `key:${rotation.kid}` });
   });
@@ -170,6 +172,7 @@ describe('a signing key per project, and its rotation', () => {
     // everyone signed in to the project is signed out
     for (const client of [alice, carol]) expect((await client.request('POST', '/v2/me/refresh')).status).toBe(401);
     // the trail: the new key, the revoked one, and one session.ended per session, in the rotation's transaction
+    await sealPending(server.api.store);
     const trail = await server.api.store.audit.page({ projectId: a }, 0, 10_000);
     const from = trail.findIndex((r) => r.event === 'signing_key.created' && r.target === `key:${rotation.kid}`);
     const written = trail.slice(from);
