@@ -26,7 +26,7 @@ const JSON_MEDIA_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
  * loopback, lost its 413 that way. (@hono/node-server's own clean-up of unread bodies, 500 ms, is off:
  * app.ts `listen`.)
  */
-const DROP_AFTER_ANSWER_BYTES = 8 * 1024 * 1024;
+export const DROP_AFTER_ANSWER_BYTES = 4 * 1024 * 1024;
 const DROP_AFTER_ANSWER_MS = 5000;
 
 /**

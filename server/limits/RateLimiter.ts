@@ -10,6 +10,7 @@ import { ApiError } from '../ApiError.ts';
 import { serverLimitLabel } from '../metrics/Metrics.ts';
 import type { ProjectConfig } from '../config/projectConfig.ts';
 import { DEFAULT_SERVER_RATE_LIMITS, type RateLimit, type RateLimitName, type ServerRateLimitName, type ServerRateLimits } from '../config/rateLimits.ts';
+import type { WindowCount } from '../store/RateLimitsRepo.ts';
 import type { Store } from '../store/Store.ts';
 
 /**
@@ -43,11 +44,13 @@ export class RateLimiter {
     });
   }
 
-  /** Throws 429 when any window is full; counts nothing. */
+  /** Throws 429 when any window is full (the first of them in the order given); counts nothing. All are read in one statement. */
   check(project: ProjectConfig, subjects: LimitedSubject[]): Promise<void> {
     const now = this.now();
+    const resolved = subjects.map((subject) => this.resolve(project, subject));
     return this.store.db.outsideTransaction(async () => {
-      for (const subject of subjects) await this.refuseWhenOver(project, subject, now, 1);
+      const counts = await this.store.rateLimits.countAll(resolved.map(({ key, limit }) => ({ key, windowMs: limit.windowSeconds * 1000 })), now);
+      resolved.forEach((subject, i) => this.refuseIfOver(subject, counts[i]!, now, 1));
     });
   }
 
@@ -66,9 +69,12 @@ export class RateLimiter {
 
   /** 429 when the window holds more than `max - headroom` events. */
   private async refuseWhenOver(project: ProjectConfig, subject: LimitedSubject, now: number, headroom: 0 | 1): Promise<void> {
-    const { key, name, label, limit } = this.resolve(project, subject);
+    const resolved = this.resolve(project, subject);
+    this.refuseIfOver(resolved, await this.store.rateLimits.count(resolved.key, resolved.limit.windowSeconds * 1000, now), now, headroom);
+  }
+
+  private refuseIfOver({ name, label, limit }: { name: string; label: string; limit: RateLimit }, { count, freesAt }: WindowCount, now: number, headroom: 0 | 1): void {
     const { max, windowSeconds } = limit;
-    const { count, freesAt } = await this.store.rateLimits.count(key, windowSeconds * 1000, now);
     if (count + headroom > max) throw ApiError.tooManyRequests(`Limit ${name} reached (${max} per ${windowSeconds} s)`, ((freesAt ?? now) - now) / 1000, label);
   }
 
