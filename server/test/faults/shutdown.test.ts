@@ -10,6 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { sealPending } from '../../audit/sealer.ts';
 import { DEMO_ORIGIN, startTestServer, type TestServer } from '../helpers/testServer.ts';
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -23,6 +24,9 @@ async function lockedServer(busyMs: number, shutdownGraceMs?: number): Promise<{
   const file = join(dir, 'db.sqlite');
   const server = await startTestServer({ dir, api: { database: file, databaseTimeouts: { busyMs }, ...(shutdownGraceMs ? { shutdownGraceMs } : {}) } });
   cleanups.push(() => server.stop());
+  // the audit trail's start-up pass done first: queued on the locked file, it would hold the connection
+  // that the test takes for the call's
+  await sealPending(server.api.store);
   const holder = new BetterSqlite(file);
   cleanups.push(() => {
     if (holder.open) holder.close();
