@@ -14,8 +14,6 @@ import type { AuditEntry } from '../store/AuditRepo.ts';
 import type { Store } from '../store/Store.ts';
 import { scheduleSeal } from './sealer.ts';
 
-export { dayOf } from './rollups.ts';
-
 /** Who acts and from where: one per request (or admin command). */
 export interface AuditScope {
   requestId?: string;

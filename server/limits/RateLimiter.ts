@@ -35,7 +35,7 @@ export class RateLimiter {
         for (const subject of subjects) {
           await this.count(project, subject, now, 1);
           counted.push(subject);
-          await this.refuseWhenOver(project, subject, now, 0);
+          await this.refuseWhenOver(project, subject, now);
         }
       } catch (error) {
         for (const subject of counted) await this.count(project, subject, now, -1);
@@ -67,12 +67,13 @@ export class RateLimiter {
     return this.store.rateLimits.record(key, limit.windowSeconds * 1000, now, delta);
   }
 
-  /** 429 when the window holds more than `max - headroom` events. */
-  private async refuseWhenOver(project: ProjectConfig, subject: LimitedSubject, now: number, headroom: 0 | 1): Promise<void> {
+  /** 429 when the window, this event counted, holds more than `max` events. */
+  private async refuseWhenOver(project: ProjectConfig, subject: LimitedSubject, now: number): Promise<void> {
     const resolved = this.resolve(project, subject);
-    this.refuseIfOver(resolved, await this.store.rateLimits.count(resolved.key, resolved.limit.windowSeconds * 1000, now), now, headroom);
+    this.refuseIfOver(resolved, await this.store.rateLimits.count(resolved.key, resolved.limit.windowSeconds * 1000, now), now, 0);
   }
 
+  /** 429 when the window holds more than `max - headroom` events. */
   private refuseIfOver({ name, label, limit }: { name: string; label: string; limit: RateLimit }, { count, freesAt }: WindowCount, now: number, headroom: 0 | 1): void {
     const { max, windowSeconds } = limit;
     if (count + headroom > max) throw ApiError.tooManyRequests(`Limit ${name} reached (${max} per ${windowSeconds} s)`, ((freesAt ?? now) - now) / 1000, label);
