@@ -6,7 +6,7 @@ import type { AuditEvent } from '../audit/AuditTrail.ts';
 import type { EventRecorder } from '../events/WebhookEvents.ts';
 import type { RateLimiter } from '../limits/RateLimiter.ts';
 import type { Logger, Messenger } from '../senders/Messenger.ts';
-import type { Sessions } from '../session/Sessions.ts';
+import type { CreatedUser, Sessions } from '../session/Sessions.ts';
 import type { SocialProviders } from '../social/SocialProviders.ts';
 import type { ProcessRecord } from '../store/ProcessesRepo.ts';
 import type { Store } from '../store/Store.ts';
@@ -60,11 +60,37 @@ export interface FlowOutcome {
 }
 
 export class FlowContext {
+  /** with `deferSaves`: the state as the last save() left it, written by flush() */
+  #unsaved: ProcessState | undefined;
+  #deferred = false;
+  /**
+   * The user this call's sign-up created, as inserted (completion.ts): a session started for it in the
+   * same call needs no read of it. Set once every row is in; a savepoint rolled back leaves it unset.
+   */
+  createdUser: CreatedUser | undefined;
+
   constructor(
     readonly deps: FlowDeps,
     readonly request: FlowRequest,
     public process: ProcessRecord,
   ) {}
+
+  /**
+   * From now on save() only keeps a copy of the state, and flush() writes the last one: the engine's
+   * action may save two or three times (the user created, the session handed out), and the process is
+   * locked until its commit, so one write at the end of the action stores the same thing in one
+   * statement instead of several. An action that throws rolls its transaction back, saves or not.
+   */
+  deferSaves(): void {
+    this.#deferred = true;
+  }
+
+  /** Writes the state the last deferred save() kept, if any. */
+  async flush(): Promise<void> {
+    const state = this.#unsaved;
+    this.#unsaved = undefined;
+    if (state) await this.store.processes.saveState(this.process.id, state);
+  }
 
   get project(): ProjectConfig {
     return this.request.project;
@@ -113,7 +139,10 @@ export class FlowContext {
   }
 
   save(): Promise<void> {
-    return this.store.processes.saveState(this.process.id, this.state);
+    if (!this.#deferred) return this.store.processes.saveState(this.process.id, this.state);
+    // a copy: what the action changes after its last save() is not stored, as before
+    this.#unsaved = structuredClone(this.state);
+    return Promise.resolve();
   }
 
   wrap(blockBody: BlockBody): ProcessResponse {

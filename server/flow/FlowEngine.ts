@@ -169,17 +169,24 @@ export class FlowEngine {
   private run(request: FlowRequest, action: (ctx: FlowContext) => Promise<FlowOutcome>, options: { afterCompletion?: boolean } = {}): Promise<FlowOutcome> {
     return this.deps.store.transaction(async () => {
       const ctx = new FlowContext(this.deps, request, await this.load(request));
-      if (options.afterCompletion) return action(ctx);
-      if (ctx.state.deliveredAt !== null) {
-        // "continue where it completed" is only true while the session it handed out lasts: after a
-        // log-out (or a revocation) a tab that kept the process starts a new one instead
-        if (await this.sessionEnded(ctx.state.sessionId)) throw ApiError.processNotAvailable('The session this process handed out has ended');
-        return alreadyCompleted(ctx);
-      }
-      // declined at its e-mail link: the process is over but for a reset, and its tab says why
-      if (ctx.state.linkDeclinedAt) return declined(ctx);
-      return action(ctx);
+      ctx.deferSaves();
+      const outcome = await this.#dispatch(ctx, action, options);
+      await ctx.flush();
+      return outcome;
     });
+  }
+
+  async #dispatch(ctx: FlowContext, action: (ctx: FlowContext) => Promise<FlowOutcome>, options: { afterCompletion?: boolean }): Promise<FlowOutcome> {
+    if (options.afterCompletion) return action(ctx);
+    if (ctx.state.deliveredAt !== null) {
+      // "continue where it completed" is only true while the session it handed out lasts: after a
+      // log-out (or a revocation) a tab that kept the process starts a new one instead
+      if (await this.sessionEnded(ctx.state.sessionId)) throw ApiError.processNotAvailable('The session this process handed out has ended');
+      return alreadyCompleted(ctx);
+    }
+    // declined at its e-mail link: the process is over but for a reset, and its tab says why
+    if (ctx.state.linkDeclinedAt) return declined(ctx);
+    return action(ctx);
   }
 
   /**
@@ -191,7 +198,11 @@ export class FlowEngine {
     return this.deps.store.transaction(async () => {
       const process = this.live(await this.deps.store.processes.lock(link.process), request);
       const holdsProcess = !!request.processToken && process.tokenHash === sha256Hex(request.processToken);
-      return action(new FlowContext(this.deps, request, process), holdsProcess);
+      const ctx = new FlowContext(this.deps, request, process);
+      ctx.deferSaves();
+      const outcome = await action(ctx, holdsProcess);
+      await ctx.flush();
+      return outcome;
     });
   }
 

@@ -6,6 +6,7 @@ import { handsOutLongSession, IDENTIFIER_TYPES, type ProjectConfig } from '../co
 import { SignupFieldsMissing } from '../config/signupFields.ts';
 import { identifierData, passkeyData, type IdentifierData } from '../events/eventTypes.ts';
 import type { EventRecorder } from '../events/WebhookEvents.ts';
+import type { CreatedUser } from '../session/Sessions.ts';
 import type { CredentialRecord } from '../store/CredentialsRepo.ts';
 import { newId } from '../randomValues.ts';
 import { UniqueViolation } from '../store/Database.ts';
@@ -26,7 +27,9 @@ const NOTICE_LIFETIME_MS = 24 * 60 * 60_000;
 export async function deliverCompleted(ctx: FlowContext): Promise<FlowOutcome> {
   const s = ctx.state;
   const now = ctx.now();
-  const session = await ctx.deps.sessions.start(ctx.project, s.userId!, s.orig!.value, ctx.request.frontendApiUrl, now, ctx.request.userAgent);
+  // a sign-up completed in this very call: the user and its identifiers as createUser inserted them
+  const created = ctx.createdUser?.user.id === s.userId ? ctx.createdUser : undefined;
+  const session = await ctx.deps.sessions.start(ctx.project, s.userId!, s.orig!.value, ctx.request.frontendApiUrl, now, ctx.request.userAgent, created);
   s.deliveredAt = now;
   s.sessionId = session.id;
   await ctx.save();
@@ -133,6 +136,7 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
   const user = { id: userId, projectId: project.id, fullName: s.fullName, userHandle, createdAt: now, status: 'active', externalId: null } as const;
   await store.users.insertUsers(project, [{ ...user, signupAnswers: s.signupFields ?? [] }]);
   const identifiers: IdentifierData[] = [];
+  const inserted: CreatedUser['identifiers'][number][] = [];
   for (const type of entered) {
     const identifier = s.identifiers[type]!;
     const normalized = normalizedIdentifier(type, identifier.value);
@@ -141,6 +145,7 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
     const record = { id: newId('ide'), userId, type, value: identifier.value, normalized, status } as const;
     await store.users.insertIdentifier(project.id, record, now);
     identifiers.push(identifierData(record));
+    inserted.push({ type, value: identifier.value, status });
     // proven in this sign-up (or by the provider of a social sign-up): the value is this user's now
     if (status === 'verified') await removeOtherHolders(store, ctx.deps.events, project.id, type, normalized, userId);
   }
@@ -165,6 +170,7 @@ async function insertUser(ctx: FlowContext, entered: readonly (typeof IDENTIFIER
   s.pendingCredential = null;
   s.userId = userId;
   s.userHandle = userHandle;
+  ctx.createdUser = { user, identifiers: inserted };
   s.orig = primaryIdentifier(s, project) ?? null;
 }
 

@@ -18,8 +18,18 @@ import { userAgentSource } from '../flow/userAgentSource.ts';
 import { newId, newSecretToken, sha256Hex } from '../randomValues.ts';
 import type { SessionRecord } from '../store/SessionsRepo.ts';
 import type { Store } from '../store/Store.ts';
-import type { UserRecord } from '../store/UsersRepo.ts';
+import type { IdentifierRecord, UserRecord } from '../store/UsersRepo.ts';
 import type { KeyRing } from './KeyRing.ts';
+
+/**
+ * A user the caller created in the transaction that starts its first session, as it inserted it: the
+ * user and its identifiers (at most one of each type, so their order is the listed one). Nothing else
+ * sees the user before the commit, so these are what a read would return.
+ */
+export interface CreatedUser {
+  user: UserRecord;
+  identifiers: readonly Pick<IdentifierRecord, 'type' | 'value' | 'status'>[];
+}
 
 export const LONG_SESSION_COOKIE = 'cbo_long_session';
 
@@ -83,13 +93,15 @@ export class Sessions {
    * A new long session and its first short session. `issuer`: this API's public URL (PUBLIC_URL, else
    * the origin the request came to); `userAgent` names the browser and OS in the user's session list.
    */
-  async start(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number, userAgent?: string): Promise<StartedSession> {
+  async start(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number, userAgent?: string, created?: CreatedUser): Promise<StartedSession> {
+    if (created && created.user.id !== userId) throw new Error('start: the user created is another one');
     // the one place a session is issued: a user the host disabled (Backend API) gets none, whatever the way in
-    const user = await this.store.users.get(userId);
+    const user = created?.user ?? (await this.store.users.get(userId));
     if (user?.status === 'disabled') throw new ApiError(403, 'user_disabled', 'Forbidden', 'This account is disabled');
     const longSession = newSecretToken();
     const { browser, os } = userAgentSource(userAgent);
-    await this.store.sessions.pruneRetired(userId, nowMs);
+    // a user created in this transaction has no session yet, so none of its retired values to prune
+    if (!created) await this.store.sessions.pruneRetired(userId, nowMs);
     const id = newId('ses');
     await this.store.sessions.insert({
       id,
@@ -106,7 +118,7 @@ export class Sessions {
     await this.audit({ id, projectId: project.id, userId }, 'session.created');
     return {
       id,
-      shortSession: await this.shortSession(project, userId, orig, issuer, nowMs, user),
+      shortSession: await this.shortSession(project, userId, orig, issuer, nowMs, user, created?.identifiers),
       longSession,
       longSessionMaxAgeSeconds: project.longSessionLifetimeSeconds,
     };
@@ -120,11 +132,20 @@ export class Sessions {
    * may take them as proven. `orig` is what the user logged in with and `name` is display text; neither
    * proves anything.
    */
-  async shortSession(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number, read?: UserRecord): Promise<string> {
-    // `read`: the user as the caller read it in the same transaction (start), not read a second time
+  async shortSession(
+    project: ProjectConfig,
+    userId: string,
+    orig: string,
+    issuer: string,
+    nowMs: number,
+    read?: UserRecord,
+    identifiers?: CreatedUser['identifiers'],
+  ): Promise<string> {
+    // `read`: the user as the caller read it in the same transaction (start), not read a second time;
+    // `identifiers`: those of a user created in this transaction, as its creation inserted them
     const user = read ?? (await this.store.users.get(userId));
     // listed primary first within a type, so the first verified one is the primary when it is verified
-    const verified = (await this.store.users.listIdentifiers(userId)).filter((i) => i.status === 'verified');
+    const verified = (identifiers ?? (await this.store.users.listIdentifiers(userId))).filter((i) => i.status === 'verified');
     const email = verified.find((i) => i.type === 'email')?.value;
     const phone = verified.find((i) => i.type === 'phone')?.value;
     const iat = Math.floor(nowMs / 1000);
