@@ -60,8 +60,8 @@ export interface FlowOutcome {
 }
 
 export class FlowContext {
-  /** with `deferSaves`: the state as the last save() left it, written by flush() */
-  #unsaved: ProcessState | undefined;
+  /** with `deferSaves`: the state as the last save() left it (serialised), written by flush() */
+  #unsaved: string | undefined;
   #deferred = false;
   /**
    * The user this call's sign-up created, as inserted (completion.ts): a session started for it in the
@@ -89,7 +89,7 @@ export class FlowContext {
   async flush(): Promise<void> {
     const state = this.#unsaved;
     this.#unsaved = undefined;
-    if (state) await this.store.processes.saveState(this.process.id, state);
+    if (state !== undefined) await this.store.processes.saveStateText(this.process.id, state);
   }
 
   get project(): ProjectConfig {
@@ -140,8 +140,8 @@ export class FlowContext {
 
   save(): Promise<void> {
     if (!this.#deferred) return this.store.processes.saveState(this.process.id, this.state);
-    // a copy: what the action changes after its last save() is not stored, as before
-    this.#unsaved = structuredClone(this.state);
+    // serialised now, as it was written before: what the action changes after its last save() is not stored
+    this.#unsaved = JSON.stringify(this.state);
     return Promise.resolve();
   }
 

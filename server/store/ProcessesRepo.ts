@@ -57,7 +57,12 @@ export class ProcessesRepo {
   }
 
   async saveState(id: string, state: ProcessState): Promise<void> {
-    await this.db.run('UPDATE processes SET state = ? WHERE id = ?', [JSON.stringify(state), id]);
+    await this.saveStateText(id, JSON.stringify(state));
+  }
+
+  /** saveState with the state already serialised (JSON.stringify of a ProcessState). */
+  async saveStateText(id: string, json: string): Promise<void> {
+    await this.db.run('UPDATE processes SET state = ? WHERE id = ?', [json, id]);
   }
 
   async end(id: string, now: number): Promise<void> {

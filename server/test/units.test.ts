@@ -1,10 +1,12 @@
-// Small pure pieces: User-Agent parsing, identifier rules, block order decisions.
+// Small pure pieces: User-Agent parsing, identifier rules, block order decisions, a flow context's deferred saves.
 import { describe, expect, it } from 'vitest';
 import { resolveProjectConfig } from '../config/projectConfig.ts';
 import { canonicalFullName, canonicalIdentifier, cleanedFullName, hasRefusedCharacter, normalizedIdentifier } from '../flow/identifierRules.ts';
 import { nextSignupStep, passkeyAppendSkippable } from '../flow/nextStep.ts';
 import { initialState } from '../flow/processState.ts';
 import { userAgentSource } from '../flow/userAgentSource.ts';
+import { FlowContext, type FlowDeps, type FlowRequest } from '../flow/FlowContext.ts';
+import type { ProcessRecord } from '../store/ProcessesRepo.ts';
 
 describe('userAgentSource', () => {
   it.each([
@@ -124,5 +126,42 @@ describe('block order', () => {
     const s = initialState('signup', { platformAuthenticator: false, conditionalMediation: false });
     s.identifiers.email = { value: 'a@b.de', verified: true };
     expect(nextSignupStep(s, project).block).toBe('completed');
+  });
+});
+
+describe('a flow context\'s deferred saves', () => {
+  const context = () => {
+    const writes: { id: string; state: unknown }[] = [];
+    const processes = {
+      saveState: (id: string, state: unknown) => (writes.push({ id, state: JSON.parse(JSON.stringify(state)) }), Promise.resolve()),
+      saveStateText: (id: string, json: string) => (writes.push({ id, state: JSON.parse(json) }), Promise.resolve()),
+    };
+    const process = { id: 'pro-x', state: initialState('signup', { platformAuthenticator: false, conditionalMediation: false }) } as unknown as ProcessRecord;
+    const ctx = new FlowContext({ store: { processes } } as unknown as FlowDeps, {} as FlowRequest, process);
+    return { ctx, writes };
+  };
+
+  it('write at once without deferSaves', async () => {
+    const { ctx, writes } = context();
+    ctx.state.fullName = 'A';
+    await ctx.save();
+    expect(writes).toEqual([{ id: 'pro-x', state: expect.objectContaining({ fullName: 'A' }) }]);
+  });
+
+  it('write once, at flush, the state as the last save() saw it: nothing changed after it, nothing when nothing was saved', async () => {
+    const { ctx, writes } = context();
+    ctx.deferSaves();
+    await ctx.flush();
+    expect(writes).toEqual([]);
+    ctx.state.fullName = 'A';
+    await ctx.save();
+    ctx.state.fullName = 'B';
+    await ctx.save();
+    ctx.state.fullName = 'not saved';
+    expect(writes).toEqual([]);
+    await ctx.flush();
+    expect(writes).toEqual([{ id: 'pro-x', state: expect.objectContaining({ fullName: 'B' }) }]);
+    await ctx.flush();
+    expect(writes).toHaveLength(1);
   });
 });
