@@ -23,8 +23,14 @@ import { dayOf, rollupOf } from './rollups.ts';
 
 /** records per sealing transaction */
 export const SEAL_BATCH = 500;
-/** how long after a commit the sealer runs: the records of that moment go together */
-export const SEAL_DELAY_MS = 10;
+/**
+ * How long after a commit the sealer runs: the records of that moment go together. Every reader seals
+ * first, so this is only how late a record gets its hash. 100 ms rather than 10: fewer, larger passes
+ * write the chain's index pages and the activity rows once for more records (a throw-away harness,
+ * 5,000 code verifies on SQLite, 16 clients, alternating: 954 completions/s against 901 with 10 ms and
+ * 1,065 with no trail at all)
+ */
+export const SEAL_DELAY_MS = 100;
 /** how long after a failed pass the sealer tries again */
 export const SEAL_RETRY_MS = 2_000;
 
