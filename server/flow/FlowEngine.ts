@@ -169,10 +169,7 @@ export class FlowEngine {
   private run(request: FlowRequest, action: (ctx: FlowContext) => Promise<FlowOutcome>, options: { afterCompletion?: boolean } = {}): Promise<FlowOutcome> {
     return this.deps.store.transaction(async () => {
       const ctx = new FlowContext(this.deps, request, await this.load(request));
-      ctx.deferSaves();
-      const outcome = await this.#dispatch(ctx, action, options);
-      await ctx.flush();
-      return outcome;
+      return savedOnce(ctx, () => this.#dispatch(ctx, action, options));
     });
   }
 
@@ -199,10 +196,7 @@ export class FlowEngine {
       const process = this.live(await this.deps.store.processes.lock(link.process), request);
       const holdsProcess = !!request.processToken && process.tokenHash === sha256Hex(request.processToken);
       const ctx = new FlowContext(this.deps, request, process);
-      ctx.deferSaves();
-      const outcome = await action(ctx, holdsProcess);
-      await ctx.flush();
-      return outcome;
+      return savedOnce(ctx, () => action(ctx, holdsProcess));
     });
   }
 
@@ -224,4 +218,12 @@ export class FlowEngine {
     if (process.endedAt !== null || process.expiresAt <= this.deps.now()) throw ApiError.processNotAvailable('The process has expired');
     return process;
   }
+}
+
+/** Runs an action whose saves of the process's state are written once, at its end (FlowContext.deferSaves). */
+async function savedOnce(ctx: FlowContext, action: () => Promise<FlowOutcome>): Promise<FlowOutcome> {
+  ctx.deferSaves();
+  const outcome = await action();
+  await ctx.flush();
+  return outcome;
 }

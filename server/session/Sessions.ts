@@ -94,7 +94,6 @@ export class Sessions {
    * the origin the request came to); `userAgent` names the browser and OS in the user's session list.
    */
   async start(project: ProjectConfig, userId: string, orig: string, issuer: string, nowMs: number, userAgent?: string, created?: CreatedUser): Promise<StartedSession> {
-    if (created && created.user.id !== userId) throw new Error('start: the user created is another one');
     // the one place a session is issued: a user the host disabled (Backend API) gets none, whatever the way in
     const user = created?.user ?? (await this.store.users.get(userId));
     if (user?.status === 'disabled') throw new ApiError(403, 'user_disabled', 'Forbidden', 'This account is disabled');

@@ -260,7 +260,7 @@ describe.skipIf(!POSTGRES_URL)('the operator scenario on PostgreSQL (needs Postg
               answers[key] = (answers[key] ?? 0) + 1;
             }
             const slowest = Math.round(Math.max(0, ...since.map((c) => c.ms)));
-            throw new Error(`${error.message}; its answers since: ${JSON.stringify(answers)}, the slowest ${slowest} ms; the process ${server.proc.exited() ?? "running"}\n${server.proc.output().slice(-3000)}`);
+            throw new Error(`${error.message}; its answers since: ${JSON.stringify(answers)}, the slowest ${slowest} ms; the process ${server.proc.exited() ?? 'running'}\n${server.proc.output().slice(-3000)}`);
           }),
         ),
       );
