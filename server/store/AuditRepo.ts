@@ -206,20 +206,71 @@ function conditions(filter: AuditFilter): { where: string; params: unknown[] } {
 const HEAD_SQL = `INSERT INTO audit_heads (project_id, seq, hash, first_seq) VALUES (?, ?, ?, 1)
        ON CONFLICT (project_id) DO UPDATE SET seq = excluded.seq, hash = excluded.hash`;
 
-/** The upsert that adds each day's metrics to a project's counters (a metric counted once per row), or none. */
-function dailyCounters(projectId: string, daily: ReadonlyMap<string, readonly string[]>): { sql: string; params: unknown[] } | undefined {
-  const params: unknown[] = [];
+/** Each day's metrics counted: a row per day and metric, with how often it came (a metric counted once per row). */
+function dailyRows(daily: ReadonlyMap<string, readonly string[]>): { day: string; metric: string; n: number }[] {
+  const rows: { day: string; metric: string; n: number }[] = [];
   for (const [day, metrics] of daily) {
     const counts = new Map<string, number>();
     for (const metric of metrics) counts.set(metric, (counts.get(metric) ?? 0) + 1);
-    for (const [metric, n] of counts) params.push(projectId, day, metric, n);
+    for (const [metric, n] of counts) rows.push({ day, metric, n });
   }
-  if (params.length === 0) return undefined;
+  return rows;
+}
+
+const ADD_COUNTS = 'ON CONFLICT (project_id, day, metric) DO UPDATE SET count = audit_daily.count + excluded.count';
+
+/** SQLite: the upsert that adds each day's metrics to a project's counters, or none. */
+function dailyCounters(projectId: string, daily: ReadonlyMap<string, readonly string[]>): { sql: string; params: unknown[] } | undefined {
+  const rows = dailyRows(daily);
+  if (rows.length === 0) return undefined;
   return {
-    sql: `INSERT INTO audit_daily (project_id, day, metric, count) VALUES ${Array.from({ length: params.length / 4 }, () => '(?, ?, ?, ?)').join(', ')}
-       ON CONFLICT (project_id, day, metric) DO UPDATE SET count = audit_daily.count + excluded.count`,
-    params,
+    sql: `INSERT INTO audit_daily (project_id, day, metric, count) VALUES ${rows.map(() => '(?, ?, ?, ?)').join(', ')} ${ADD_COUNTS}`,
+    params: rows.flatMap((r) => [projectId, r.day, r.metric, r.n]),
   };
+}
+
+/**
+ * PostgreSQL: a sealer pass's records, head and counters in one statement whose text is the same for any
+ * number of records (each column one array parameter, unnested), so that each connection parses and
+ * plans it once and keeps it prepared. A text per batch size, as a VALUES list makes, was parsed and
+ * planned afresh for nearly every pass (the batch's size follows the traffic) and filled the
+ * connection's prepared statements with sizes seen once.
+ */
+const PG_APPEND = `WITH records AS (
+    INSERT INTO audit_events (${COLUMNS})
+    SELECT ?, * FROM unnest(?::bigint[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[])
+  ), head AS (${HEAD_SQL}), counters AS (
+    INSERT INTO audit_daily (project_id, day, metric, count) SELECT ?, * FROM unnest(?::text[], ?::text[], ?::bigint[]) ${ADD_COUNTS}
+  ) SELECT 1`;
+
+function pgAppendParams(projectId: string, records: readonly AuditRecord[], seq: number, hash: string, daily: ReadonlyMap<string, readonly string[]>): unknown[] {
+  const columns = (pick: (r: AuditRecord) => unknown) => records.map(pick);
+  const rows = dailyRows(daily);
+  return [
+    projectId,
+    columns((r) => r.seq),
+    columns((r) => r.at),
+    columns((r) => r.event),
+    columns((r) => r.outcome),
+    columns((r) => r.reason),
+    columns((r) => r.actor),
+    columns((r) => r.userId),
+    columns((r) => r.target),
+    columns((r) => r.ip),
+    columns((r) => r.browser),
+    columns((r) => r.os),
+    columns((r) => r.requestId),
+    columns((r) => r.details),
+    columns((r) => r.prevHash),
+    columns((r) => r.hash),
+    projectId,
+    seq,
+    hash,
+    projectId,
+    rows.map((r) => r.day),
+    rows.map((r) => r.metric),
+    rows.map((r) => r.n),
+  ];
 }
 
 export class AuditRepo {
@@ -244,6 +295,11 @@ export class AuditRepo {
 
   /** Removes staged records once they are on their chains (the sealer's transaction). */
   async unstage(ids: readonly number[]): Promise<void> {
+    if (this.db.dialect === 'postgres') {
+      // one text for any number (see PG_APPEND)
+      await this.db.run('DELETE FROM audit_pending WHERE id = ANY(?::bigint[])', [ids]);
+      return;
+    }
     for (let from = 0; from < ids.length; from += RECORDS_PER_INSERT) {
       const part = ids.slice(from, from + RECORDS_PER_INSERT);
       await this.db.run(`DELETE FROM audit_pending WHERE id IN (${part.map(() => '?').join(', ')})`, part);
@@ -256,8 +312,8 @@ export class AuditRepo {
    * row is locked from its read until commit (a project's first records under an advisory lock; SQLite
    * has one writer), so the chain never forks, whoever else appends. On PostgreSQL the records, the head
    * and the counters go in one statement (data-modifying CTEs), so the window is the head's read, that
-   * statement and the commit. SQLite, in process, runs them one by one, and so does a batch of more
-   * records than one INSERT takes (RECORDS_PER_INSERT), in INSERTs of that many.
+   * statement and the commit (PG_APPEND, one text for any number of records). SQLite, in process, runs
+   * them one by one, the records in INSERTs of at most RECORDS_PER_INSERT.
    */
   async appendAll(projectId: string, entries: readonly AuditEntry[], daily: ReadonlyMap<string, readonly string[]> = new Map()): Promise<AuditRecord[]> {
     let head = await this.head(projectId);
@@ -273,13 +329,11 @@ export class AuditRepo {
       records.push(record);
       prevHash = record.hash;
     }
-    const counters = dailyCounters(projectId, daily);
-    if (this.db.dialect === 'postgres' && records.length <= RECORDS_PER_INSERT) {
-      const parts = [`records AS (${insertSql(records.length)})`, `head AS (${HEAD_SQL})`];
-      if (counters) parts.push(`counters AS (${counters.sql})`);
-      await this.db.run(`WITH ${parts.join(', ')} SELECT 1`, [...records.flatMap(recordParams), projectId, seq, prevHash, ...(counters?.params ?? [])]);
+    if (this.db.dialect === 'postgres') {
+      await this.db.run(PG_APPEND, pgAppendParams(projectId, records, seq, prevHash, daily));
       return records;
     }
+    const counters = dailyCounters(projectId, daily);
     for (let from = 0; from < records.length; from += RECORDS_PER_INSERT) {
       const part = records.slice(from, from + RECORDS_PER_INSERT);
       await this.db.run(insertSql(part.length), part.flatMap(recordParams));
@@ -371,15 +425,26 @@ export class AuditRepo {
       noted.set(key, { ...u, day: before && before.day > u.day ? before.day : u.day, byPasskey: u.byPasskey || (before?.byPasskey ?? false) });
     }
     if (noted.size === 0) return;
+    const upsert = `ON CONFLICT (project_id, user_id) DO UPDATE SET last_active_day = excluded.last_active_day,
+         last_passkey_day = COALESCE(excluded.last_passkey_day, audit_user_activity.last_passkey_day)
+       WHERE audit_user_activity.last_active_day <> excluded.last_active_day
+         OR (excluded.last_passkey_day IS NOT NULL AND (audit_user_activity.last_passkey_day IS NULL OR audit_user_activity.last_passkey_day <> excluded.last_passkey_day))`;
+    const rows = [...noted.values()];
+    if (this.db.dialect === 'postgres') {
+      // one text for any number of users (see PG_APPEND)
+      await this.db.run(
+        `INSERT INTO audit_user_activity (project_id, user_id, last_active_day, last_passkey_day)
+         SELECT n.project_id, n.user_id, n.day, CASE WHEN n.by_passkey = 1 OR EXISTS (SELECT 1 FROM credentials c WHERE c.user_id = n.user_id) THEN n.day END
+         FROM unnest(?::text[], ?::text[], ?::text[], ?::int[]) AS n(project_id, user_id, day, by_passkey) ${upsert}`,
+        [rows.map((u) => u.projectId), rows.map((u) => u.userId), rows.map((u) => u.day), rows.map((u) => (u.byPasskey ? 1 : 0))],
+      );
+      return;
+    }
     const one = 'SELECT ? AS project_id, ? AS user_id, ? AS day, CASE WHEN ? = 1 OR EXISTS (SELECT 1 FROM credentials c WHERE c.user_id = ?) THEN ? END AS passkey_day';
     await this.db.run(
       `INSERT INTO audit_user_activity (project_id, user_id, last_active_day, last_passkey_day)
-       SELECT project_id, user_id, day, passkey_day FROM (${[...noted.values()].map(() => one).join(' UNION ALL ')}) AS noted WHERE true
-       ON CONFLICT (project_id, user_id) DO UPDATE SET last_active_day = excluded.last_active_day,
-         last_passkey_day = COALESCE(excluded.last_passkey_day, audit_user_activity.last_passkey_day)
-       WHERE audit_user_activity.last_active_day <> excluded.last_active_day
-         OR (excluded.last_passkey_day IS NOT NULL AND (audit_user_activity.last_passkey_day IS NULL OR audit_user_activity.last_passkey_day <> excluded.last_passkey_day))`,
-      [...noted.values()].flatMap((u) => [u.projectId, u.userId, u.day, u.byPasskey ? 1 : 0, u.userId, u.day]),
+       SELECT project_id, user_id, day, passkey_day FROM (${rows.map(() => one).join(' UNION ALL ')}) AS noted WHERE true ${upsert}`,
+      rows.flatMap((u) => [u.projectId, u.userId, u.day, u.byPasskey ? 1 : 0, u.userId, u.day]),
     );
   }
 

@@ -238,6 +238,36 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL: concurrent writers of one project', 
     await Promise.all(writes);
     expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 40 });
   });
+
+  it('sealing passes of any size run the same statement texts, prepared once per connection', async () => {
+    const s = await server();
+    const store = s.api.store;
+    const texts: string[][] = [];
+    const seen = new Set<string>();
+    for (const method of ['run', 'all', 'get'] as const) {
+      const original = (store.db[method] as (sql: string, params?: readonly unknown[]) => Promise<unknown>).bind(store.db);
+      (store.db as any)[method] = (sql: string, params?: readonly unknown[]) => {
+        seen.add(sql);
+        return original(sql, params);
+      };
+    }
+    // passes of 1, 3, 7 and 20 records, two projects in the last (a chain each), some users by passkey
+    for (const [n, projects] of [[1, 1], [3, 1], [7, 1], [20, 2]] as const) {
+      await store.transaction(async () => {
+        for (let i = 0; i < n; i++) {
+          await trail(s).record(i % projects === 0 ? PROJECT : 'pro-2', { event: 'login.succeeded', userId: `usr-${n}-${i}`, details: { method: i % 2 ? 'passkey' : 'email-otp' } });
+        }
+      });
+      seen.clear();
+      await sealPending(store);
+      texts.push([...seen].filter((sql) => !/^\s*(BEGIN|COMMIT|ROLLBACK)/.test(sql)).sort());
+    }
+    expect(texts[0]!.length).toBeGreaterThan(3);
+    for (const pass of texts) expect(pass).toEqual(texts[0]);
+    expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: 1 + 3 + 7 + 10 });
+    expect(await runAdmin(['audit', 'verify', 'pro-2'], databaseEnv(s.dir))).toEqual({ projectId: 'pro-2', whole: true, records: 10 });
+    expect((await projectStats(store, PROJECT, 1, s.clock.now)).logins).toEqual({ 'email-otp': 1 + 2 + 4 + 10, passkey: 1 + 3 });
+  });
 });
 
 describe('GET /v2/auditEvents pages by cursor, and by number without counting millions', () => {
