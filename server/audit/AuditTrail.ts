@@ -143,9 +143,10 @@ export class AuditTrail {
     waiting.push(entry);
   }
 
-  /** Stages a transaction's records; once it has committed, the sealer chains them. */
-  private async stage(entries: AuditEntry[]): Promise<void> {
-    await this.store.audit.stage(entries);
+  /** Stages a transaction's records (written at its commit); once it has committed, the sealer chains them. */
+  private stage(entries: AuditEntry[]): Promise<void> {
+    this.store.audit.stage(entries);
     this.store.afterCommit(() => scheduleSeal(this.store, this.onSealError));
+    return DONE;
   }
 }

@@ -85,11 +85,15 @@ export class FlowContext {
     this.#deferred = true;
   }
 
-  /** Writes the state the last deferred save() kept, if any. */
+  /**
+   * Writes the state the last deferred save() kept, if any, at the transaction's commit: the engine
+   * flushes as its action's transaction ends, and nothing reads the process's row after that in it (on
+   * PostgreSQL the write goes in one statement with the transaction's audit records: one round trip).
+   */
   async flush(): Promise<void> {
     const state = this.#unsaved;
     this.#unsaved = undefined;
-    if (state !== undefined) await this.store.processes.saveStateText(this.process.id, state);
+    if (state !== undefined) this.store.processes.saveStateTextAtCommit(this.process.id, state);
   }
 
   get project(): ProjectConfig {

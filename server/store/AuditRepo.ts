@@ -277,13 +277,15 @@ export class AuditRepo {
   constructor(private readonly db: Database) {}
 
   /**
-   * Stages records in the caller's transaction (audit_pending), in order: a row each, one statement per
-   * RECORDS_PER_INSERT. They join their project's chain once the sealer takes them (server/audit/sealer.ts).
+   * Stages records in the caller's transaction (audit_pending), in order, at its commit: a row each, one
+   * statement per RECORDS_PER_INSERT, written with the transaction's other writes at commit
+   * (Database.writeAtCommit; nothing reads audit_pending but the sealer, in a transaction of its own).
+   * They join their project's chain once the sealer takes them (server/audit/sealer.ts).
    */
-  async stage(entries: readonly AuditEntry[]): Promise<void> {
+  stage(entries: readonly AuditEntry[]): void {
     for (let from = 0; from < entries.length; from += RECORDS_PER_INSERT) {
       const part = entries.slice(from, from + RECORDS_PER_INSERT);
-      await this.db.run(stageSql(part.length), part.flatMap(entryParams));
+      this.db.writeAtCommit(stageSql(part.length), part.flatMap(entryParams));
     }
   }
 

@@ -54,6 +54,14 @@ export interface Database {
    * only from then to the commit.
    */
   beforeCommit(fn: () => Promise<void>): void;
+  /**
+   * Inside a transaction: an INSERT, UPDATE or DELETE whose outcome the caller does not read and that
+   * nothing later in the transaction reads either, run right before the commit, after the beforeCommit
+   * hooks (a savepoint rolled back drops those given inside it). On PostgreSQL the transaction's writes
+   * go in one statement, each a data-modifying CTE, so that they cost one round trip together (they
+   * must touch different rows: the CTEs see the same snapshot); SQLite runs them one by one.
+   */
+  writeAtCommit(sql: string, params: readonly unknown[]): void;
   /** Runs `fn` once the current transaction has committed (at once outside a transaction). */
   afterCommit(fn: () => void): void;
   /** The connection pools as they are now. */
@@ -86,6 +94,13 @@ export class NulInText extends Error {
 export function addBeforeCommit(scope: { beforeCommit: (() => Promise<void>)[] } | undefined, fn: () => Promise<void>): void {
   if (!scope) throw new Error('beforeCommit needs a transaction');
   scope.beforeCommit.push(fn);
+}
+
+/** A statement `writeAtCommit` takes: a plain INSERT, UPDATE or DELETE (one that a CTE can hold). Its table. */
+export function checkAtCommitWrite(sql: string): string {
+  const table = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)/i.exec(sql)?.[1];
+  if (!table) throw new Error(`writeAtCommit takes an INSERT, UPDATE or DELETE, not: ${sql.slice(0, 40)}`);
+  return table;
 }
 
 /** The hooks given to `beforeCommit`, one after the other (those they add run too). */

@@ -2,7 +2,7 @@
 // SQL and the same migrations as SQLite. Any number of API instances can share one database.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { addBeforeCommit, bindParams, runHooks, UniqueViolation, type Database, type PoolState } from './Database.ts';
+import { addBeforeCommit, bindParams, checkAtCommitWrite, runHooks, UniqueViolation, type Database, type PoolState } from './Database.ts';
 import { DatabaseUnavailable, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './DatabaseUnavailable.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
@@ -13,6 +13,8 @@ interface Scope {
   savepoints: number;
   afterCommit: (() => void)[];
   beforeCommit: (() => Promise<void>)[];
+  /** writeAtCommit's statements, in order */
+  atCommit: { sql: string; params: readonly unknown[] }[];
 }
 
 export interface PostgresOptions {
@@ -130,6 +132,7 @@ export class PostgresDatabase implements Database {
     if (outer) {
       const name = `sp${++outer.savepoints}`;
       const hooks = outer.beforeCommit.length;
+      const writes = outer.atCommit.length;
       await outer.client.query(`SAVEPOINT ${name}`);
       try {
         const result = await fn();
@@ -137,6 +140,7 @@ export class PostgresDatabase implements Database {
         return result;
       } catch (error) {
         outer.beforeCommit.length = hooks;
+        outer.atCommit.length = writes;
         await outer.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
         throw error;
       }
@@ -147,7 +151,7 @@ export class PostgresDatabase implements Database {
     } catch (error) {
       throw translate(error);
     }
-    const scope: Scope = { client, done: false, savepoints: 0, afterCommit: [], beforeCommit: [] };
+    const scope: Scope = { client, done: false, savepoints: 0, afterCommit: [], beforeCommit: [], atCommit: [] };
     let broken = false;
     // A checked-out client is not covered by pool.on('error'): pg-pool removes its idle listener at
     // checkout. Without a listener of ours, a connection the server ends mid-transaction (a restart:
@@ -163,6 +167,7 @@ export class PostgresDatabase implements Database {
       try {
         result = await this.scope.run(scope, fn);
         await this.scope.run(scope, () => runHooks(scope.beforeCommit));
+        await this.scope.run(scope, () => this.writeAll(scope.atCommit));
       } catch (error) {
         scope.done = true;
         await client.query('ROLLBACK').catch(() => {
@@ -201,6 +206,41 @@ export class PostgresDatabase implements Database {
 
   beforeCommit(fn: () => Promise<void>): void {
     addBeforeCommit(this.active(), fn);
+  }
+
+  writeAtCommit(sql: string, params: readonly unknown[]): void {
+    checkAtCommitWrite(sql);
+    const scope = this.active();
+    if (!scope) throw new Error('writeAtCommit needs a transaction');
+    scope.atCommit.push({ sql, params });
+  }
+
+  /**
+   * A transaction's writeAtCommit statements, together: `WITH w0 AS (…), w1 AS (…) SELECT 1`. Every
+   * data-modifying CTE runs to completion whether the outer SELECT reads it or not, and a failing one
+   * fails the statement, so the transaction rolls back as it would for one of them alone. PostgreSQL
+   * runs the CTEs of one statement in an order of its own, so two writes of the same table (audit
+   * records staged by two hooks, whose ids must follow their order) never share a statement: a write
+   * of a table already in the statement begins the next one. The text is the same for the same writes
+   * (a sign-up's completion: its process's state and its audit records), so it is prepared once per
+   * connection like any other.
+   */
+  private async writeAll(writes: readonly { sql: string; params: readonly unknown[] }[]): Promise<void> {
+    let group: { sql: string; params: readonly unknown[] }[] = [];
+    const tables = new Set<string>();
+    const send = async () => {
+      if (group.length === 1) await this.run(group[0]!.sql, group[0]!.params);
+      else if (group.length > 1) await this.run(`WITH ${group.map((w, i) => `w${i} AS (${w.sql})`).join(', ')} SELECT 1`, group.flatMap((w) => w.params));
+      group = [];
+      tables.clear();
+    };
+    for (const write of writes) {
+      const table = checkAtCommitWrite(write.sql);
+      if (tables.has(table)) await send();
+      tables.add(table);
+      group.push(write);
+    }
+    await send();
   }
 
   afterCommit(fn: () => void): void {

@@ -22,6 +22,8 @@ interface Row {
   ended_at: number | null;
 }
 
+const SAVE_STATE = 'UPDATE processes SET state = ? WHERE id = ?';
+
 export class ProcessesRepo {
   constructor(private readonly db: Database) {}
 
@@ -62,7 +64,12 @@ export class ProcessesRepo {
 
   /** saveState with the state already serialised (JSON.stringify of a ProcessState). */
   async saveStateText(id: string, json: string): Promise<void> {
-    await this.db.run('UPDATE processes SET state = ? WHERE id = ?', [json, id]);
+    await this.db.run(SAVE_STATE, [json, id]);
+  }
+
+  /** saveStateText at the transaction's commit (Database.writeAtCommit): for a state nothing reads again before it. */
+  saveStateTextAtCommit(id: string, json: string): void {
+    this.db.writeAtCommit(SAVE_STATE, [json, id]);
   }
 
   async end(id: string, now: number): Promise<void> {

@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { addBeforeCommit, bindParams, runHooks, UniqueViolation, type Database, type PoolState } from './Database.ts';
+import { addBeforeCommit, bindParams, checkAtCommitWrite, runHooks, UniqueViolation, type Database, type PoolState } from './Database.ts';
 import { DatabaseUnavailable, DEFAULT_DATABASE_TIMEOUTS } from './DatabaseUnavailable.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
@@ -173,6 +173,14 @@ export class SqliteDatabase implements Database {
 
   beforeCommit(fn: () => Promise<void>): void {
     addBeforeCommit(this.active(), fn);
+  }
+
+  writeAtCommit(sql: string, params: readonly unknown[]): void {
+    checkAtCommitWrite(sql);
+    // in process, a statement costs no round trip: a hook of its own, after those given before it
+    addBeforeCommit(this.active(), async () => {
+      await this.run(sql, params);
+    });
   }
 
   afterCommit(fn: () => void): void {

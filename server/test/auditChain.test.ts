@@ -166,7 +166,7 @@ describe('the sealer: records staged by their change, chained after its commit',
     const { database, databaseSchema } = testDatabase(first.dir);
     const store = await Store.open(database, databaseSchema ? { schema: databaseSchema } : {});
     try {
-      await store.transaction(() =>
+      await store.transaction(async () =>
         store.audit.stage(['usr-1', 'usr-2', 'usr-3'].map((userId) => ({ projectId: PROJECT, at: first.clock.now, event: 'login.succeeded', outcome: 'done' as const, reason: null, actor: `user:${userId}`, userId, target: null, ip: null, browser: null, os: null, requestId: null, details: '{"method":"passkey"}' }))),
       );
       expect(Number((await store.db.get<{ n: number }>('SELECT COUNT(*) AS n FROM audit_pending'))!.n)).toBe(3);

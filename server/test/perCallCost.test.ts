@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealPending } from '../audit/sealer.ts';
-import type { Database } from '../store/Database.ts';
+import { UniqueViolation, type Database } from '../store/Database.ts';
 import { openDatabase } from '../store/openDatabase.ts';
 import { ProjectsRepo } from '../store/ProjectsRepo.ts';
 import { SqliteDatabase } from '../store/SqliteDatabase.ts';
@@ -30,6 +30,41 @@ function onEachStatement(server: TestServer, seen: (sql: string) => void): void 
       return original(sql, params);
     };
   }
+}
+
+/**
+ * What Database.writeAtCommit promises on either engine: nothing written before the commit, written after
+ * the beforeCommit hooks (a write given by a hook too), in order where they write one table, a savepoint
+ * rolled back drops its own, and a failing write rolls the whole transaction back.
+ */
+async function writesAtCommit(db: Database): Promise<void> {
+  await db.exec('CREATE TABLE at_commit (k TEXT PRIMARY KEY, v INTEGER); CREATE TABLE at_commit_log (id INTEGER PRIMARY KEY AUTOINCREMENT, k TEXT NOT NULL)');
+  await db.transaction(() => db.run('INSERT INTO at_commit (k, v) VALUES (?, ?)', ['a', 0]));
+  const v = (k: string) => db.get<{ v: number }>('SELECT v FROM at_commit WHERE k = ?', [k]);
+  const log = (k: string) => db.writeAtCommit('INSERT INTO at_commit_log (k) VALUES (?)', [k]);
+  await db.transaction(async () => {
+    db.writeAtCommit('UPDATE at_commit SET v = ? WHERE k = ?', [1, 'a']);
+    await db
+      .transaction(async () => {
+        db.writeAtCommit('INSERT INTO at_commit (k, v) VALUES (?, ?)', ['dropped', 1]);
+        throw new Error('rolled back');
+      })
+      .catch(() => undefined);
+    db.beforeCommit(async () => log('first'));
+    db.beforeCommit(async () => log('second'));
+    expect(await v('a')).toEqual({ v: 0 });
+  });
+  expect(await db.all('SELECT k, v FROM at_commit ORDER BY k')).toEqual([{ k: 'a', v: 1 }]);
+  expect((await db.all<{ k: string }>('SELECT k FROM at_commit_log ORDER BY id')).map((r) => r.k)).toEqual(['first', 'second']);
+  await expect(
+    db.transaction(async () => {
+      await db.run('UPDATE at_commit SET v = ? WHERE k = ?', [5, 'a']);
+      db.writeAtCommit('INSERT INTO at_commit (k, v) VALUES (?, ?)', ['a', 3]);
+    }),
+  ).rejects.toBeInstanceOf(UniqueViolation);
+  expect(await v('a')).toEqual({ v: 1 });
+  expect(() => log('outside')).toThrow(/needs a transaction/);
+  await expect(db.transaction(async () => db.writeAtCommit('SELECT 1', []))).rejects.toThrow(/INSERT, UPDATE or DELETE/);
 }
 
 describe('statements per sign-up call (SQLite)', () => {
@@ -97,12 +132,15 @@ describe('the audit trail\'s statements in a completed sign-up', () => {
   // until the commit; on SQLite their pages were written in every sign-up's commit). The sealer does
   // that afterwards, for many records at once: on PostgreSQL the records, the head and the day's
   // counters in one statement, on SQLite one by one
-  it(`stages the records in one statement; the sealer reads the head and writes the rest in ${POSTGRES_URL ? 'one statement (PostgreSQL)' : 'three (SQLite)'}`, async () => {
+  it(`stages the records in one statement (with the process's state on PostgreSQL); the sealer reads the head and writes the rest in ${POSTGRES_URL ? 'one statement (PostgreSQL)' : 'three (SQLite)'}`, async () => {
     const server = await startTestServer();
     try {
       const trail: string[] = [];
+      const whole: string[] = [];
       onEachStatement(server, (sql) => {
-        if (/\baudit_/.test(sql)) trail.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
+        if (!/\baudit_/.test(sql)) return;
+        trail.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
+        whole.push(sql.replace(/\s+/g, ' ').trim());
       });
       const client = new Client(server.url, 'pro-1');
       await client.init({}, 'signup-init');
@@ -116,7 +154,12 @@ describe('the audit trail\'s statements in a completed sign-up', () => {
       // signup.succeeded and session.created: staged by the request; chained, counted and the new user
       // noted active by the sealer (its pass may have begun before the answer arrived)
       const sealing = trail.findIndex((sql) => sql.startsWith('SELECT id,'));
-      expect(trail.slice(0, sealing)).toEqual(['INSERT INTO audit_pending']);
+      if (POSTGRES_URL) {
+        // at the commit, with the process's state: one round trip for both (Database.writeAtCommit)
+        expect(whole.slice(0, sealing)).toEqual([expect.stringMatching(/^WITH w0 AS \(UPDATE processes SET state = \? WHERE id = \?\), w1 AS \(INSERT INTO audit_pending \(/)]);
+      } else {
+        expect(trail.slice(0, sealing)).toEqual(['INSERT INTO audit_pending']);
+      }
       const passes = trail.slice(sealing);
       // a pass that found nothing more (one asked for while the first ran)
       while (passes.length > 1 && passes.at(-1) === 'SELECT id, project_id,') passes.pop();
@@ -188,6 +231,8 @@ describe('SQLite statements outside a transaction', () => {
   });
   afterAll(() => db.close());
 
+  it('written at commit: after the hooks, in order, without a savepoint rolled back, or not at all', () => writesAtCommit(db));
+
   it('run at once with nothing running: no queue turn taken', async () => {
     const answer = db.get<{ one: number }>('SELECT 1 AS one');
     expect(db.pools()[0]!.inUse).toBe(0);
@@ -253,6 +298,15 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL statements', () => {
       return db.all<{ statement: string }>('SELECT statement FROM pg_prepared_statements');
     });
     expect(prepared.map((p) => p.statement)).toContain('SELECT $1 + 1 AS next');
+  });
+
+  it('written at commit: after the hooks, in order, without a savepoint rolled back, or not at all; together in one statement but for a table already in it', async () => {
+    await writesAtCommit(db);
+    const prepared = await db.transaction(() => db.all<{ statement: string }>('SELECT statement FROM pg_prepared_statements'));
+    // the update and the first record in one statement; the second record of the same table in the next, after it
+    expect(prepared.map((p) => p.statement)).toEqual(
+      expect.arrayContaining(['WITH w0 AS (UPDATE at_commit SET v = $1 WHERE k = $2), w1 AS (INSERT INTO at_commit_log (k) VALUES ($3)) SELECT 1', 'INSERT INTO at_commit_log (k) VALUES ($1)']),
+    );
   });
 
   it('answer 503 once when a migration changed a table under a prepared SELECT *, and work again on a fresh connection', async () => {

@@ -135,6 +135,8 @@ describe('a flow context\'s deferred saves', () => {
     const processes = {
       saveState: (id: string, state: unknown) => (writes.push({ id, state: JSON.parse(JSON.stringify(state)) }), Promise.resolve()),
       saveStateText: (id: string, json: string) => (writes.push({ id, state: JSON.parse(json) }), Promise.resolve()),
+      // the flush's write goes at the commit: noted here as written
+      saveStateTextAtCommit: (id: string, json: string) => void writes.push({ id, state: JSON.parse(json) }),
     };
     const process = { id: 'pro-x', state: initialState('signup', { platformAuthenticator: false, conditionalMediation: false }) } as unknown as ProcessRecord;
     const ctx = new FlowContext({ store: { processes } } as unknown as FlowDeps, {} as FlowRequest, process);

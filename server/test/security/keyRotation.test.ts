@@ -7,7 +7,8 @@ import { createLocalJWKSet, exportJWK, exportPKCS8, generateKeyPair, jwtVerify, 
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { sealPending } from '../../audit/sealer.ts';
 import { adminErrorMessage, runAdmin } from '../../admin.ts';
-import { AuditRepo } from '../../store/AuditRepo.ts';
+import { PostgresDatabase } from '../../store/PostgresDatabase.ts';
+import { SqliteDatabase } from '../../store/SqliteDatabase.ts';
 import { CLOCK_TOLERANCE_MS, KEY_CACHE_MS, ROTATION_LEAD_MS, type RotationResult } from '../../session/KeyRing.ts';
 import { Client, createProject, databaseEnv, jwtPayload, latestCode, serverForThisFile, startTestServer, uniqueEmail } from '../helpers/testServer.ts';
 
@@ -130,11 +131,17 @@ describe('a signing key per project, and its rotation', () => {
     const keys = await keysOf();
     const published = (await jwksOf(a)).keys.map((k) => k.kid);
     for (const flags of [[], ['--now'], ['--revoke-previous']]) {
-      const write = vi.spyOn(AuditRepo.prototype, 'stage').mockRejectedValueOnce(new Error('the disk is full (injected)'));
+      // the records' INSERT fails where it runs, at the commit (Database.writeAtCommit), on either engine
+      const writes = [SqliteDatabase.prototype, PostgresDatabase.prototype].map((engine) => {
+        const run = engine.run;
+        return vi.spyOn(engine, 'run').mockImplementation(function (this: typeof engine, sql: string, params?: readonly unknown[]) {
+          return /INSERT INTO audit_pending/.test(sql) ? Promise.reject(new Error('the disk is full (injected)')) : run.call(this, sql, params);
+        });
+      });
       try {
         await expect(rotate(a, ...flags)).rejects.toThrow(/injected/);
       } finally {
-        write.mockRestore();
+        for (const write of writes) write.mockRestore();
       }
       expect(await keysOf()).toEqual(keys);
       expect((await jwksOf(a)).keys.map((k) => k.kid)).toEqual(published);
