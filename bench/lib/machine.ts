@@ -36,7 +36,7 @@ export function machineInfo(root: string, chromium: string, playwright: string):
     playwright,
     date: new Date().toISOString(),
     gitCommit: git(root, ['rev-parse', 'HEAD']),
-    workingTreeChanges: git(root, ['status', '--porcelain', '--', 'src', 'demo', 'vite.config.ts', 'package.json'])
+    workingTreeChanges: git(root, ['status', '--porcelain', '--', 'src', 'demo', 'server', 'bench/lib', 'bench/apiServer.ts', 'vite.config.ts', 'package.json'])
       .split('\n')
       .filter(Boolean),
   };
