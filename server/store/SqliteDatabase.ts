@@ -28,6 +28,8 @@ interface Scope {
   savepoints: number;
   afterCommit: (() => void)[];
   beforeCommit: (() => Promise<void>)[];
+  /** writeAtCommit's statements, in order */
+  atCommit: { sql: string; params: readonly unknown[] }[];
 }
 
 /**
@@ -115,6 +117,7 @@ export class SqliteDatabase implements Database {
     if (outer) {
       const name = `sp${++outer.savepoints}`;
       const hooks = outer.beforeCommit.length;
+      const writes = outer.atCommit.length;
       this.db.exec(`SAVEPOINT ${name}`);
       try {
         const result = await fn();
@@ -123,18 +126,21 @@ export class SqliteDatabase implements Database {
       } catch (error) {
         // a full disk or an I/O error may have rolled the whole transaction back already
         outer.beforeCommit.length = hooks;
+        outer.atCommit.length = writes;
         if (this.db.inTransaction) this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
         throw error;
       }
     }
     await this.acquire();
-    const scope: Scope = { done: false, savepoints: 0, afterCommit: [], beforeCommit: [] };
+    const scope: Scope = { done: false, savepoints: 0, afterCommit: [], beforeCommit: [], atCommit: [] };
     try {
       await this.retryWhileBusy(() => this.db.exec('BEGIN IMMEDIATE'));
       let result: T;
       try {
         result = await this.scope.run(scope, fn);
         await this.scope.run(scope, () => runHooks(scope.beforeCommit));
+        // in process a statement costs no round trip: one by one, in order
+        for (const write of scope.atCommit) await this.scope.run(scope, () => this.run(write.sql, write.params));
         await settle(() => this.db.exec('COMMIT'));
         this.wrote();
       } catch (error) {
@@ -177,10 +183,9 @@ export class SqliteDatabase implements Database {
 
   writeAtCommit(sql: string, params: readonly unknown[]): void {
     checkAtCommitWrite(sql);
-    // in process, a statement costs no round trip: a hook of its own, after those given before it
-    addBeforeCommit(this.active(), async () => {
-      await this.run(sql, params);
-    });
+    const scope = this.active();
+    if (!scope) throw new Error('writeAtCommit needs a transaction');
+    scope.atCommit.push({ sql, params });
   }
 
   afterCommit(fn: () => void): void {

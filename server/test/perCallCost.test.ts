@@ -42,6 +42,7 @@ async function writesAtCommit(db: Database): Promise<void> {
   await db.transaction(() => db.run('INSERT INTO at_commit (k, v) VALUES (?, ?)', ['a', 0]));
   const v = (k: string) => db.get<{ v: number }>('SELECT v FROM at_commit WHERE k = ?', [k]);
   const log = (k: string) => db.writeAtCommit('INSERT INTO at_commit_log (k) VALUES (?)', [k]);
+  let inHook: unknown;
   await db.transaction(async () => {
     db.writeAtCommit('UPDATE at_commit SET v = ? WHERE k = ?', [1, 'a']);
     await db
@@ -52,8 +53,11 @@ async function writesAtCommit(db: Database): Promise<void> {
       .catch(() => undefined);
     db.beforeCommit(async () => log('first'));
     db.beforeCommit(async () => log('second'));
+    // a hook given after the write still runs before it
+    db.beforeCommit(async () => void (inHook = await v('a')));
     expect(await v('a')).toEqual({ v: 0 });
   });
+  expect(inHook).toEqual({ v: 0 });
   expect(await db.all('SELECT k, v FROM at_commit ORDER BY k')).toEqual([{ k: 'a', v: 1 }]);
   expect((await db.all<{ k: string }>('SELECT k FROM at_commit_log ORDER BY id')).map((r) => r.k)).toEqual(['first', 'second']);
   await expect(
