@@ -102,7 +102,7 @@ export class Sessions {
     // a user created in this transaction has no session yet, so none of its retired values to prune
     if (!created) await this.store.sessions.pruneRetired(userId, nowMs);
     const id = newId('ses');
-    await this.store.sessions.insert({
+    const session = {
       id,
       tokenHash: sha256Hex(longSession),
       projectId: project.id,
@@ -113,7 +113,12 @@ export class Sessions {
       revokedAt: null,
       browser,
       os,
-    });
+    };
+    // the first session of a user created in this transaction: nothing in it reads the user's sessions
+    // after this, so the row goes with the transaction's last writes (on PostgreSQL one statement with
+    // the process's state and the audit records)
+    if (created) this.store.sessions.insertAtCommit(session);
+    else await this.store.sessions.insert(session);
     await this.audit({ id, projectId: project.id, userId }, 'session.created');
     return {
       id,

@@ -52,14 +52,22 @@ function toRecord(row: Row): SessionRecord {
   };
 }
 
+type NewSession = Omit<SessionRecord, 'reauthenticatedAt' | 'lastUsedAt'>;
+
+const INSERT_SESSION = 'INSERT INTO sessions (id, token_hash, project_id, user_id, orig, created_at, expires_at, browser, os) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)';
+
+const insertParams = (s: NewSession) => [s.id, s.tokenHash, s.projectId, s.userId, s.orig, s.createdAt, s.expiresAt, s.browser, s.os];
+
 export class SessionsRepo {
   constructor(private readonly db: Database) {}
 
-  async insert(s: Omit<SessionRecord, 'reauthenticatedAt' | 'lastUsedAt'>): Promise<void> {
-    await this.db.run(
-      'INSERT INTO sessions (id, token_hash, project_id, user_id, orig, created_at, expires_at, browser, os) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      [s.id, s.tokenHash, s.projectId, s.userId, s.orig, s.createdAt, s.expiresAt, s.browser, s.os],
-    );
+  async insert(s: NewSession): Promise<void> {
+    await this.db.run(INSERT_SESSION, insertParams(s));
+  }
+
+  /** insert at the transaction's commit (Database.writeAtCommit): for a session nothing reads before it. */
+  insertAtCommit(s: NewSession): void {
+    this.db.writeAtCommit(INSERT_SESSION, insertParams(s));
   }
 
   async findByTokenHash(tokenHash: string): Promise<SessionRecord | undefined> {

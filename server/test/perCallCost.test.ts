@@ -153,14 +153,17 @@ describe('the audit trail\'s statements in a completed sign-up', () => {
       const code = await latestCode(server.url, email);
       await sealPending(server.api.store);
       trail.length = 0;
+      whole.length = 0;
       await client.step('/v2/auth/identifier/verify/finish', { code, identifierType: 'email', verificationType: 'email-otp', isNewDevice: false });
       await sealPending(server.api.store);
       // signup.succeeded and session.created: staged by the request; chained, counted and the new user
       // noted active by the sealer (its pass may have begun before the answer arrived)
       const sealing = trail.findIndex((sql) => sql.startsWith('SELECT id,'));
       if (POSTGRES_URL) {
-        // at the commit, with the process's state: one round trip for both (Database.writeAtCommit)
-        expect(whole.slice(0, sealing)).toEqual([expect.stringMatching(/^WITH w0 AS \(UPDATE processes SET state = \? WHERE id = \?\), w1 AS \(INSERT INTO audit_pending \(/)]);
+        // at the commit, with the new user's session and the process's state: one round trip for the three (Database.writeAtCommit)
+        expect(whole.slice(0, sealing)).toEqual([
+          expect.stringMatching(/^WITH w0 AS \(INSERT INTO sessions \(.*\), w1 AS \(UPDATE processes SET state = \? WHERE id = \?\), w2 AS \(INSERT INTO audit_pending \(/),
+        ]);
       } else {
         expect(trail.slice(0, sealing)).toEqual(['INSERT INTO audit_pending']);
       }
