@@ -90,7 +90,7 @@ export class FlowContext {
    * flushes as its action's transaction ends, and nothing reads the process's row after that in it (on
    * PostgreSQL the write goes in one statement with the transaction's audit records: one round trip).
    */
-  async flush(): Promise<void> {
+  flush(): void {
     const state = this.#unsaved;
     this.#unsaved = undefined;
     if (state !== undefined) this.store.processes.saveStateTextAtCommit(this.process.id, state);

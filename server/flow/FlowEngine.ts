@@ -224,6 +224,6 @@ export class FlowEngine {
 async function savedOnce(ctx: FlowContext, action: () => Promise<FlowOutcome>): Promise<FlowOutcome> {
   ctx.deferSaves();
   const outcome = await action();
-  await ctx.flush();
+  ctx.flush();
   return outcome;
 }

@@ -96,11 +96,22 @@ export function addBeforeCommit(scope: { beforeCommit: (() => Promise<void>)[] }
   scope.beforeCommit.push(fn);
 }
 
-/** A statement `writeAtCommit` takes: a plain INSERT, UPDATE or DELETE (one that a CTE can hold). Its table. */
-export function checkAtCommitWrite(sql: string): string {
+/** A statement given to `writeAtCommit`, with the table it writes. */
+export interface AtCommitWrite {
+  sql: string;
+  params: readonly unknown[];
+  table: string;
+}
+
+/**
+ * `writeAtCommit` of both engines: a plain INSERT, UPDATE or DELETE (one that a CTE can hold) joins the
+ * transaction's scope; anything else, or a call outside a transaction, is a mistake.
+ */
+export function addAtCommit(scope: { atCommit: AtCommitWrite[] } | undefined, sql: string, params: readonly unknown[]): void {
   const table = /^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+(\w+)/i.exec(sql)?.[1];
   if (!table) throw new Error(`writeAtCommit takes an INSERT, UPDATE or DELETE, not: ${sql.slice(0, 40)}`);
-  return table;
+  if (!scope) throw new Error('writeAtCommit needs a transaction');
+  scope.atCommit.push({ sql, params, table });
 }
 
 /** The hooks given to `beforeCommit`, one after the other (those they add run too). */

@@ -2,7 +2,7 @@
 // SQL and the same migrations as SQLite. Any number of API instances can share one database.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { addBeforeCommit, bindParams, checkAtCommitWrite, runHooks, UniqueViolation, type Database, type PoolState } from './Database.ts';
+import { addAtCommit, addBeforeCommit, bindParams, runHooks, UniqueViolation, type AtCommitWrite, type Database, type PoolState } from './Database.ts';
 import { DatabaseUnavailable, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './DatabaseUnavailable.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
@@ -14,7 +14,7 @@ interface Scope {
   afterCommit: (() => void)[];
   beforeCommit: (() => Promise<void>)[];
   /** writeAtCommit's statements, in order */
-  atCommit: { sql: string; params: readonly unknown[] }[];
+  atCommit: AtCommitWrite[];
 }
 
 export interface PostgresOptions {
@@ -209,10 +209,7 @@ export class PostgresDatabase implements Database {
   }
 
   writeAtCommit(sql: string, params: readonly unknown[]): void {
-    checkAtCommitWrite(sql);
-    const scope = this.active();
-    if (!scope) throw new Error('writeAtCommit needs a transaction');
-    scope.atCommit.push({ sql, params });
+    addAtCommit(this.active(), sql, params);
   }
 
   /**
@@ -225,8 +222,8 @@ export class PostgresDatabase implements Database {
    * (a sign-up's completion: its process's state and its audit records), so it is prepared once per
    * connection like any other.
    */
-  private async writeAll(writes: readonly { sql: string; params: readonly unknown[] }[]): Promise<void> {
-    let group: { sql: string; params: readonly unknown[] }[] = [];
+  private async writeAll(writes: readonly AtCommitWrite[]): Promise<void> {
+    let group: AtCommitWrite[] = [];
     const tables = new Set<string>();
     const send = async () => {
       if (group.length === 1) await this.run(group[0]!.sql, group[0]!.params);
@@ -235,9 +232,8 @@ export class PostgresDatabase implements Database {
       tables.clear();
     };
     for (const write of writes) {
-      const table = checkAtCommitWrite(write.sql);
-      if (tables.has(table)) await send();
-      tables.add(table);
+      if (tables.has(write.table)) await send();
+      tables.add(write.table);
       group.push(write);
     }
     await send();

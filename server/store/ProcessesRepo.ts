@@ -59,15 +59,13 @@ export class ProcessesRepo {
   }
 
   async saveState(id: string, state: ProcessState): Promise<void> {
-    await this.saveStateText(id, JSON.stringify(state));
+    await this.db.run(SAVE_STATE, [JSON.stringify(state), id]);
   }
 
-  /** saveState with the state already serialised (JSON.stringify of a ProcessState). */
-  async saveStateText(id: string, json: string): Promise<void> {
-    await this.db.run(SAVE_STATE, [json, id]);
-  }
-
-  /** saveStateText at the transaction's commit (Database.writeAtCommit): for a state nothing reads again before it. */
+  /**
+   * saveState at the transaction's commit (Database.writeAtCommit), the state already serialised
+   * (JSON.stringify of a ProcessState): for a state nothing reads again before it.
+   */
   saveStateTextAtCommit(id: string, json: string): void {
     this.db.writeAtCommit(SAVE_STATE, [json, id]);
   }

@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { addBeforeCommit, bindParams, checkAtCommitWrite, runHooks, UniqueViolation, type Database, type PoolState } from './Database.ts';
+import { addAtCommit, addBeforeCommit, bindParams, runHooks, UniqueViolation, type AtCommitWrite, type Database, type PoolState } from './Database.ts';
 import { DatabaseUnavailable, DEFAULT_DATABASE_TIMEOUTS } from './DatabaseUnavailable.ts';
 import { MIGRATIONS, type Migration } from './migrations.ts';
 import { migrate } from './migrate.ts';
@@ -29,7 +29,7 @@ interface Scope {
   afterCommit: (() => void)[];
   beforeCommit: (() => Promise<void>)[];
   /** writeAtCommit's statements, in order */
-  atCommit: { sql: string; params: readonly unknown[] }[];
+  atCommit: AtCommitWrite[];
 }
 
 /**
@@ -182,10 +182,7 @@ export class SqliteDatabase implements Database {
   }
 
   writeAtCommit(sql: string, params: readonly unknown[]): void {
-    checkAtCommitWrite(sql);
-    const scope = this.active();
-    if (!scope) throw new Error('writeAtCommit needs a transaction');
-    scope.atCommit.push({ sql, params });
+    addAtCommit(this.active(), sql, params);
   }
 
   afterCommit(fn: () => void): void {
