@@ -9,9 +9,17 @@
 // user held a passkey, for the adoption share.
 import type { AuditEntry } from '../store/AuditRepo.ts';
 
+const DAY_MS = 86_400_000;
+/** the last day asked for, kept: the sealer asks for each record's, and nearly all are of the same day */
+let lastDay = { from: 0, to: -1, text: '' };
+
 /** The UTC day of a time, YYYY-MM-DD. */
 export function dayOf(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  if (!(ms >= lastDay.from && ms < lastDay.to)) {
+    const from = Math.floor(ms / DAY_MS) * DAY_MS;
+    lastDay = { from, to: from + DAY_MS, text: new Date(ms).toISOString().slice(0, 10) };
+  }
+  return lastDay.text;
 }
 
 export const FUNNEL_STEPS = ['offered', 'created', 'skipped', 'failed'] as const;

@@ -270,6 +270,41 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL: concurrent writers of one project', 
   });
 });
 
+describe.skipIf(POSTGRES_URL)('SQLite: the sealer\'s statements', () => {
+  /** the rows a multi-row statement writes or names: VALUES rows, UNION ALL terms, IN list entries */
+  const rowsOf = (sql: string): number =>
+    /\bVALUES\b/.test(sql) ? sql.split('), (').length : / UNION ALL /.test(sql) ? sql.split(' UNION ALL ').length : / IN \(/.test(sql) ? (sql.match(/\?/g) ?? []).length : 1;
+
+  it('come in a few texts whatever the passes\' sizes: parts of powers of two, at most 256 rows', async () => {
+    const s = await server();
+    const store = s.api.store;
+    const seen = new Set<string>();
+    const original = store.db.run.bind(store.db);
+    (store.db as any).run = (sql: string, params?: readonly unknown[]) => {
+      seen.add(sql);
+      return original(sql, params);
+    };
+    const sizes = [1, 3, 20, 77, 300, 500];
+    for (const n of sizes) {
+      await store.transaction(async () => {
+        for (let i = 0; i < n; i++) await trail(s).record(PROJECT, { event: 'login.succeeded', userId: `usr-${n}-${i}`, details: { method: 'email-otp' } });
+      });
+      await sealPending(store);
+    }
+    const sealer = [...seen].filter((sql) => /^\s*(INSERT INTO (audit_events|audit_user_activity)|DELETE FROM audit_pending)\b/.test(sql));
+    const kinds = new Map<string, number[]>();
+    for (const sql of sealer) {
+      const kind = /^\s*(INSERT INTO \w+|DELETE FROM \w+)/.exec(sql)![1]!;
+      kinds.set(kind, [...(kinds.get(kind) ?? []), rowsOf(sql)].sort((a, b) => a - b));
+    }
+    // 1 + 3 + 20 + 77 + 300 + 500 rows in powers of two: 1, 2, 4, 16, 64, 8, 256, 32, 128 (500 = 256 + 128 + 64 + 32 + 16 + 4)
+    const parts = [1, 2, 4, 8, 16, 32, 64, 128, 256];
+    expect(kinds).toEqual(new Map([['INSERT INTO audit_events', parts], ['INSERT INTO audit_user_activity', parts], ['DELETE FROM audit_pending', parts]]));
+    expect(await verify(s)).toEqual({ projectId: PROJECT, whole: true, records: sizes.reduce((a, b) => a + b, 0) });
+    expect((await projectStats(store, PROJECT, 1, s.clock.now)).logins).toEqual({ 'email-otp': 901 });
+  }, 60_000);
+});
+
 describe('GET /v2/auditEvents pages by cursor, and by number without counting millions', () => {
   const seqs = (answer: any): number[] => answer.body.auditEvents.map((e: any) => e.seq);
 
