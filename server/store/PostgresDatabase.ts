@@ -9,6 +9,17 @@ import { migrate } from './migrate.ts';
 
 interface Scope {
   client: pg.PoolClient;
+  /**
+   * Transaction control not sent yet (BEGIN, SAVEPOINT, RELEASE, ROLLBACK TO): it goes with the next
+   * statement (query, Pipelined), not in a round trip of its own; what nothing followed is dropped.
+   */
+  pending: string[];
+  /** BEGIN has been sent */
+  begun: boolean;
+  /** the next statement is the transaction's last write at commit: the COMMIT goes with it (writeAll) */
+  commitNext: boolean;
+  /** the COMMIT has been sent */
+  committed: boolean;
   done: boolean;
   savepoints: number;
   afterCommit: (() => void)[];
@@ -27,6 +38,73 @@ export interface PostgresOptions {
 }
 
 const INT8_OID = 20;
+
+/** pg's connection where a query writes its messages (pg/lib/connection.js, pg 8). */
+interface WireConnection {
+  parsedStatements: Record<string, string>;
+  parse(message: { text: string; name?: string }): void;
+  bind(message: { statement?: string; portal?: string; values?: unknown[] }): void;
+  execute(message: { portal?: string; rows?: number }): void;
+  sync(): void;
+  flush(): void;
+}
+
+/** What Pipelined extends of pg's Query: where it writes a statement's messages. */
+interface QueryInternals extends pg.Submittable {
+  portal: string;
+  callback?: (error: Error | null, results?: pg.QueryResult | pg.QueryResult[]) => void;
+  prepare(connection: WireConnection): void;
+  _getRows(connection: WireConnection, rows: number | undefined): void;
+}
+
+const PgQuery = pg.Query as unknown as new (config: pg.QueryConfig & { queryMode?: 'extended' }) => QueryInternals;
+
+/** Parse, Bind and Execute of a statement without parameters or rows (BEGIN, COMMIT), unnamed. */
+function sendBare(connection: WireConnection, text: string): void {
+  connection.parse({ text });
+  connection.bind({});
+  connection.execute({});
+}
+
+/**
+ * A statement with the transaction control pending before it (BEGIN, SAVEPOINT, RELEASE, ROLLBACK TO)
+ * and the COMMIT after it, in one pipeline: their messages go in one write before one Sync, and
+ * PostgreSQL answers them in one round trip, where pg alone takes one round trip per statement (each a
+ * write to the socket and a wake-up of the server and of this process; across a network, one network
+ * round trip more per statement). pg's Query writes a statement's messages in prepare() and _getRows()
+ * (Execute, then Sync); the control goes before them, COMMIT between Execute and Sync. An error stops
+ * PostgreSQL at that message until the Sync: after a failing statement the COMMIT is not run, and the
+ * transaction is rolled back as before. The results come one per statement; `own` is the statement's.
+ */
+class Pipelined extends PgQuery {
+  constructor(
+    config: pg.QueryConfig,
+    private readonly before: readonly string[],
+    private readonly after: string | undefined,
+  ) {
+    super({ ...config, queryMode: 'extended' });
+  }
+
+  override prepare(connection: WireConnection): void {
+    for (const text of this.before) sendBare(connection, text);
+    super.prepare(connection);
+  }
+
+  override _getRows(connection: WireConnection, rows: number | undefined): void {
+    if (rows) return super._getRows(connection, rows);
+    connection.execute({ portal: this.portal });
+    if (this.after) sendBare(connection, this.after);
+    connection.sync();
+  }
+
+  run(client: pg.PoolClient): Promise<pg.QueryResult> {
+    const own = this.before.length;
+    return new Promise((resolve, reject) => {
+      this.callback = (error, results) => (error ? reject(error) : resolve(Array.isArray(results) ? results[own]! : results!));
+      void client.query(this);
+    });
+  }
+}
 
 export class PostgresDatabase implements Database {
   readonly dialect = 'postgres' as const;
@@ -121,7 +199,9 @@ export class PostgresDatabase implements Database {
 
   async exec(sql: string): Promise<void> {
     try {
-      await (this.active()?.client ?? this.pool).query(toPostgresDdl(sql));
+      const scope = this.active();
+      if (scope) await this.flush(scope);
+      await (scope?.client ?? this.pool).query(toPostgresDdl(sql));
     } catch (error) {
       throw translate(error);
     }
@@ -133,15 +213,21 @@ export class PostgresDatabase implements Database {
       const name = `sp${++outer.savepoints}`;
       const hooks = outer.beforeCommit.length;
       const writes = outer.atCommit.length;
-      await outer.client.query(`SAVEPOINT ${name}`);
+      // sent with the next statement, as is its end; a savepoint in which no statement ran was never sent
+      const savepoint = `SAVEPOINT ${name}`;
+      outer.pending.push(savepoint);
+      const end = (command: string) => {
+        if (outer.pending.at(-1) === savepoint) outer.pending.pop();
+        else outer.pending.push(`${command} SAVEPOINT ${name}`);
+      };
       try {
         const result = await fn();
-        await outer.client.query(`RELEASE SAVEPOINT ${name}`);
+        end('RELEASE');
         return result;
       } catch (error) {
         outer.beforeCommit.length = hooks;
         outer.atCommit.length = writes;
-        await outer.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        end('ROLLBACK TO');
         throw error;
       }
     }
@@ -151,7 +237,7 @@ export class PostgresDatabase implements Database {
     } catch (error) {
       throw translate(error);
     }
-    const scope: Scope = { client, done: false, savepoints: 0, afterCommit: [], beforeCommit: [], atCommit: [] };
+    const scope: Scope = { client, pending: ['BEGIN'], begun: false, commitNext: false, committed: false, done: false, savepoints: 0, afterCommit: [], beforeCommit: [], atCommit: [] };
     let broken = false;
     // A checked-out client is not covered by pool.on('error'): pg-pool removes its idle listener at
     // checkout. Without a listener of ours, a connection the server ends mid-transaction (a restart:
@@ -162,21 +248,31 @@ export class PostgresDatabase implements Database {
     };
     client.on('error', onLost);
     try {
-      await client.query('BEGIN');
+      // BEGIN goes with the first statement, COMMIT with the last write at commit (Pipelined)
       let result: T;
       try {
         result = await this.scope.run(scope, fn);
         await this.scope.run(scope, () => runHooks(scope.beforeCommit));
-        await this.scope.run(scope, () => this.writeAll(scope.atCommit));
+        await this.scope.run(scope, () => this.writeAll(scope));
       } catch (error) {
         scope.done = true;
-        await client.query('ROLLBACK').catch(() => {
-          broken = true;
-        });
+        // (after a COMMIT that failed, PostgreSQL has ended the transaction: this ROLLBACK only warns)
+        if (scope.begun) {
+          await client.query('ROLLBACK').catch(() => {
+            broken = true;
+          });
+        }
         throw error;
       }
       scope.done = true;
-      await client.query('COMMIT');
+      // a transaction that ran no statement has nothing to end; what is pending goes with the COMMIT
+      if (scope.begun && !scope.committed) {
+        await client.query([...scope.pending.splice(0), 'COMMIT'].join('; ')).catch((error: unknown) => {
+          // a pending RELEASE that failed leaves the transaction open: the connection goes, not back to the pool
+          broken = true;
+          throw error;
+        });
+      }
       for (const callback of scope.afterCommit) callback();
       return result;
     } catch (error) {
@@ -193,7 +289,7 @@ export class PostgresDatabase implements Database {
   async lockKey(key: string): Promise<void> {
     const scope = this.active();
     if (!scope) throw new Error('lockKey needs a transaction');
-    await scope.client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+    await this.query('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
   }
 
   outsideTransaction<T>(fn: () => Promise<T>): Promise<T> {
@@ -222,21 +318,28 @@ export class PostgresDatabase implements Database {
    * (a sign-up's completion: its process's state and its audit records), so it is prepared once per
    * connection like any other.
    */
-  private async writeAll(writes: readonly AtCommitWrite[]): Promise<void> {
+  private async writeAll(scope: Scope): Promise<void> {
     let group: AtCommitWrite[] = [];
     const tables = new Set<string>();
     const send = async () => {
       if (group.length === 1) await this.run(group[0]!.sql, group[0]!.params);
-      else if (group.length > 1) await this.run(`WITH ${group.map((w, i) => `w${i} AS (${w.sql})`).join(', ')} SELECT 1`, group.flatMap((w) => w.params));
+      else await this.run(`WITH ${group.map((w, i) => `w${i} AS (${w.sql})`).join(', ')} SELECT 1`, group.flatMap((w) => w.params));
       group = [];
       tables.clear();
     };
-    for (const write of writes) {
+    for (const write of scope.atCommit) {
       if (tables.has(write.table)) await send();
       tables.add(write.table);
       group.push(write);
     }
-    await send();
+    if (group.length === 0) return;
+    // the last one carries the COMMIT (query, Pipelined); the transaction sends it alone otherwise
+    scope.commitNext = true;
+    try {
+      await send();
+    } finally {
+      scope.commitNext = false;
+    }
   }
 
   afterCommit(fn: () => void): void {
@@ -264,6 +367,20 @@ export class PostgresDatabase implements Database {
     return scope && !scope.done ? scope : undefined;
   }
 
+  /** Sends the pending transaction control now, in a round trip of its own (DDL, a statement's first use on a connection). */
+  private async flush(scope: Scope): Promise<void> {
+    if (scope.pending.length === 0) return;
+    const pending = scope.pending.splice(0);
+    scope.begun = true;
+    await scope.client.query(pending.join('; '));
+  }
+
+  /**
+   * Runs a statement: in the caller's transaction if any, the first one with its BEGIN and the last
+   * write at commit (writeAll) with the COMMIT after it (Pipelined). A named statement that this connection has not
+   * parsed yet is not sent with BEGIN: pg notes a statement parsed at the first ParseComplete of the
+   * round trip, which would be BEGIN's, so its BEGIN goes first (the first use per connection only).
+   */
   private async query(sql: string, params: readonly unknown[]): Promise<pg.QueryResult> {
     let statement = this.prepared.get(sql);
     if (statement === undefined) {
@@ -272,8 +389,19 @@ export class PostgresDatabase implements Database {
       statement = this.prepared.size < PREPARED_KEPT ? { name: `s${this.prepared.size + 1}`, text } : { name: '', text };
       this.prepared.set(sql, statement);
     }
+    const config = { ...(statement.name ? { name: statement.name } : {}), text: statement.text, values: bindParams(params) as unknown[] };
     try {
-      return await (this.active()?.client ?? (this.detached.getStore() ? this.side : this.pool)).query({ ...(statement.name ? { name: statement.name } : {}), text: statement.text, values: bindParams(params) as unknown[] });
+      const scope = this.active();
+      if (!scope) return await (this.detached.getStore() ? this.side : this.pool).query(config);
+      const { client } = scope;
+      if (statement.name && !(client as unknown as { connection: WireConnection }).connection.parsedStatements[statement.name]) await this.flush(scope);
+      const before = scope.pending.splice(0);
+      const after = scope.commitNext ? 'COMMIT' : undefined;
+      scope.begun = true;
+      scope.commitNext = false;
+      if (after) scope.committed = true;
+      if (before.length === 0 && !after) return await client.query(config);
+      return await new Pipelined(config, before, after).run(client);
     } catch (error) {
       throw translate(error);
     }

@@ -4,6 +4,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sealPending } from '../audit/sealer.ts';
 import { UniqueViolation, type Database } from '../store/Database.ts';
@@ -314,6 +315,63 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL statements', () => {
     expect(prepared.map((p) => p.statement)).toEqual(
       expect.arrayContaining(['WITH w0 AS (UPDATE at_commit SET v = $1 WHERE k = $2), w1 AS (INSERT INTO at_commit_log (k) VALUES ($3)) SELECT 1', 'INSERT INTO at_commit_log (k) VALUES ($1)']),
     );
+  });
+
+  it('go with the transaction control beside them: BEGIN and a savepoint with the next statement, the COMMIT with the last write, one round trip each', async () => {
+    await db.exec('CREATE TABLE round_trips (k TEXT PRIMARY KEY, v INTEGER)');
+    // what the connection is asked to send, one entry per round trip (a pipeline's parts joined by " + ")
+    const sent: string[] = [];
+    const query = pg.Client.prototype.query;
+    const describe = (config: { text?: string; before?: string[]; after?: string } | string) =>
+      typeof config === 'string' ? config : [...(config.before ?? []), config.text, ...(config.after ? [config.after] : [])].join(' + ');
+    (pg.Client.prototype as unknown as { query: unknown }).query = function (this: pg.Client, config: never, ...rest: never[]) {
+      sent.push(describe(config));
+      return (query as (...args: unknown[]) => unknown).call(this, config, ...rest);
+    };
+    const insert = 'INSERT INTO round_trips (k, v) VALUES ($1, $2)';
+    const oneTransaction = (run: string) =>
+      db.transaction(async () => {
+        await db.run('INSERT INTO round_trips (k, v) VALUES (?, ?)', [`${run}a`, 1]);
+        await db.transaction(() => db.run('INSERT INTO round_trips (k, v) VALUES (?, ?)', [`${run}b`, 2]));
+        // a savepoint in which nothing ran is never sent
+        await db.transaction(async () => undefined);
+        // one that failed after a statement is rolled back, with the next statement
+        await db
+          .transaction(async () => {
+            await db.run('INSERT INTO round_trips (k, v) VALUES (?, ?)', [`${run}c`, 3]);
+            throw new Error('changed its mind');
+          })
+          .catch(() => undefined);
+        expect(await db.get('SELECT COUNT(*) AS n FROM round_trips WHERE k LIKE ?', [`${run}%`])).toEqual({ n: 2 });
+        db.writeAtCommit('UPDATE round_trips SET v = v + 10 WHERE k = ?', [`${run}a`]);
+      });
+    let second: string[];
+    try {
+      await oneTransaction('first'); // the connection parses each statement (a statement parsed here is sent after the control)
+      sent.length = 0;
+      await oneTransaction('second');
+      second = sent.splice(0);
+      await expect(db.transaction(() => db.run('INSERT INTO round_trips (k, v) VALUES (?, ?)', ['seconda', 0]))).rejects.toBeInstanceOf(UniqueViolation);
+      await db.transaction(async () => undefined);
+    } finally {
+      (pg.Client.prototype as unknown as { query: unknown }).query = query;
+    }
+    expect(second).toEqual([
+      `BEGIN + ${insert}`,
+      `SAVEPOINT sp1 + ${insert}`,
+      `RELEASE SAVEPOINT sp1 + SAVEPOINT sp3 + ${insert}`,
+      'ROLLBACK TO SAVEPOINT sp3 + SELECT COUNT(*) AS n FROM round_trips WHERE k LIKE $1',
+      'UPDATE round_trips SET v = v + 10 WHERE k = $1 + COMMIT',
+    ]);
+    expect(await db.all('SELECT k, v FROM round_trips ORDER BY k')).toEqual([
+      { k: 'firsta', v: 11 },
+      { k: 'firstb', v: 2 },
+      { k: 'seconda', v: 11 },
+      { k: 'secondb', v: 2 },
+    ]);
+    // a transaction that failed at its first statement: the BEGIN went with it, the ROLLBACK follows; no statement at all: nothing sent
+    expect(sent).toEqual([`BEGIN + ${insert}`, 'ROLLBACK']);
+    expect(await db.get('SELECT v FROM round_trips WHERE k = ?', ['seconda'])).toEqual({ v: 11 });
   });
 
   it('answer 503 once when a migration changed a table under a prepared SELECT *, and work again on a fresh connection', async () => {
