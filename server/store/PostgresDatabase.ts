@@ -14,8 +14,6 @@ interface Scope {
    * statement (query, Pipelined), not in a round trip of its own; what nothing followed is dropped.
    */
   pending: string[];
-  /** BEGIN has been sent */
-  begun: boolean;
   /** the next statement is the transaction's last write at commit: the COMMIT goes with it (writeAll) */
   commitNext: boolean;
   /** the COMMIT has been sent */
@@ -38,6 +36,9 @@ export interface PostgresOptions {
 }
 
 const INT8_OID = 20;
+
+/** Whether the transaction's BEGIN has been sent: until then it heads the pending control. */
+const begun = (scope: Scope) => scope.pending[0] !== 'BEGIN';
 
 /** pg's connection where a query writes its messages (pg/lib/connection.js, pg 8). */
 interface WireConnection {
@@ -237,7 +238,7 @@ export class PostgresDatabase implements Database {
     } catch (error) {
       throw translate(error);
     }
-    const scope: Scope = { client, pending: ['BEGIN'], begun: false, commitNext: false, committed: false, done: false, savepoints: 0, afterCommit: [], beforeCommit: [], atCommit: [] };
+    const scope: Scope = { client, pending: ['BEGIN'], commitNext: false, committed: false, done: false, savepoints: 0, afterCommit: [], beforeCommit: [], atCommit: [] };
     let broken = false;
     // A checked-out client is not covered by pool.on('error'): pg-pool removes its idle listener at
     // checkout. Without a listener of ours, a connection the server ends mid-transaction (a restart:
@@ -257,7 +258,7 @@ export class PostgresDatabase implements Database {
       } catch (error) {
         scope.done = true;
         // (after a COMMIT that failed, PostgreSQL has ended the transaction: this ROLLBACK only warns)
-        if (scope.begun) {
+        if (begun(scope)) {
           await client.query('ROLLBACK').catch(() => {
             broken = true;
           });
@@ -266,7 +267,7 @@ export class PostgresDatabase implements Database {
       }
       scope.done = true;
       // a transaction that ran no statement has nothing to end; what is pending goes with the COMMIT
-      if (scope.begun && !scope.committed) {
+      if (begun(scope) && !scope.committed) {
         await client.query([...scope.pending.splice(0), 'COMMIT'].join('; ')).catch((error: unknown) => {
           // a pending RELEASE that failed leaves the transaction open: the connection goes, not back to the pool
           broken = true;
@@ -370,9 +371,7 @@ export class PostgresDatabase implements Database {
   /** Sends the pending transaction control now, in a round trip of its own (DDL, a statement's first use on a connection). */
   private async flush(scope: Scope): Promise<void> {
     if (scope.pending.length === 0) return;
-    const pending = scope.pending.splice(0);
-    scope.begun = true;
-    await scope.client.query(pending.join('; '));
+    await scope.client.query(scope.pending.splice(0).join('; '));
   }
 
   /**
@@ -397,7 +396,6 @@ export class PostgresDatabase implements Database {
       if (statement.name && !(client as unknown as { connection: WireConnection }).connection.parsedStatements[statement.name]) await this.flush(scope);
       const before = scope.pending.splice(0);
       const after = scope.commitNext ? 'COMMIT' : undefined;
-      scope.begun = true;
       scope.commitNext = false;
       if (after) scope.committed = true;
       if (before.length === 0 && !after) return await client.query(config);
