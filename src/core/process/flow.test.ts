@@ -404,6 +404,34 @@ describe('start-up', () => {
       }
     });
   });
+
+  it('[spec 4.initial-login] a guess the browser contradicts only once the visitor acted on the process: the process stays, and so does the answer to the action', async () => {
+    // a fresh visit guesses no platform authenticator (happy-dom is no Mac); the browser says there is one,
+    // but its answer comes in while the log-in is on its way, still showing the initial block
+    let answer!: (available: boolean) => void;
+    const available = new Promise<boolean>((resolve) => (answer = resolve));
+    Object.assign(window, {
+      PublicKeyCredential: Object.assign(function PublicKeyCredential() {}, {
+        isUserVerifyingPlatformAuthenticatorAvailable: () => available,
+        isConditionalMediationAvailable: async () => true,
+      }),
+    });
+    const flow = await pageLoad();
+    const process = storedProcessId();
+    const loginVerify: BlockBody = { ...emailVerify, authType: 'login' };
+    script['POST /v2/auth/login/init'] = [{ body: { blockBody: loginVerify, common }, delay: 150 }];
+    const login = flow.submitLogin('ada@example.com', false);
+    await vi.waitFor(() => expect(seen).toContain('POST /v2/auth/login/init'));
+    answer(true);
+    await login;
+    // long enough for a replacement's answer to have overtaken the log-in's (a bound, not a timing assertion)
+    await sleep(300);
+    expect(seen.filter((call) => call === 'POST /v2/auth/process/init')).toHaveLength(1);
+    expect(storedProcessId()).toBe(process);
+    expect(flow.$block.get()?.type).toBe('email-verify');
+    expect(flow.$screen.get()).toBe('email-otp-verification');
+    flow.dispose();
+  });
 });
 
 describe('abort', () => {

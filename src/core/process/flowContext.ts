@@ -57,6 +57,8 @@ export class FlowContext {
   readonly requested = new Promise<void>((resolve) => (this.markRequested = resolve));
   /** a replacement for an initial process, running in the background; actions wait for it */
   declare replacing: Promise<void> | undefined;
+  /** the process the visitor's last action (runAction) ran on: one acted on is never replaced */
+  declare actedOn: string | undefined;
   /** whoever waits for the process to complete (Flow.onComplete) */
   readonly onComplete = new Set<(completion: Completion) => void>();
   /** history.ts: how many views keep the address bar in step, their popstate listener, the screen a confirmation covers */

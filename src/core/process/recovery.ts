@@ -20,6 +20,7 @@ export async function runAction(ctx: FlowContext, action: () => Promise<void>, k
   if (!keepError) clearErrors(ctx);
   try {
     if (ctx.replacing) await ctx.replacing;
+    ctx.actedOn = ctx.api.processId;
     await action();
   } catch (error) {
     await recover(ctx, error);
@@ -53,10 +54,13 @@ export async function initProcess(ctx: FlowContext, preferredBlock: string | und
   ctx.$initState.set(2);
   warmResumeUrl(ctx);
   const started = ctx.api.processId;
-  // a guess the browser contradicts: the process is replaced by one that knows, while nothing was entered on it
+  // a guess the browser contradicts: the process is replaced by one that knows, while nothing was entered
+  // on it and the visitor has not acted on it (a log-in on its way still shows the initial block, and a
+  // replacement would overtake its answer)
   void agreed.then((same) => {
     const block = ctx.$block.get();
-    if (!same && !ctx.replacing && ctx.api.processId === started && block && isInitialBlock(block)) ctx.replacing = replaceInitial(ctx);
+    const untouched = ctx.api.processId === started && ctx.actedOn !== started;
+    if (!same && !ctx.replacing && untouched && block && isInitialBlock(block)) ctx.replacing = replaceInitial(ctx);
   });
 }
 
