@@ -21,7 +21,7 @@ let issued: { call: string; turn: number }[] = [];
 let turn = 0;
 /** what the fake browser answers to the capability questions, after `answerAfterMs` */
 let platform = { uvpa: true, conditional: true };
-const answerAfterMs = 20;
+let answerAfterMs = 20;
 
 const loginInit = {
   block: 'login-init',
@@ -69,6 +69,7 @@ const realFetch = globalThis.fetch;
 const realCredential = (window as { PublicKeyCredential?: unknown }).PublicKeyCredential;
 beforeEach(() => {
   localStorage.clear();
+  answerAfterMs = 20;
   received = [];
   issued = [];
   globalThis.fetch = (input: RequestInfo | URL, init?: RequestInit) => {
@@ -167,6 +168,18 @@ describe('load()', () => {
     // long past the capability answers: a replacement would have been sent by now
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(received.filter((r) => r.call === 'POST /v2/auth/process/init')).toHaveLength(1);
+  });
+
+  it('an answer on passkeys that comes too late (a loaded device) is no answer: it replaces nothing, and nothing is remembered for the next visit', async () => {
+    // it would contradict the guess (conditional mediation where the browser has the call), had it come in time
+    platform = { uvpa: false, conditional: false };
+    answerAfterMs = 1_300;
+    loadInOneTask();
+    await until(() => received.some((r) => r.call === 'POST /v2/auth/process/init'), 'process/init');
+    // past the 1 s the widget waits for the answers, and past the answers themselves
+    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    expect(received.filter((r) => r.call === 'POST /v2/auth/process/init')).toHaveLength(1);
+    expect(localStorage.getItem(storageKeys.clientCapabilities)).toBeNull();
   });
 
   it('[spec 3.process-init-request] [spec 7.process-init] sends bluetoothAvailable and javaScriptHighEntropy once the browser told them, without waiting for them', async () => {

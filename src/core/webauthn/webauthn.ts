@@ -48,22 +48,31 @@ export async function getPasskey(optionsJson: string, conditional = false, signa
  * few milliseconds; the wait only matters on a device under load, where giving up early would decide
  * for the whole process that it cannot do passkeys (seen at 150 ms on a busy 2-core machine).
  */
-function withTimeout<T>(promise: Promise<T>, fallback: T, ms = 1000): Promise<T> {
-  return Promise.race([promise.catch(() => fallback), new Promise<T>((resolve) => setTimeout(() => resolve(fallback), ms))]);
+function withTimeout<T>(promise: Promise<T>, fallback: T, late?: () => void, ms = 1000): Promise<T> {
+  return Promise.race([
+    promise.catch(() => fallback),
+    new Promise<T>((resolve) =>
+      setTimeout(() => {
+        late?.();
+        resolve(fallback);
+      }, ms),
+    ),
+  ]);
 }
 
 export function webAuthnSupported(): boolean {
   return typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
 }
 
-export async function platformAuthenticatorAvailable(): Promise<boolean> {
+/** `late` is told when the browser's answer did not come in time (false is answered then). */
+export async function platformAuthenticatorAvailable(late?: () => void): Promise<boolean> {
   if (!webAuthnSupported()) return false;
-  return withTimeout(PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable(), false);
+  return withTimeout(PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable(), false, late);
 }
 
-export async function conditionalMediationAvailable(): Promise<boolean> {
+export async function conditionalMediationAvailable(late?: () => void): Promise<boolean> {
   if (!webAuthnSupported() || typeof PublicKeyCredential.isConditionalMediationAvailable !== 'function') return false;
-  return withTimeout(PublicKeyCredential.isConditionalMediationAvailable(), false);
+  return withTimeout(PublicKeyCredential.isConditionalMediationAvailable(), false, late);
 }
 
 interface UserAgentData {
@@ -99,12 +108,18 @@ function bluetoothAvailable(): Promise<boolean | undefined> {
   }
 }
 
-/** Asks the browser (each answer can take a while: it comes from another process) and remembers the answers for the next visit. */
-async function measure(): Promise<Capabilities> {
+/**
+ * Asks the browser (each answer can take a while: it comes from another process) and remembers the
+ * answers for the next visit. `late`: an answer on passkeys did not come in time, so false stands in for
+ * it; that is no answer of the device's, and nothing is remembered (the next visit asks again).
+ */
+async function measure(): Promise<{ measured: Capabilities; late: boolean }> {
   const uaData = userAgentData();
+  let late = false;
+  const tooLate = () => (late = true);
   const [uvpa, conditional, bluetooth, entropy] = await Promise.all([
-    platformAuthenticatorAvailable(),
-    conditionalMediationAvailable(),
+    platformAuthenticatorAvailable(tooLate),
+    conditionalMediationAvailable(tooLate),
     bluetoothAvailable(),
     uaData ? withTimeout(uaData.getHighEntropyValues(['platform', 'platformVersion']), undefined) : undefined,
   ]);
@@ -114,8 +129,8 @@ async function measure(): Promise<Capabilities> {
     bluetooth,
     entropy: entropy && { platform: entropy.platform ?? '', platformVersion: entropy.platformVersion ?? '', mobile: !!uaData?.mobile },
   };
-  writeItem(storageKeys.clientCapabilities, toJson(measured));
-  return measured;
+  if (!late) writeItem(storageKeys.clientCapabilities, toJson(measured));
+  return { measured, late };
 }
 
 /**
@@ -151,7 +166,7 @@ function toClientInformation(capabilities: Capabilities, clientEnvHandle?: strin
 
 /** What the server needs to know about this browser, as the browser answers it. Values it cannot tell are left out. */
 export async function clientInformation(clientEnvHandle?: string): Promise<ClientInformation> {
-  return toClientInformation(await measure(), clientEnvHandle);
+  return toClientInformation((await measure()).measured, clientEnvHandle);
 }
 
 /**
@@ -160,5 +175,7 @@ export async function clientInformation(clientEnvHandle?: string): Promise<Clien
  */
 export function clientInformationNow(clientEnvHandle?: string): [ClientInformation, Promise<boolean>] {
   const now = known();
-  return [toClientInformation(now, clientEnvHandle), measure().then((measured) => measured.uvpa === now.uvpa && measured.conditional === now.conditional)];
+  // an answer that came too late contradicts nothing: it is not the device's
+  const agreed = measure().then(({ measured, late }) => late || (measured.uvpa === now.uvpa && measured.conditional === now.conditional));
+  return [toClientInformation(now, clientEnvHandle), agreed];
 }
