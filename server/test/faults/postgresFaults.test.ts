@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgresCluster, type PostgresCluster } from '../../../scripts/postgresCluster.ts';
-import { startServerProcess, type ServerProcess } from '../helpers/serverProcess.ts';
+import { START_BOUND_MS, startServerProcess, type ServerProcess } from '../helpers/serverProcess.ts';
 import { Client, DEMO_ORIGIN, POSTGRES_URL } from '../helpers/testServer.ts';
 
 // Tight bounds, so that the test is quick; the defaults are larger (README: "Environment").
@@ -108,7 +108,7 @@ describe.skipIf(!POSTGRES_URL)('PostgreSQL faults under a real API process', () 
   beforeAll(async () => {
     cluster = await startPostgresCluster();
     api = await startServerProcess({ DATABASE_URL: cluster.url, ...TIMEOUTS });
-  }, 60_000);
+  }, START_BOUND_MS + 30_000);
   afterAll(async () => {
     await api?.stop();
     cluster?.stop();
