@@ -49,15 +49,13 @@ export async function getPasskey(optionsJson: string, conditional = false, signa
  * for the whole process that it cannot do passkeys (seen at 150 ms on a busy 2-core machine).
  */
 function withTimeout<T>(promise: Promise<T>, fallback: T, late?: () => void, ms = 1000): Promise<T> {
-  return Promise.race([
-    promise.catch(() => fallback),
-    new Promise<T>((resolve) =>
-      setTimeout(() => {
-        late?.();
-        resolve(fallback);
-      }, ms),
-    ),
-  ]);
+  return new Promise<T>((resolve) => {
+    const timer = setTimeout(() => {
+      late?.();
+      resolve(fallback);
+    }, ms);
+    promise.then(resolve, () => resolve(fallback)).finally(() => clearTimeout(timer));
+  });
 }
 
 export function webAuthnSupported(): boolean {
