@@ -405,6 +405,28 @@ describe('start-up', () => {
     });
   });
 
+  it('[spec 4.initial-login] a resumed initial process is replaced, and so is its replacement when the browser contradicts the guess it was sent with', async () => {
+    // the browser answers at once that there is a platform authenticator; happy-dom's guess is none
+    Object.assign(window, {
+      PublicKeyCredential: Object.assign(function PublicKeyCredential() {}, {
+        isUserVerifyingPlatformAuthenticatorAvailable: async () => true,
+        isConditionalMediationAvailable: async () => true,
+      }),
+    });
+    storeProcess('proc-stored');
+    // the replacement's answer comes after the browser's: the contradiction is known before the process is
+    script['POST /v2/auth/process/init'] = [{ body: started(loginInit), delay: 150 }];
+    const flow = await pageLoad();
+    const inits = () => (sent['POST /v2/auth/process/init'] ?? []) as { clientInformation: { isUserVerifyingPlatformAuthenticatorAvailable?: boolean } }[];
+    await vi.waitFor(() => expect(inits()).toHaveLength(2), { timeout: 5_000, interval: 20 });
+    expect(inits().map((body) => body.clientInformation.isUserVerifyingPlatformAuthenticatorAvailable)).toEqual([false, true]);
+    await vi.waitFor(() => expect(storedProcessId()).toBe(`proc-${tokens}`), { timeout: 5_000, interval: 20 });
+    // and no more: the last one was sent with the browser's answers
+    await sleep(300);
+    expect(inits()).toHaveLength(2);
+    flow.dispose();
+  });
+
   it('[spec 4.initial-login] a guess the browser contradicts only once the visitor acted on the process: the process stays, and so does the answer to the action', async () => {
     // a fresh visit guesses no platform authenticator (happy-dom is no Mac); the browser says there is one,
     // but its answer comes in while the log-in is on its way, still showing the initial block

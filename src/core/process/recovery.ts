@@ -56,11 +56,14 @@ export async function initProcess(ctx: FlowContext, preferredBlock: string | und
   const started = ctx.api.processId;
   // a guess the browser contradicts: the process is replaced by one that knows, while nothing was entered
   // on it and the visitor has not acted on it (a log-in on its way still shows the initial block, and a
-  // replacement would overtake its answer)
-  void agreed.then((same) => {
+  // replacement would overtake its answer). A replacement in flight ends first: this process may be that
+  // replacement, sent with the same guess.
+  void agreed.then(async (same) => {
+    if (same) return;
+    while (ctx.replacing) await ctx.replacing;
     const block = ctx.$block.get();
     const untouched = ctx.api.processId === started && ctx.actedOn !== started;
-    if (!same && !ctx.replacing && untouched && block && isInitialBlock(block)) ctx.replacing = replaceInitial(ctx);
+    if (!ctx.disposed && untouched && block && isInitialBlock(block)) ctx.replacing = replaceInitial(ctx);
   });
 }
 
