@@ -14,21 +14,29 @@ interface Session {
   page: Page;
 }
 
-/** Logs out and closes the browser; answers what it left on disk and, with a device, its passkeys. */
+/**
+ * Logs out and closes the browser; answers what it left on disk and, with a device (a platform
+ * authenticator), its passkeys.
+ */
 async function closeBrowser(page: Page, device?: { credentials(): Promise<PasskeyCredential[]> }) {
   await logOut(page);
   const state = await page.context().storageState();
-  const credentials = device ? await device.credentials() : [];
+  const credentials = device ? await device.credentials() : undefined;
   await page.context().close();
   return { state, credentials };
 }
 
-/** A new browser session on the same disk: the stored state, and the same passkeys on the device. */
+/**
+ * A new browser session on the same disk and the same device: the stored state, and a platform
+ * authenticator with the same passkeys only where there was one. (A device that gained one since would
+ * contradict the capabilities the widget measured before: the widget replaces its process as soon as the
+ * browser says so, and the log-in by code then offers a passkey, or not, depending on whether the visitor
+ * acted before that answer came.)
+ */
 async function comeBack(browser: Browser, baseURL: string, left: Awaited<ReturnType<typeof closeBrowser>>): Promise<Session> {
   const context = await browser.newContext({ baseURL, storageState: left.state });
   const page = await context.newPage();
-  const device = await addAuthenticator(page);
-  await device.addCredentials(left.credentials);
+  if (left.credentials) await (await addAuthenticator(page)).addCredentials(left.credentials);
   return { context, page };
 }
 
