@@ -407,12 +407,7 @@ describe('start-up', () => {
 
   it('[spec 4.initial-login] a resumed initial process is replaced, and so is its replacement when the browser contradicts the guess it was sent with', async () => {
     // the browser answers at once that there is a platform authenticator; happy-dom's guess is none
-    Object.assign(window, {
-      PublicKeyCredential: Object.assign(function PublicKeyCredential() {}, {
-        isUserVerifyingPlatformAuthenticatorAvailable: async () => true,
-        isConditionalMediationAvailable: async () => true,
-      }),
-    });
+    fakeWebAuthn({});
     storeProcess('proc-stored');
     // the replacement's answer comes after the browser's: the contradiction is known before the process is
     script['POST /v2/auth/process/init'] = [{ body: started(loginInit), delay: 150 }];
@@ -432,12 +427,7 @@ describe('start-up', () => {
     // but its answer comes in while the log-in is on its way, still showing the initial block
     let answer!: (available: boolean) => void;
     const available = new Promise<boolean>((resolve) => (answer = resolve));
-    Object.assign(window, {
-      PublicKeyCredential: Object.assign(function PublicKeyCredential() {}, {
-        isUserVerifyingPlatformAuthenticatorAvailable: () => available,
-        isConditionalMediationAvailable: async () => true,
-      }),
-    });
+    fakeWebAuthn({}, () => available);
     const flow = await pageLoad();
     const process = storedProcessId();
     const loginVerify: BlockBody = { ...emailVerify, authType: 'login' };
@@ -765,10 +755,13 @@ describe('in a browser without WebAuthn (as WebKitGTK, and happy-dom here)', () 
   });
 });
 
-/** A browser with WebAuthn (a platform authenticator, conditional mediation) whose navigator.credentials is `credentials`. */
-function fakeWebAuthn(credentials: object): void {
+/**
+ * A browser with WebAuthn (a platform authenticator, conditional mediation) whose navigator.credentials is
+ * `credentials`; `platform`: its answer on the platform authenticator, when it is to come later.
+ */
+function fakeWebAuthn(credentials: object, platform: () => Promise<boolean> = async () => true): void {
   const PublicKeyCredential = Object.assign(function PublicKeyCredential() {}, {
-    isUserVerifyingPlatformAuthenticatorAvailable: async () => true,
+    isUserVerifyingPlatformAuthenticatorAvailable: platform,
     isConditionalMediationAvailable: async () => true,
   });
   Object.assign(window, { PublicKeyCredential });
