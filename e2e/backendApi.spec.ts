@@ -74,6 +74,9 @@ test.describe('the host backend with @corbado/node-sdk', () => {
   });
 
   test('refuses a wrong secret and another project, and a secret revoked while the server runs', async () => {
+    // three runs of the admin command, each a process of its own that loads the server's code: on a
+    // fresh clone's busy CI machine that alone has taken more than the 30 s every test gets
+    test.setTimeout(90_000);
     const created = admin('api-secret', 'create', 'pro-1') as { id: string; secret: string };
     const refusal = (promise: Promise<unknown>) => promise.then(() => 'answered', (error: { httpStatusCode?: number }) => error.httpStatusCode);
 

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AaguidCatalogue, DEFAULT_CATALOGUE } from '../aaguids/AaguidCatalogue.ts';
 import { DEFAULT_ICONS } from '../aaguids/icons.ts';
 import { userWithPasskey } from './helpers/passkeyUser.ts';
-import { startServerProcess } from './helpers/serverProcess.ts';
+import { START_BOUND_MS, startServerProcess } from './helpers/serverProcess.ts';
 import { SoftAuthenticator } from './helpers/softAuthenticator.ts';
 import { serverForThisFile } from './helpers/testServer.ts';
 
@@ -110,7 +110,10 @@ describe('AAGUID_CATALOGUE', () => {
   const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAwS2OUAAAAABJRU5ErkJggg==';
   const LIGHT = 'data:image/svg+xml;base64,' + Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><circle cx="4" cy="4" r="3"/></svg>').toString('base64');
 
-  it('[spec 3.authenticator-entry] replaces the shipped catalogue: its names and icons, and an AAGUID it leaves out is "Passkey"', async () => {
+  // each starts the API as a process of its own: the start's bound (START_BOUND_MS), not the suite's 20 s
+  const PROCESS_TEST = { timeout: START_BOUND_MS + 20_000 };
+
+  it('[spec 3.authenticator-entry] replaces the shipped catalogue: its names and icons, and an AAGUID it leaves out is "Passkey"', PROCESS_TEST, async () => {
     const file = join(dir, 'newer.json');
     writeFileSync(
       file,
@@ -140,7 +143,7 @@ describe('AAGUID_CATALOGUE', () => {
     expect(AaguidCatalogue.load(file).details('11111111-2222-3333-4444-555555555555')).toEqual({ name: 'Only Light', iconLight: LIGHT, iconDark: LIGHT });
   });
 
-  it('refuses to start with a catalogue that is not JSON, naming the setting, the file and the fault', async () => {
+  it('refuses to start with a catalogue that is not JSON, naming the setting, the file and the fault', PROCESS_TEST, async () => {
     const file = join(dir, 'truncated.json');
     writeFileSync(file, readFileSync(DEFAULT_CATALOGUE, 'utf8').slice(0, 500));
     const started = startServerProcess({ DATABASE_PATH: join(dir, 'db-bad.sqlite'), AAGUID_CATALOGUE: file });

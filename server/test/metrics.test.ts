@@ -11,7 +11,7 @@ import { CommandSmsSender } from '../senders/SmsSender.ts';
 import { startOptionsFromEnv } from '../settings.ts';
 import type { Database } from '../store/Database.ts';
 import { SCHEMA_VERSION } from '../store/migrations.ts';
-import { startServerProcess } from './helpers/serverProcess.ts';
+import { START_BOUND_MS, startServerProcess } from './helpers/serverProcess.ts';
 import { startSmtpSink, waitForMessages } from './helpers/smtpSink.ts';
 import { Client, createProject, DEMO_ORIGIN, latestCode, POSTGRES_URL, serverForThisFile, startTestServer, uniqueEmail, uniquePhone } from './helpers/testServer.ts';
 
@@ -351,7 +351,8 @@ describe('settings', () => {
     }
   });
 
-  it('main.ts: the request lines go to standard output as JSON, /metrics answers when METRICS_ENABLED is on', async () => {
+  // starts main.ts in a process of its own (tsx compiles the server first): the start's bound and more
+  it('main.ts: the request lines go to standard output as JSON, /metrics answers when METRICS_ENABLED is on', { timeout: START_BOUND_MS + 20_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fapi-metrics-'));
     const api = await startServerProcess({ DATABASE_PATH: join(dir, 'db.sqlite'), LOG_REQUESTS: 'on', METRICS_ENABLED: 'on', METRICS_TOKEN: TOKEN });
     try {
@@ -367,5 +368,5 @@ describe('settings', () => {
       await api.stop();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000); // starts main.ts in a process of its own (tsx compiles the server first)
+  });
 });

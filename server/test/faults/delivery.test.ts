@@ -16,7 +16,7 @@ import { DEFAULT_DELIVERY_SETTINGS, type DeliverySettings } from '../../senders/
 import { CommandSmsSender } from '../../senders/SmsSender.ts';
 import { startOptionsFromEnv } from '../../settings.ts';
 import { Store } from '../../store/Store.ts';
-import { startServerProcess, type ServerProcess } from '../helpers/serverProcess.ts';
+import { START_BOUND_MS, startServerProcess, type ServerProcess } from '../helpers/serverProcess.ts';
 import { startSmtpSink, waitForMessages, type SmtpSink } from '../helpers/smtpSink.ts';
 import {
   Client,
@@ -246,7 +246,7 @@ describe('a failing database', () => {
 });
 
 describe('shutdown', () => {
-  it('SIGTERM while a send hangs: the process exits 0 within the send timeout; the message waits and goes out at the next start', { timeout: 60_000 }, async () => {
+  it('SIGTERM while a send hangs: the process exits 0 within the send timeout; the message waits and goes out at the next start', { timeout: START_BOUND_MS + 60_000 }, async () => {
     const email = uniqueEmail('shutdown');
     const { dir, api } = await sendingToAHangingServer(2_000, email);
 
@@ -285,7 +285,7 @@ describe('settings', () => {
 });
 
 describe('an instance killed after the commit', () => {
-  it('leaves the message to another instance on the same database, which sends it once the lease runs out', { timeout: 90_000 }, async () => {
+  it('leaves the message to another instance on the same database, which sends it once the lease runs out', { timeout: START_BOUND_MS + 90_000 }, async () => {
     const email = uniqueEmail('killed');
     const { dir, api: first, client } = await sendingToAHangingServer(120_000, email);
     await first.kill(); // in the middle of sending the message it claimed
