@@ -232,13 +232,6 @@ export class PostgresDatabase implements Database {
         throw error;
       }
     }
-    let client: pg.PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw translate(error);
-    }
-    const scope: Scope = { client, pending: ['BEGIN'], commitNext: false, committed: false, done: false, savepoints: 0, afterCommit: [], beforeCommit: [], atCommit: [] };
     let broken = false;
     // A checked-out client is not covered by pool.on('error'): pg-pool removes its idle listener at
     // checkout. Without a listener of ours, a connection the server ends mid-transaction (a restart:
@@ -247,7 +240,23 @@ export class PostgresDatabase implements Database {
     const onLost = () => {
       broken = true;
     };
-    client.on('error', onLost);
+    // The listener goes on in pg-pool's own callback, never after an await: the pool hands a connection
+    // to a waiting transaction while it handles the answer that freed it, and a server shutting down
+    // sends its FATAL message in the same packet as that answer, before any promise continuation runs
+    // (a crash seen on a fresh clone's CI; server/test/faults/pgLostAtHandOver.test.ts).
+    let client: pg.PoolClient;
+    try {
+      client = await new Promise<pg.PoolClient>((resolve, reject) =>
+        this.pool.connect((error, taken) => {
+          if (error || !taken) return reject(error ?? new Error('pg-pool gave no connection'));
+          taken.on('error', onLost);
+          resolve(taken);
+        }),
+      );
+    } catch (error) {
+      throw translate(error);
+    }
+    const scope: Scope = { client, pending: ['BEGIN'], commitNext: false, committed: false, done: false, savepoints: 0, afterCommit: [], beforeCommit: [], atCommit: [] };
     try {
       // BEGIN goes with the first statement, COMMIT with the last write at commit (Pipelined)
       let result: T;
