@@ -30,8 +30,7 @@ async function closeBrowser(page: Page, device?: { credentials(): Promise<Passke
  * A new browser session on the same disk and the same device: the stored state, and a platform
  * authenticator with the same passkeys only where there was one. (A device that gained one since would
  * contradict the capabilities the widget measured before: the widget replaces its process as soon as the
- * browser says so, and the log-in by code then offers a passkey, or not, depending on whether the visitor
- * acted before that answer came.)
+ * browser says so, and the log-in by code then offers a passkey, which the test's comeback did not have.)
  */
 async function comeBack(browser: Browser, baseURL: string, left: Awaited<ReturnType<typeof closeBrowser>>): Promise<Session> {
   const context = await browser.newContext({ baseURL, storageState: left.state });

@@ -170,14 +170,25 @@ describe('load()', () => {
     expect(received.filter((r) => r.call === 'POST /v2/auth/process/init')).toHaveLength(1);
   });
 
-  it('an answer on passkeys that comes too late (a loaded device) is no answer: it replaces nothing, and nothing is remembered for the next visit', async () => {
-    // it would contradict the guess (conditional mediation where the browser has the call), had it come in time
+  it('an answer on passkeys that comes slowly (1.3 s, a loaded device) still counts: the process sent with the guess is replaced', async () => {
+    // it contradicts the guess (conditional mediation where the browser has the call)
     platform = { uvpa: false, conditional: false };
     answerAfterMs = 1_300;
     loadInOneTask();
+    await until(() => received.filter((r) => r.call === 'POST /v2/auth/process/init').length === 2, 'the replacement');
+    expect(sentClient(1)).toMatchObject({ isUserVerifyingPlatformAuthenticatorAvailable: false, isConditionalMediationAvailable: false });
+    expect(JSON.parse(localStorage.getItem(storageKeys.clientCapabilities)!)).toMatchObject({ uvpa: false, conditional: false });
+    // the replacement asks the browser too: its answers land within this test, not in the next one's storage
+    await new Promise((resolve) => setTimeout(resolve, answerAfterMs));
+  });
+
+  it('an answer on passkeys that comes too late (past 3 s) is no answer: it replaces nothing, and nothing is remembered for the next visit', async () => {
+    platform = { uvpa: false, conditional: false };
+    answerAfterMs = 3_300;
+    loadInOneTask();
     await until(() => received.some((r) => r.call === 'POST /v2/auth/process/init'), 'process/init');
-    // past the 1 s the widget waits for the answers, and past the answers themselves
-    await new Promise((resolve) => setTimeout(resolve, 1_600));
+    // past the 3 s the widget waits for the answers, and past the answers themselves
+    await new Promise((resolve) => setTimeout(resolve, 3_600));
     expect(received.filter((r) => r.call === 'POST /v2/auth/process/init')).toHaveLength(1);
     expect(localStorage.getItem(storageKeys.clientCapabilities)).toBeNull();
   });

@@ -422,27 +422,62 @@ describe('start-up', () => {
     flow.dispose();
   });
 
-  it('[spec 4.initial-login] a guess the browser contradicts only once the visitor acted on the process: the process stays, and so does the answer to the action', async () => {
-    // a fresh visit guesses no platform authenticator (happy-dom is no Mac); the browser says there is one,
-    // but its answer comes in while the log-in is on its way, still showing the initial block
+  it('[spec 4.initial-login] an action taken before the browser answers waits for the answer, and goes to the process sent with it', async () => {
+    // a fresh visit guesses no platform authenticator (happy-dom is no Mac); the visitor submits before the
+    // browser says there is one: the log-in is held, and leaves to the replacement, not to the guess
     let answer!: (available: boolean) => void;
     const available = new Promise<boolean>((resolve) => (answer = resolve));
     fakeWebAuthn({}, () => available);
     const flow = await pageLoad();
-    const process = storedProcessId();
+    const guessed = storedProcessId();
     const loginVerify: BlockBody = { ...emailVerify, authType: 'login' };
-    script['POST /v2/auth/login/init'] = [{ body: { blockBody: loginVerify, common }, delay: 150 }];
+    script['POST /v2/auth/login/init'] = [{ body: { blockBody: loginVerify, common } }];
     const login = flow.submitLogin('ada@example.com', false);
-    await vi.waitFor(() => expect(seen).toContain('POST /v2/auth/login/init'));
+    // a bound, not a timing assertion: long enough for the log-in to have left had it not been held
+    await sleep(200);
+    expect(seen).not.toContain('POST /v2/auth/login/init');
+    expect(flow.$busy.get()).toBe(true);
     answer(true);
     await login;
-    // long enough for a replacement's answer to have overtaken the log-in's (a bound, not a timing assertion)
-    await sleep(300);
-    expect(seen.filter((call) => call === 'POST /v2/auth/process/init')).toHaveLength(1);
-    expect(storedProcessId()).toBe(process);
-    expect(flow.$block.get()?.type).toBe('email-verify');
+    const inits = (sent['POST /v2/auth/process/init'] ?? []) as { clientInformation: { isUserVerifyingPlatformAuthenticatorAvailable?: boolean } }[];
+    expect(inits.map((body) => body.clientInformation.isUserVerifyingPlatformAuthenticatorAvailable)).toEqual([false, true]);
+    expect(processOf['POST /v2/auth/login/init']).toBe(storedProcessId());
+    expect(storedProcessId()).not.toBe(guessed);
     expect(flow.$screen.get()).toBe('email-otp-verification');
     flow.dispose();
+  });
+
+  it('[spec 4.initial-login] a browser that does not answer holds an action 3 s at most; it goes on the guess, and a later answer changes nothing', async () => {
+    let answer!: (available: boolean) => void;
+    const available = new Promise<boolean>((resolve) => (answer = resolve));
+    fakeWebAuthn({}, () => available);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const loading = pageLoad();
+      await untilIo(() => storedProcessId() !== undefined);
+      const started = await loading;
+      const guessed = storedProcessId();
+      const loginVerify: BlockBody = { ...emailVerify, authType: 'login' };
+      script['POST /v2/auth/login/init'] = [{ body: { blockBody: loginVerify, common } }];
+      const login = started.submitLogin('ada@example.com', false);
+      await vi.advanceTimersByTimeAsync(2999);
+      // real I/O turns enough for a log-in that was not held to reach the scripted server
+      for (let turn = 0; turn < 2000; turn++) await new Promise((resolve) => setImmediate(resolve));
+      expect(seen).not.toContain('POST /v2/auth/login/init');
+      await vi.advanceTimersByTimeAsync(1);
+      await untilIo(() => seen.includes('POST /v2/auth/login/init'));
+      await login;
+      expect(processOf['POST /v2/auth/login/init']).toBe(guessed);
+      // the answer that comes now is no longer the device's answer for this process: nothing is replaced
+      answer(true);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(seen.filter((call) => call === 'POST /v2/auth/process/init')).toHaveLength(1);
+      expect(storedProcessId()).toBe(guessed);
+      expect(started.$screen.get()).toBe('email-otp-verification');
+      started.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

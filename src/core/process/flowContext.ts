@@ -57,6 +57,11 @@ export class FlowContext {
   readonly requested = new Promise<void>((resolve) => (this.markRequested = resolve));
   /** a replacement for an initial process, running in the background; actions wait for it */
   declare replacing: Promise<void> | undefined;
+  /**
+   * the browser's capability answers for the process just started, still to come (bounded: see
+   * clientInformationNow); an action waits for them, so that it goes to a process sent with them
+   */
+  declare checking: Promise<void> | undefined;
   /** the process the visitor's last action (runAction) ran on: one acted on is never replaced */
   declare actedOn: string | undefined;
   /** whoever waits for the process to complete (Flow.onComplete) */

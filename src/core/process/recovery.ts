@@ -19,7 +19,8 @@ export async function runAction(ctx: FlowContext, action: () => Promise<void>, k
   ctx.$busy.set(true);
   if (!keepError) clearErrors(ctx);
   try {
-    if (ctx.replacing) await ctx.replacing;
+    // the browser's answers for the process shown, and the replacement they call for, come first
+    for (let wait = ctx.checking ?? ctx.replacing; wait; wait = ctx.checking ?? ctx.replacing) await wait;
     ctx.actedOn = ctx.api.processId;
     await action();
   } catch (error) {
@@ -58,13 +59,20 @@ export async function initProcess(ctx: FlowContext, preferredBlock: string | und
   // on it and the visitor has not acted on it (a log-in on its way still shows the initial block, and a
   // replacement would overtake its answer). A replacement in flight ends first: this process may be that
   // replacement, sent with the same guess.
-  void agreed.then(async (same) => {
-    if (same) return;
-    while (ctx.replacing) await ctx.replacing;
-    const block = ctx.$block.get();
-    const untouched = ctx.api.processId === started && ctx.actedOn !== started;
-    if (!ctx.disposed && untouched && block && isInitialBlock(block)) ctx.replacing = replaceInitial(ctx);
-  });
+  // An action waits for this check (runAction): a visitor quicker than the browser's answers would
+  // otherwise act on the guess, and a device that can do passkeys would not be offered one.
+  const check: Promise<void> = agreed
+    .then(async (same) => {
+      if (same) return;
+      while (ctx.replacing) await ctx.replacing;
+      const block = ctx.$block.get();
+      const untouched = ctx.api.processId === started && ctx.actedOn !== started;
+      if (!ctx.disposed && untouched && block && isInitialBlock(block)) ctx.replacing = replaceInitial(ctx);
+    })
+    .finally(() => {
+      if (ctx.checking === check) ctx.checking = undefined;
+    });
+  ctx.checking = check;
 }
 
 /**

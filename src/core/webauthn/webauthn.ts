@@ -63,14 +63,14 @@ export function webAuthnSupported(): boolean {
 }
 
 /** `late` is told when the browser's answer did not come in time (false is answered then). */
-export async function platformAuthenticatorAvailable(late?: () => void): Promise<boolean> {
+export async function platformAuthenticatorAvailable(late?: () => void, ms?: number): Promise<boolean> {
   if (!webAuthnSupported()) return false;
-  return withTimeout(PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable(), false, late);
+  return withTimeout(PublicKeyCredential.isUserVerifyingPlatformAuthenticatorAvailable(), false, late, ms);
 }
 
-export async function conditionalMediationAvailable(late?: () => void): Promise<boolean> {
+export async function conditionalMediationAvailable(late?: () => void, ms?: number): Promise<boolean> {
   if (!webAuthnSupported() || typeof PublicKeyCredential.isConditionalMediationAvailable !== 'function') return false;
-  return withTimeout(PublicKeyCredential.isConditionalMediationAvailable(), false, late);
+  return withTimeout(PublicKeyCredential.isConditionalMediationAvailable(), false, late, ms);
 }
 
 interface UserAgentData {
@@ -96,11 +96,11 @@ const userAgentData = () => browserNavigator()?.userAgentData;
  * Web Bluetooth's answer (Chromium); Firefox and Safari have no navigator.bluetooth, and there, as in
  * web-js 3.5, the value is left out rather than guessed.
  */
-function bluetoothAvailable(): Promise<boolean | undefined> {
+function bluetoothAvailable(ms?: number): Promise<boolean | undefined> {
   const bluetooth = browserNavigator()?.bluetooth;
   if (typeof bluetooth?.getAvailability !== 'function') return Promise.resolve(undefined);
   try {
-    return withTimeout(bluetooth.getAvailability().then((available) => available === true), undefined);
+    return withTimeout(bluetooth.getAvailability().then((available) => available === true), undefined, undefined, ms);
   } catch {
     return Promise.resolve(undefined);
   }
@@ -111,15 +111,15 @@ function bluetoothAvailable(): Promise<boolean | undefined> {
  * answers for the next visit. `late`: an answer on passkeys did not come in time, so false stands in for
  * it; that is no answer of the device's, and nothing is remembered (the next visit asks again).
  */
-async function measure(): Promise<{ measured: Capabilities; late: boolean }> {
+async function measure(ms?: number): Promise<{ measured: Capabilities; late: boolean }> {
   const uaData = userAgentData();
   let late = false;
   const tooLate = () => (late = true);
   const [uvpa, conditional, bluetooth, entropy] = await Promise.all([
-    platformAuthenticatorAvailable(tooLate),
-    conditionalMediationAvailable(tooLate),
-    bluetoothAvailable(),
-    uaData ? withTimeout(uaData.getHighEntropyValues(['platform', 'platformVersion']), undefined) : undefined,
+    platformAuthenticatorAvailable(tooLate, ms),
+    conditionalMediationAvailable(tooLate, ms),
+    bluetoothAvailable(ms),
+    uaData ? withTimeout(uaData.getHighEntropyValues(['platform', 'platformVersion']), undefined, undefined, ms) : undefined,
   ]);
   const measured: Capabilities = {
     uvpa,
@@ -168,12 +168,19 @@ export async function clientInformation(clientEnvHandle?: string): Promise<Clien
 }
 
 /**
+ * How long the answers behind clientInformationNow may take. No request waits for them, only a
+ * visitor's action taken before they came (runAction), so the wait is longer than the one a request
+ * makes: on a busy device an answer past a second would leave the guess standing for the whole process.
+ */
+const BACKGROUND_ANSWER_MS = 3000;
+
+/**
  * The same without waiting (process/init leaves at once): what is known now, and whether the
  * browser's answers, once in, agree with what was sent on the points the server decides on.
  */
 export function clientInformationNow(clientEnvHandle?: string): [ClientInformation, Promise<boolean>] {
   const now = known();
   // an answer that came too late contradicts nothing: it is not the device's
-  const agreed = measure().then(({ measured, late }) => late || (measured.uvpa === now.uvpa && measured.conditional === now.conditional));
+  const agreed = measure(BACKGROUND_ANSWER_MS).then(({ measured, late }) => late || (measured.uvpa === now.uvpa && measured.conditional === now.conditional));
   return [toClientInformation(now, clientEnvHandle), agreed];
 }
