@@ -77,6 +77,31 @@ const ownScreens: Screens = {
   },
 };
 
+/**
+ * The official client's passkey ceremonies, seen in the page: how many autofill requests (conditional
+ * get()) it has started, and the authenticator's presence turned on as its modal log-in's get() starts.
+ * web-js starts the autofill on the log-in screen through an API call of its own, so under load it can
+ * start after the test turned presence on, and the autofill then logs in before the click (seen once in
+ * a fresh-clone run: the log-in went through mediation/finish, and the button the test clicked was gone).
+ * With presence on only from the modal get() on, which web-js calls after aborting its autofill request,
+ * the click's ceremony is the one answered whatever the order.
+ */
+async function watchOfficialCeremonies(page: Page, authenticator: { setPresence(enabled: boolean): Promise<unknown> }): Promise<{ autofills: number }> {
+  const seen = { autofills: 0 };
+  await page.exposeFunction('__testAutofillStarted', () => void seen.autofills++);
+  await page.exposeFunction('__testModalGetStarting', () => authenticator.setPresence(true));
+  await page.addInitScript(() => {
+    const hooks = window as unknown as { __testAutofillStarted(): Promise<void>; __testModalGetStarting(): Promise<void> };
+    const get = navigator.credentials.get.bind(navigator.credentials);
+    navigator.credentials.get = async (options?: CredentialRequestOptions) => {
+      if (options?.mediation === 'conditional') void hooks.__testAutofillStarted();
+      else await hooks.__testModalGetStarting();
+      return get(options);
+    };
+  });
+  return seen;
+}
+
 /** The pages routed by routeHostedApi in the running test: unrouted before their contexts close at its end. */
 const routedPages: Page[] = [];
 test.afterEach(async () => {
@@ -108,6 +133,7 @@ for (const screens of [officialScreens, ownScreens]) {
     test.setTimeout(60_000);
     const hostedCalls = await routeHostedApi(page);
     const authenticator = await addAuthenticator(page);
+    const official = screens.client === 'web-js' ? await watchOfficialCeremonies(page, authenticator) : undefined;
     const auth = page.locator('#corbado-auth');
     const panel = {
       authenticated: page.locator('#host-authenticated'),
@@ -118,6 +144,7 @@ for (const screens of [officialScreens, ownScreens]) {
       events: page.locator('#host-events'),
     };
     const email = uniqueEmail(`webjs3-${screens.client}`);
+    let autofillsBeforeLogOut = 0;
 
     await test.step('load() against the hosted address, routed to the local Frontend API', async () => {
       await page.goto(`/webjs3.html?client=${screens.client}&api=hosted`);
@@ -153,6 +180,7 @@ for (const screens of [officialScreens, ownScreens]) {
     await test.step('log-out', async () => {
       // the log-in view that follows would offer the passkey in the autofill at once
       await authenticator.setPresence(false);
+      autofillsBeforeLogOut = official?.autofills ?? 0;
       await page.getByRole('button', { name: 'Log out' }).click();
       await expect(panel.events).toContainText('logged out');
       await expect(panel.authenticated).toHaveText('false (state 0)');
@@ -164,8 +192,10 @@ for (const screens of [officialScreens, ownScreens]) {
     await test.step('log-in with the passkey', async () => {
       const finished = page.waitForResponse((response) => response.url().endsWith('/v2/auth/passkey/login/finish'));
       // this bundle starts the passkey log-in by itself: the authenticator answers as it starts, not the
-      // autofill; the official client starts it on a click
-      const ready = () => (screens.client === 'own' ? answerPasskeyLogin(page, authenticator) : authenticator.setPresence(true));
+      // autofill; the official client starts it on a click, once its autofill request is waiting (presence
+      // comes on with the click's ceremony: watchOfficialCeremonies)
+      const ready = () =>
+        official ? expect.poll(() => official.autofills).toBeGreaterThan(autofillsBeforeLogOut) : answerPasskeyLogin(page, authenticator);
       await screens.toPasskeyLogin(auth, email, ready);
       await screens.startPasskeyLogin(auth);
       const completed = (await (await finished).json()) as { blockBody: { block: string; data: { passkeyOperation: { operationType: string } } } };
