@@ -447,6 +447,21 @@ describe('start-up', () => {
     flow.dispose();
   });
 
+  it('[spec 4.initial-login] a browser whose capability call throws: nothing is left unhandled, no error shown, and the log-in goes to the process shown', async () => {
+    fakeWebAuthn({}, () => {
+      throw new TypeError('not in this browser');
+    });
+    const flow = await pageLoad();
+    const process = storedProcessId();
+    script['POST /v2/auth/login/init'] = [{ body: { blockBody: { ...emailVerify, authType: 'login' }, common } }];
+    await flow.submitLogin('ada@example.com', false);
+    expect(processOf['POST /v2/auth/login/init']).toBe(process);
+    expect(flow.$error.get()).toBeUndefined();
+    expect(flow.$block.get()?.failure).toBeUndefined();
+    expect(flow.$screen.get()).toBe('email-otp-verification');
+    flow.dispose();
+  });
+
   it('[spec 4.initial-login] a browser that does not answer holds an action 3 s at most; it goes on the guess, and a later answer changes nothing', async () => {
     let answer!: (available: boolean) => void;
     const available = new Promise<boolean>((resolve) => (answer = resolve));

@@ -180,7 +180,11 @@ const BACKGROUND_ANSWER_MS = 3000;
  */
 export function clientInformationNow(clientEnvHandle?: string): [ClientInformation, Promise<boolean>] {
   const now = known();
-  // an answer that came too late contradicts nothing: it is not the device's
-  const agreed = measure(BACKGROUND_ANSWER_MS).then(({ measured, late }) => late || (measured.uvpa === now.uvpa && measured.conditional === now.conditional));
+  // an answer that came too late contradicts nothing: it is not the device's; nor does a browser whose
+  // capability calls throw (nobody may be listening yet: process/init is still on its way)
+  const agreed = measure(BACKGROUND_ANSWER_MS).then(
+    ({ measured, late }) => late || (measured.uvpa === now.uvpa && measured.conditional === now.conditional),
+    () => true,
+  );
   return [toClientInformation(now, clientEnvHandle), agreed];
 }
