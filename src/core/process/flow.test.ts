@@ -448,6 +448,7 @@ describe('start-up', () => {
   });
 
   it('[spec 4.initial-login] a browser whose capability call throws: nothing is left unhandled, no error shown, and the log-in goes to the process shown', async () => {
+    // "nothing left unhandled" is vitest's to check: a rejection nobody handles fails the run
     fakeWebAuthn({}, () => {
       throw new TypeError('not in this browser');
     });

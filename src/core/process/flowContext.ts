@@ -62,8 +62,6 @@ export class FlowContext {
    * clientInformationNow); an action waits for them, so that it goes to a process sent with them
    */
   declare checking: Promise<void> | undefined;
-  /** the process the visitor's last action (runAction) ran on: one acted on is never replaced */
-  declare actedOn: string | undefined;
   /** whoever waits for the process to complete (Flow.onComplete) */
   readonly onComplete = new Set<(completion: Completion) => void>();
   /** history.ts: how many views keep the address bar in step, their popstate listener, the screen a confirmation covers */

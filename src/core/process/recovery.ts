@@ -21,7 +21,6 @@ export async function runAction(ctx: FlowContext, action: () => Promise<void>, k
   try {
     // the browser's answers for the process shown, and the replacement they call for, come first
     for (let wait = ctx.checking ?? ctx.replacing; wait; wait = ctx.checking ?? ctx.replacing) await wait;
-    ctx.actedOn = ctx.api.processId;
     await action();
   } catch (error) {
     await recover(ctx, error);
@@ -55,19 +54,18 @@ export async function initProcess(ctx: FlowContext, preferredBlock: string | und
   ctx.$initState.set(2);
   warmResumeUrl(ctx);
   const started = ctx.api.processId;
-  // a guess the browser contradicts: the process is replaced by one that knows, while nothing was entered
-  // on it and the visitor has not acted on it (a log-in on its way still shows the initial block, and a
-  // replacement would overtake its answer). A replacement in flight ends first: this process may be that
-  // replacement, sent with the same guess.
-  // An action waits for this check (runAction): a visitor quicker than the browser's answers would
-  // otherwise act on the guess, and a device that can do passkeys would not be offered one.
+  // a guess the browser contradicts: the process is replaced by one that knows, while it is still the one
+  // shown and on its initial block. No action of the visitor's has run on it: actions wait for this check
+  // (runAction), since a visitor quicker than the browser's answers would otherwise act on the guess, and
+  // a device that can do passkeys would not be offered one (and a replacement could overtake an action's
+  // answer). A replacement in flight ends first: this process may be that replacement, sent with the same
+  // guess.
   const check: Promise<void> = agreed
     .then(async (same) => {
       if (same) return;
       while (ctx.replacing) await ctx.replacing;
       const block = ctx.$block.get();
-      const untouched = ctx.api.processId === started && ctx.actedOn !== started;
-      if (!ctx.disposed && untouched && block && isInitialBlock(block)) ctx.replacing = replaceInitial(ctx);
+      if (!ctx.disposed && ctx.api.processId === started && block && isInitialBlock(block)) ctx.replacing = replaceInitial(ctx);
     })
     .finally(() => {
       if (ctx.checking === check) ctx.checking = undefined;
